@@ -1,0 +1,44 @@
+/* The internal C interface between the C API (src/) and the GPU executor (host/).
+ * Arguments reaching these functions are already validated by src/api.c. In a
+ * build without a GPU backend, src/gpu_absent.c implements them. */
+#ifndef HIPREDUCE_GPU_EXECUTOR_H
+#define HIPREDUCE_GPU_EXECUTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipreduce/hipreduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hr_gpu hr_gpu;
+
+/* Binds to device `ordinal` (reading its properties once). */
+hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out);
+void hr_gpu_destroy(hr_gpu* gpu);
+
+void hr_gpu_set_stream(hr_gpu* gpu, void* stream);
+
+hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
+                                       hipreduce_dtype dtype, uint64_t n, size_t* bytes);
+
+/* Caller workspace (NULL, 0: back to the handle's own). */
+hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes);
+
+hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
+                               hipreduce_dtype dtype, const void* input, uint64_t n, void* result,
+                               hipreduce_location location);
+
+/* Message of the last runtime error on this executor ("" if none). */
+const char* hr_gpu_error_message(const hr_gpu* gpu);
+
+/* Number of GPUs visible, 0 when there are none or the runtime cannot start. */
+int hr_gpu_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,177 @@
+/* libhipreduce: portable GPU reductions behind a C API.
+ *
+ * One call reduces an array of n elements with one operator to one value, on an
+ * AMD GPU (HIP, wave32 or wave64), an NVIDIA GPU (CUDA backend) or the CPU.
+ *
+ *   hipreduce_handle h;
+ *   hipreduce_create(&h, HIPREDUCE_DEVICE_GPU, 0);
+ *   float sum;
+ *   hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, d_x, n, &sum, HIPREDUCE_RESULT_HOST);
+ *   hipreduce_destroy(h);
+ *
+ * Semantics that do not depend on the reduction order (all algorithms):
+ * - integer sum and prod wrap modulo 2^bits of the dtype (two's complement);
+ * - float min/max: any NaN in the input gives the canonical quiet NaN; -0.0
+ *   orders below +0.0, so the result has the same bits in any order;
+ * - n == 0 gives the identity: sum 0 (+0.0 for floats), prod 1, min +inf or the
+ *   type's maximum, max -inf or the type's minimum, and all-ones / 0 / 0 for
+ *   and / or / xor;
+ * - the result has the input's dtype.
+ * The default algorithm (HIPREDUCE_ALGORITHM_AUTO) is also reproducible for
+ * floating-point sums and products: its result is a function of (op, dtype, n,
+ * data) only, the same bits on every GPU, warp size, vendor and on the CPU device.
+ *
+ * Every call validates its arguments before touching memory; a bad argument
+ * returns its own status and writes nothing. Nothing in the library prints or
+ * aborts. Handles are not thread-safe: use one handle per host thread.
+ */
+#ifndef HIPREDUCE_HIPREDUCE_H
+#define HIPREDUCE_HIPREDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipreduce/hipreduce_export.h"
+#include "hipreduce/hipreduce_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. The numeric values are fixed and never renumbered. */
+typedef enum hipreduce_status {
+    HIPREDUCE_STATUS_SUCCESS = 0,
+    HIPREDUCE_STATUS_INVALID_HANDLE = 1,     /* handle is NULL */
+    HIPREDUCE_STATUS_INVALID_POINTER = 2,    /* NULL input (n > 0), result or out-pointer */
+    HIPREDUCE_STATUS_INVALID_OP = 3,         /* op is not a hipreduce_op value */
+    HIPREDUCE_STATUS_INVALID_DTYPE = 4,      /* dtype is not a hipreduce_dtype value */
+    HIPREDUCE_STATUS_OP_DTYPE_MISMATCH = 5,  /* op does not apply to dtype (xor on f32) */
+    HIPREDUCE_STATUS_SIZE_OVERFLOW = 6,      /* n * sizeof(dtype) does not fit in 64 bits */
+    HIPREDUCE_STATUS_INVALID_LOCATION = 7,   /* result location not host/device, or not valid for the handle's device */
+    HIPREDUCE_STATUS_INVALID_ALGORITHM = 8,  /* not a hipreduce_algorithm value */
+    HIPREDUCE_STATUS_INVALID_DEVICE = 9,     /* unknown device kind, bad ordinal, or no GPU */
+    HIPREDUCE_STATUS_ALLOCATION_FAILED = 10, /* host or device allocation failed */
+    HIPREDUCE_STATUS_RUNTIME_ERROR = 11,     /* HIP/CUDA runtime failure: see hipreduce_last_error_message */
+    HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
+    HIPREDUCE_STATUS_NOT_SUPPORTED = 13      /* valid values, but this algorithm cannot do this op/dtype */
+} hipreduce_status;
+
+/* Operators. Bitwise ops apply to integer dtypes only. */
+typedef enum hipreduce_op {
+    HIPREDUCE_OP_SUM = 0,
+    HIPREDUCE_OP_PROD = 1,
+    HIPREDUCE_OP_MIN = 2,
+    HIPREDUCE_OP_MAX = 3,
+    HIPREDUCE_OP_AND = 4,
+    HIPREDUCE_OP_OR = 5,
+    HIPREDUCE_OP_XOR = 6
+} hipreduce_op;
+
+/* Element types. Values 8 and 9 are reserved for f16 and bf16. */
+typedef enum hipreduce_dtype {
+    HIPREDUCE_I8 = 0,
+    HIPREDUCE_U8 = 1,
+    HIPREDUCE_I16 = 2,
+    HIPREDUCE_U16 = 3,
+    HIPREDUCE_I32 = 4,
+    HIPREDUCE_U32 = 5,
+    HIPREDUCE_I64 = 6,
+    HIPREDUCE_U64 = 7,
+    HIPREDUCE_F32 = 10,
+    HIPREDUCE_F64 = 11
+} hipreduce_dtype;
+
+/* Where the handle runs. */
+typedef enum hipreduce_device_kind {
+    HIPREDUCE_DEVICE_CPU = 0, /* host memory, reduced on the calling thread */
+    HIPREDUCE_DEVICE_GPU = 1  /* device memory of one HIP/CUDA device */
+} hipreduce_device_kind;
+
+/* Where the one-element result is written.
+ * HOST: host memory; the call returns once the value is there.
+ * DEVICE: device memory (GPU handles only); stream-ordered, returns at once. */
+typedef enum hipreduce_location {
+    HIPREDUCE_RESULT_HOST = 0,
+    HIPREDUCE_RESULT_DEVICE = 1
+} hipreduce_location;
+
+/* Algorithms. AUTO is the default and the only reproducible one for floats. */
+typedef enum hipreduce_algorithm {
+    /* Single launch: fixed tiles per dtype, each lane accumulates a fixed set of
+     * elements, lanes combined by a fixed tree, tile partials combined by the
+     * last block to finish. Same bits on every device and the CPU. */
+    HIPREDUCE_ALGORITHM_AUTO = 0,
+    /* Front/back double buffer: each pass reduces curr elements to
+     * ceil(curr / factor) partials in the workspace, then swaps, until one. */
+    HIPREDUCE_ALGORITHM_MULTIPASS = 1,
+    /* Two launches: a grid-stride first pass to at most one block's worth of
+     * partials, then one block finishes. */
+    HIPREDUCE_ALGORITHM_TWO_PASS = 2
+} hipreduce_algorithm;
+
+typedef struct hipreduce_handle_s* hipreduce_handle;
+
+/* Library version as MAJOR*10000 + MINOR*100 + PATCH (HIPREDUCE_VERSION at build time). */
+HIPREDUCE_EXPORT uint32_t hipreduce_get_version(void);
+
+/* A short constant English description of a status; never NULL. */
+HIPREDUCE_EXPORT const char* hipreduce_status_string(hipreduce_status status);
+
+/* Size in bytes of one element of dtype, 0 for an unknown dtype. */
+HIPREDUCE_EXPORT size_t hipreduce_dtype_size(hipreduce_dtype dtype);
+
+/* Creates a handle for the CPU (device_ordinal ignored) or for GPU device_ordinal.
+ * The GPU handle uses the default stream until hipreduce_set_stream. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_create(hipreduce_handle* handle,
+                                                   hipreduce_device_kind kind,
+                                                   int device_ordinal);
+
+/* Frees the handle and the workspace it owns. NULL is accepted. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_destroy(hipreduce_handle handle);
+
+/* Stream for later calls: a hipStream_t or cudaStream_t, NULL for the default stream. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_set_stream(hipreduce_handle handle, void* stream);
+
+/* Algorithm for later calls (default AUTO). The CPU device always runs AUTO's order. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_set_algorithm(hipreduce_handle handle,
+                                                          hipreduce_algorithm algorithm);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_get_algorithm(hipreduce_handle handle,
+                                                          hipreduce_algorithm* algorithm);
+
+/* Reduces n elements of dtype at input with op and writes one element of dtype
+ * to result. On a GPU handle, input is device memory; result is host or device
+ * memory as location says. On a CPU handle both are host memory and location
+ * must be HIPREDUCE_RESULT_HOST. The input is never written. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce(hipreduce_handle handle,
+                                                   hipreduce_op op,
+                                                   hipreduce_dtype dtype,
+                                                   const void* input,
+                                                   uint64_t n,
+                                                   void* result,
+                                                   hipreduce_location location);
+
+/* Device workspace, in bytes, that hipreduce_reduce needs for (op, dtype, n) with
+ * the handle's algorithm (0 on the CPU device). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_workspace_size(hipreduce_handle handle,
+                                                           hipreduce_op op,
+                                                           hipreduce_dtype dtype,
+                                                           uint64_t n,
+                                                           size_t* bytes);
+
+/* Gives the handle caller-owned device workspace to use instead of its own, so
+ * that no later call allocates (for graph capture). The memory must be zero-filled
+ * before its first use (hipMemset/cudaMemset); every completed call leaves it so.
+ * NULL with 0 bytes returns to handle-owned workspace. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_set_workspace(hipreduce_handle handle,
+                                                          void* workspace,
+                                                          size_t bytes);
+
+/* The HIP/CUDA runtime's message for the last HIPREDUCE_STATUS_RUNTIME_ERROR on
+ * this handle, or "" when there was none. Valid until the next call on the handle. */
+HIPREDUCE_EXPORT const char* hipreduce_last_error_message(hipreduce_handle handle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIPREDUCE_HIPREDUCE_H */

@@ -1,0 +1,93 @@
+/* Planning math: see plan.h for the order it describes. */
+#include "plan.h"
+
+#include <string.h>
+
+uint32_t hr_chunk_items(size_t elem_size)
+{
+    return elem_size == 0 || elem_size > HR_CHUNK_BYTES ? 1u : (uint32_t)(HR_CHUNK_BYTES / elem_size);
+}
+
+uint64_t hr_tile_items(size_t elem_size)
+{
+    return (uint64_t)HR_TILE_LANES * HR_TILE_CHUNKS * hr_chunk_items(elem_size);
+}
+
+uint64_t hr_tiles(uint64_t count, uint64_t tile_items)
+{
+    return count / tile_items + (count % tile_items != 0);
+}
+
+/* Adds bytes to *total, 16-byte aligned; returns the offset or UINT64_MAX on overflow. */
+static uint64_t reserve(uint64_t* total, uint64_t count, size_t elem_size)
+{
+    uint64_t offset = *total;
+    if (count > (UINT64_MAX - 15) / elem_size) return UINT64_MAX;
+    uint64_t bytes = (count * elem_size + 15) & ~(uint64_t)15;
+    if (bytes > UINT64_MAX - offset) return UINT64_MAX;
+    *total = offset + bytes;
+    return offset;
+}
+
+int hr_plan_tree(uint64_t n, uint64_t tile_items, size_t acc_size, hr_tree_plan* plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->count[0] = n;
+    int k = 0;
+    while (plan->count[k] > 1) {
+        if (k + 1 >= HR_MAX_LEVELS) return -1;
+        plan->count[k + 1] = hr_tiles(plan->count[k], tile_items);
+        ++k;
+    }
+    plan->levels = k + 1;
+    uint64_t total = 0;
+    /* Partials of the levels between the input and the one-element top. */
+    for (int level = 1; level + 1 < plan->levels; ++level) {
+        plan->partial_offset[level] = reserve(&total, plan->count[level], acc_size);
+        if (plan->partial_offset[level] == UINT64_MAX) return -1;
+    }
+    /* Arrival counters for every level whose elements are finished by the last
+     * arriving block: all levels from 2 up (level 1 comes straight from input tiles). */
+    for (int level = 2; level < plan->levels; ++level) {
+        plan->counter_offset[level] = reserve(&total, plan->count[level], sizeof(uint32_t));
+        if (plan->counter_offset[level] == UINT64_MAX) return -1;
+    }
+    plan->workspace_bytes = total;
+    return 0;
+}
+
+int hr_plan_multipass(uint64_t n, uint64_t factor, size_t acc_size, hr_multipass_plan* plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (factor < 2) return -1;
+    plan->count[0] = n;
+    int p = 0;
+    /* n == 0 and n == 1 still take one pass: it writes the identity or copies. */
+    do {
+        plan->count[p + 1] = n == 0 ? 1 : hr_tiles(plan->count[p], factor);
+        ++p;
+    } while (plan->count[p] > 1);
+    plan->passes = p;
+    /* Pass 0 reads the input; every later pass reads one buffer and writes the other. */
+    plan->buffer_elems = plan->passes > 1 ? plan->count[1] : 0;
+    uint64_t total = 0;
+    if (reserve(&total, plan->buffer_elems, acc_size) == UINT64_MAX) return -1;
+    if (reserve(&total, plan->passes > 2 ? plan->count[2] : 0, acc_size) == UINT64_MAX) return -1;
+    plan->workspace_bytes = total;
+    return 0;
+}
+
+int hr_plan_two_pass(uint64_t n, uint64_t items_per_block, uint64_t max_blocks, size_t acc_size,
+                     hr_two_pass_plan* plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (items_per_block == 0 || max_blocks == 0) return -1;
+    uint64_t blocks = hr_tiles(n, items_per_block);
+    if (blocks > max_blocks) blocks = max_blocks;
+    if (blocks == 0) blocks = 1;
+    plan->blocks = blocks;
+    uint64_t total = 0;
+    if (blocks > 1 && reserve(&total, blocks, acc_size) == UINT64_MAX) return -1;
+    plan->workspace_bytes = total;
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* Planning math shared by the C API, the CPU executor and the GPU host code.
+ *
+ * The default algorithm's order (the reproducibility contract, DESIGN.md):
+ *  - level 0 is the input; level k+1 holds one partial per tile of level k;
+ *  - a tile is HR_TILE_LANES lanes x HR_TILE_CHUNKS chunks x (16 / sizeof(dtype))
+ *    elements per chunk, fixed per dtype and never per device; the same tile size
+ *    is used at every level;
+ *  - lane l of a tile accumulates, in this sequence, the elements at
+ *      tile_base + (c * HR_TILE_LANES + l) * chunk_items + v,  c = 0.., v = 0..
+ *    starting from the operator's identity, skipping indices >= count;
+ *  - the lanes are combined by the segment tree: inside each segment of 32
+ *    consecutive lanes, lane i += lane i+s for s = 16, 8, 4, 2, 1; then the
+ *    HR_TILE_LANES/32 segment sums combine the same way (s = 4, 2, 1);
+ *  - the top level has one element: the result.
+ * A 32-wide warp and a 64-wide wave compute the segment tree identically with
+ * width-32 shuffles, which is why it is defined on 32-lane segments.
+ */
+#ifndef HIPREDUCE_PLAN_H
+#define HIPREDUCE_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    HR_TILE_LANES = 256,   /* logical lanes of one tile */
+    HR_TILE_CHUNKS = 4,    /* 16-byte chunks each lane accumulates per tile */
+    HR_CHUNK_BYTES = 16,
+    HR_SEGMENT = 32,       /* lanes combined first, by shuffles */
+    HR_MAX_LEVELS = 8      /* 2^64 bytes / 2048-element tiles needs at most 6 */
+};
+
+/* Elements per 16-byte chunk and per tile for an element of elem_size bytes. */
+uint32_t hr_chunk_items(size_t elem_size);
+uint64_t hr_tile_items(size_t elem_size);
+
+/* Tiles needed to cover count elements (0 for count 0). */
+uint64_t hr_tiles(uint64_t count, uint64_t tile_items);
+
+/* The default algorithm's levels and its workspace layout. */
+typedef struct hr_tree_plan {
+    int levels;                          /* number of kernel-visible levels, >= 1 */
+    uint64_t count[HR_MAX_LEVELS];       /* count[0] = n, count[k+1] = tiles of count[k] */
+    uint64_t partial_offset[HR_MAX_LEVELS]; /* byte offset of level k >= 1 partials */
+    uint64_t counter_offset[HR_MAX_LEVELS]; /* byte offset of level k >= 1 arrival counters */
+    uint64_t workspace_bytes;            /* total, 0 when one tile covers n */
+} hr_tree_plan;
+
+/* Fills plan for n elements reduced with tiles of tile_items, partials of
+ * acc_size bytes. Returns 0, or -1 when the workspace size would overflow. */
+int hr_plan_tree(uint64_t n, uint64_t tile_items, size_t acc_size, hr_tree_plan* plan);
+
+/* Front/back double-buffer multi-pass: pass p reduces count[p] elements to
+ * count[p+1] = ceil(count[p] / factor). passes = number of launches. */
+typedef struct hr_multipass_plan {
+    int passes;
+    uint64_t count[66];  /* factor >= 2 needs at most 64 passes */
+    uint64_t buffer_elems;               /* elements of each of the two buffers */
+    uint64_t workspace_bytes;            /* front + back buffers */
+} hr_multipass_plan;
+int hr_plan_multipass(uint64_t n, uint64_t factor, size_t acc_size, hr_multipass_plan* plan);
+
+/* Two-pass: a grid-stride first pass of `blocks` blocks (at most max_blocks, at
+ * least 1, no more than the items_per_block-sized chunks of n), then one block. */
+typedef struct hr_two_pass_plan {
+    uint64_t blocks;
+    uint64_t workspace_bytes; /* blocks partials */
+} hr_two_pass_plan;
+int hr_plan_two_pass(uint64_t n, uint64_t items_per_block, uint64_t max_blocks, size_t acc_size,
+                     hr_two_pass_plan* plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
