@@ -68,11 +68,13 @@ int hr_plan_multipass(uint64_t n, uint64_t factor, size_t acc_size, hr_multipass
         ++p;
     } while (plan->count[p] > 1);
     plan->passes = p;
-    /* Pass 0 reads the input; every later pass reads one buffer and writes the other. */
-    plan->buffer_elems = plan->passes > 1 ? plan->count[1] : 0;
+    /* Pass 0 reads the input and writes the front buffer; pass p > 0 reads the buffer
+     * pass p-1 wrote and writes the other; the last pass writes the result. So the
+     * front holds at most count[1] elements and the back count[2]. */
     uint64_t total = 0;
-    if (reserve(&total, plan->buffer_elems, acc_size) == UINT64_MAX) return -1;
-    if (reserve(&total, plan->passes > 2 ? plan->count[2] : 0, acc_size) == UINT64_MAX) return -1;
+    if (reserve(&total, plan->passes > 1 ? plan->count[1] : 0, acc_size) == UINT64_MAX) return -1;
+    plan->back_offset = reserve(&total, plan->passes > 2 ? plan->count[2] : 0, acc_size);
+    if (plan->back_offset == UINT64_MAX) return -1;
     plan->workspace_bytes = total;
     return 0;
 }

@@ -58,7 +58,7 @@ int hr_plan_tree(uint64_t n, uint64_t tile_items, size_t acc_size, hr_tree_plan*
 typedef struct hr_multipass_plan {
     int passes;
     uint64_t count[66];  /* factor >= 2 needs at most 64 passes */
-    uint64_t buffer_elems;               /* elements of each of the two buffers */
+    uint64_t back_offset;                /* byte offset of the back buffer; the front is at 0 */
     uint64_t workspace_bytes;            /* front + back buffers */
 } hr_multipass_plan;
 int hr_plan_multipass(uint64_t n, uint64_t factor, size_t acc_size, hr_multipass_plan* plan);

@@ -1,0 +1,81 @@
+/* The HIP names the device and host code use, on both backends.
+ *
+ * amd:  the real HIP runtime headers (hipcc / ROCm clang).
+ * cuda: nvcc compiles the same HIP source; this header maps the few HIP names the
+ *       project uses onto CUDA. Debian's HIP 5.2 nvidia headers do not compile
+ *       against CUDA 13, so the project carries only what it needs.
+ * HR_DEVICE_WARP_SIZE is the warp width of the target being compiled in a device
+ * pass (32 on NVIDIA, 32 or 64 on AMD) and 0 in a host pass.
+ */
+#ifndef HIPREDUCE_HIP_COMPAT_H
+#define HIPREDUCE_HIP_COMPAT_H
+
+#if defined(HIPREDUCE_BACKEND_CUDA)
+
+#include <cuda_runtime.h>
+
+typedef cudaError_t hipError_t;
+typedef cudaStream_t hipStream_t;
+#define hipSuccess cudaSuccess
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorMemoryAllocation cudaErrorMemoryAllocation
+#define hipGetErrorString cudaGetErrorString
+#define hipGetLastError cudaGetLastError
+#define hipGetDevice cudaGetDevice
+#define hipSetDevice cudaSetDevice
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipDeviceAttributeWarpSize cudaDevAttrWarpSize
+#define hipDeviceAttributeMultiprocessorCount cudaDevAttrMultiProcessorCount
+#define hipDeviceAttributeMaxThreadsPerMultiProcessor cudaDevAttrMaxThreadsPerMultiProcessor
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemsetAsync cudaMemsetAsync
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
+    kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__)
+
+#if defined(__CUDA_ARCH__)
+#define HR_DEVICE_WARP_SIZE 32
+#else
+#define HR_DEVICE_WARP_SIZE 0
+#endif
+
+/* Width-limited shuffle over the whole warp (all lanes take part). */
+template <class T>
+__device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
+{
+    return __shfl_down_sync(0xffffffffu, value, delta, width);
+}
+__device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
+
+#elif defined(HIPREDUCE_BACKEND_AMD)
+
+#include <hip/hip_runtime.h>
+
+#if defined(__HIP_DEVICE_COMPILE__)
+#define HR_DEVICE_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+#else
+#define HR_DEVICE_WARP_SIZE 0
+#endif
+
+template <class T>
+__device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
+{
+    return __shfl_down(value, delta, width);
+}
+/* A wavefront executes in lock-step; only the compiler must not reorder. */
+__device__ __forceinline__ void hr_syncwarp() { __builtin_amdgcn_wave_barrier(); }
+
+#else
+#error "hip_compat.h needs HIPREDUCE_BACKEND_CUDA or HIPREDUCE_BACKEND_AMD"
+#endif
+
+/* True in the device pass of a kernel instance whose warp width exists on the
+ * target being compiled; instances for the other width compile to an empty body. */
+#define HR_WARP_SIZE_MATCHES(W) (HR_DEVICE_WARP_SIZE == (W))
+
+#endif

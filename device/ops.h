@@ -1,0 +1,156 @@
+/* Operators and type traits of the device code.
+ *
+ * Each operator is a struct template over the element type T with
+ *   acc               the type lanes accumulate in (small and signed integers widen
+ *                     to an unsigned 32/64-bit type for sum/prod/bitwise, so wrapping
+ *                     is defined and equals wrapping in T; min/max keep the sign),
+ *   identity()        the value out-of-range lanes are fed,
+ *   apply(a, b)       commutative, so a tree may combine either way round,
+ *   empty()           the result for n == 0 (+0.0 for float sums; identity otherwise).
+ * Float sums start lanes from -0.0, the exact identity, so a sum of -0.0 stays -0.0.
+ * Float min/max return the canonical quiet NaN if either side is NaN and order
+ * -0.0 below +0.0, so their result has the same bits in any order.
+ */
+#ifndef HIPREDUCE_OPS_H
+#define HIPREDUCE_OPS_H
+
+#include <stdint.h>
+
+#include <type_traits>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define HR_HD __host__ __device__ __forceinline__
+#else
+#define HR_HD inline
+#endif
+
+namespace hr {
+
+template <class T> struct is_float_t : std::is_floating_point<T> {};
+
+/* Integers widen to at least 32 bits, unsigned: defined wrap-around. */
+template <class T>
+using wrap_acc_t = typename std::conditional<
+    std::is_floating_point<T>::value, T,
+    typename std::conditional<(sizeof(T) > 4), uint64_t, uint32_t>::type>::type;
+
+/* Ordered accumulators keep the sign; small integers widen to 32 bits. */
+template <class T>
+using order_acc_t = typename std::conditional<
+    std::is_floating_point<T>::value || sizeof(T) >= 4, T,
+    typename std::conditional<std::is_signed<T>::value, int32_t, uint32_t>::type>::type;
+
+template <class T> HR_HD T canonical_nan();
+template <> HR_HD float canonical_nan<float>() { return __builtin_bit_cast(float, 0x7fc00000u); }
+template <> HR_HD double canonical_nan<double>() { return __builtin_bit_cast(double, 0x7ff8000000000000ull); }
+
+template <class T> HR_HD T infinity();
+template <> HR_HD float infinity<float>() { return __builtin_bit_cast(float, 0x7f800000u); }
+template <> HR_HD double infinity<double>() { return __builtin_bit_cast(double, 0x7ff0000000000000ull); }
+
+/* Largest and smallest values of T (numeric_limits is host-only under nvcc). */
+template <class T> HR_HD T max_value()
+{
+    if constexpr (std::is_floating_point<T>::value) return infinity<T>();
+    else if constexpr (std::is_signed<T>::value) return T(typename std::make_unsigned<T>::type(~0ull) >> 1);
+    else return T(~0ull);
+}
+template <class T> HR_HD T min_value()
+{
+    if constexpr (std::is_floating_point<T>::value) return -infinity<T>();
+    else if constexpr (std::is_signed<T>::value) return T(-max_value<T>() - 1);
+    else return T(0);
+}
+
+template <class T> HR_HD bool is_nan(T x) { return x != x; }
+template <class T> HR_HD bool sign_bit(T x) { return __builtin_signbit(x); }
+
+template <class T> struct op_sum {
+    using value_t = T;
+    using acc = wrap_acc_t<T>;
+    static constexpr bool bitwise = false;
+    static HR_HD acc identity() { return is_float_t<T>::value ? acc(-0.0) : acc(0); }
+    static HR_HD acc empty() { return acc(0); }
+    static HR_HD acc apply(acc a, acc b) { return a + b; }
+};
+
+template <class T> struct op_prod {
+    using value_t = T;
+    using acc = wrap_acc_t<T>;
+    static constexpr bool bitwise = false;
+    static HR_HD acc identity() { return acc(1); }
+    static HR_HD acc empty() { return acc(1); }
+    static HR_HD acc apply(acc a, acc b) { return a * b; }
+};
+
+template <class T> struct op_min {
+    using value_t = T;
+    using acc = order_acc_t<T>;
+    static constexpr bool bitwise = false;
+    static HR_HD acc identity()
+    {
+        return acc(max_value<T>());
+    }
+    static HR_HD acc empty() { return identity(); }
+    static HR_HD acc apply(acc a, acc b)
+    {
+        if constexpr (is_float_t<T>::value) {
+            if (is_nan(a) || is_nan(b)) return canonical_nan<acc>();
+            if (a == b) return sign_bit(a) ? a : b;
+        }
+        return b < a ? b : a;
+    }
+};
+
+template <class T> struct op_max {
+    using value_t = T;
+    using acc = order_acc_t<T>;
+    static constexpr bool bitwise = false;
+    static HR_HD acc identity()
+    {
+        return acc(min_value<T>());
+    }
+    static HR_HD acc empty() { return identity(); }
+    static HR_HD acc apply(acc a, acc b)
+    {
+        if constexpr (is_float_t<T>::value) {
+            if (is_nan(a) || is_nan(b)) return canonical_nan<acc>();
+            if (a == b) return sign_bit(a) ? b : a;
+        }
+        return a < b ? b : a;
+    }
+};
+
+template <class T> struct op_and {
+    using value_t = T;
+    using acc = wrap_acc_t<T>;
+    static constexpr bool bitwise = true;
+    static HR_HD acc identity() { return ~acc(0); }
+    static HR_HD acc empty() { return identity(); }
+    static HR_HD acc apply(acc a, acc b) { return a & b; }
+};
+
+template <class T> struct op_or {
+    using value_t = T;
+    using acc = wrap_acc_t<T>;
+    static constexpr bool bitwise = true;
+    static HR_HD acc identity() { return acc(0); }
+    static HR_HD acc empty() { return acc(0); }
+    static HR_HD acc apply(acc a, acc b) { return a | b; }
+};
+
+template <class T> struct op_xor {
+    using value_t = T;
+    using acc = wrap_acc_t<T>;
+    static constexpr bool bitwise = true;
+    static HR_HD acc identity() { return acc(0); }
+    static HR_HD acc empty() { return acc(0); }
+    static HR_HD acc apply(acc a, acc b) { return a ^ b; }
+};
+
+/* Whether operator Op applies to its element type (bitwise ops: integers only). */
+template <class Op> constexpr bool op_applies() { return !(Op::bitwise && is_float_t<typename Op::value_t>::value); }
+
+}  // namespace hr
+
+#endif

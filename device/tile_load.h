@@ -1,0 +1,77 @@
+/* Tile loaders: one lane's share of a tile in the default algorithm's order
+ * (src/plan.h): chunk c of lane l holds elements (c * Lanes + l) * ChunkItems + v.
+ * A full tile at a 16-byte aligned address is read with one 16-byte load per chunk,
+ * all chunks in flight before the first use; any other tile is read element by
+ * element. Both feed the accumulator in the same (c, v) sequence, so the result
+ * does not depend on the path. Out-of-range elements are skipped, which equals
+ * feeding the identity because every operator's identity is exact. */
+#ifndef HIPREDUCE_TILE_LOAD_H
+#define HIPREDUCE_TILE_LOAD_H
+
+#include <string.h>
+
+#include "hip_compat.h"
+#include "plan.h"
+
+namespace hr {
+
+/* Elements per 16-byte chunk and per tile, fixed by the operator's element type. */
+template <class Op> __host__ __device__ constexpr int chunk_items() { return HR_CHUNK_BYTES / (int)sizeof(typename Op::value_t); }
+template <class Op> __host__ __device__ constexpr uint64_t tile_items() { return (uint64_t)HR_TILE_LANES * HR_TILE_CHUNKS * chunk_items<Op>(); }
+
+/* Number of tiles covering count elements. */
+template <class Op> __device__ __forceinline__ uint64_t tile_count(uint64_t count)
+{
+    return (count + tile_items<Op>() - 1) / tile_items<Op>();
+}
+
+/* Elements of the tile starting at element `first` that lie below count. */
+template <class Op> __device__ __forceinline__ uint64_t tile_valid(uint64_t count, uint64_t first)
+{
+    return count - first < tile_items<Op>() ? count - first : tile_items<Op>();
+}
+
+/* Scalar read; Coherent reads see values other blocks of the same launch wrote
+ * before a fence (they bypass the non-coherent L1). */
+template <class In, bool Coherent> __device__ __forceinline__ In load_one(const In* p)
+{
+    if constexpr (Coherent) return *(const volatile In*)p;
+    else return *p;
+}
+
+/* Folds lane `lane`'s elements of the tile at `tile` (valid elements: `valid`)
+ * into acc. In is the element type at this level: the input's type, or Op::acc
+ * for partials. vector_ok: the tile is full and 16-byte aligned. */
+template <class Op, class In, bool Coherent = false>
+__device__ __forceinline__ typename Op::acc lane_accumulate(typename Op::acc acc, const In* tile, uint64_t valid,
+                                                            bool vector_ok, unsigned lane)
+{
+    constexpr int items = chunk_items<Op>();
+    constexpr bool vector_sized = sizeof(In) * items == HR_CHUNK_BYTES;
+    if (vector_sized && !Coherent && vector_ok) {
+        uint4 raw[HR_TILE_CHUNKS];
+#pragma unroll
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c)
+            raw[c] = *(const uint4*)(tile + ((uint64_t)c * HR_TILE_LANES + lane) * items);
+#pragma unroll
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+            In v[items];
+            memcpy(v, &raw[c], sizeof v);
+#pragma unroll
+            for (int i = 0; i < items; ++i) acc = Op::apply(acc, typename Op::acc(v[i]));
+        }
+        return acc;
+    }
+#pragma unroll
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+        const uint64_t first = ((uint64_t)c * HR_TILE_LANES + lane) * items;
+#pragma unroll
+        for (int i = 0; i < items; ++i)
+            if (first + i < valid) acc = Op::apply(acc, typename Op::acc(load_one<In, Coherent>(tile + first + i)));
+    }
+    return acc;
+}
+
+}  // namespace hr
+
+#endif
