@@ -35,6 +35,18 @@ typedef cudaStream_t hipStream_t;
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+/* Used by hipreduce-bench only. */
+typedef cudaEvent_t hipEvent_t;
+typedef cudaDeviceProp hipDeviceProp_t;
+#define hipEventCreate cudaEventCreate
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDeviceAttributeL2CacheSize cudaDevAttrL2CacheSize
+#define hipMemGetInfo cudaMemGetInfo
+#define hipDeviceSynchronize cudaDeviceSynchronize
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
     kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__)
 

@@ -148,6 +148,12 @@ template <class T> struct op_xor {
     static HR_HD acc apply(acc a, acc b) { return a ^ b; }
 };
 
+/* Every hipreduce_dtype with its C++ type: X(enumerator, type). */
+#define HR_FOR_EACH_DTYPE(X)                                                                                     \
+    X(HIPREDUCE_I8, int8_t) X(HIPREDUCE_U8, uint8_t) X(HIPREDUCE_I16, int16_t) X(HIPREDUCE_U16, uint16_t)        \
+    X(HIPREDUCE_I32, int32_t) X(HIPREDUCE_U32, uint32_t) X(HIPREDUCE_I64, int64_t) X(HIPREDUCE_U64, uint64_t)    \
+    X(HIPREDUCE_F32, float) X(HIPREDUCE_F64, double)
+
 /* Whether operator Op applies to its element type (bitwise ops: integers only). */
 template <class Op> constexpr bool op_applies() { return !(Op::bitwise && is_float_t<typename Op::value_t>::value); }
 

@@ -120,6 +120,11 @@ HIPREDUCE_EXPORT const char* hipreduce_status_string(hipreduce_status status);
 /* Size in bytes of one element of dtype, 0 for an unknown dtype. */
 HIPREDUCE_EXPORT size_t hipreduce_dtype_size(hipreduce_dtype dtype);
 
+/* Short constant names ("sum", "f32", "auto", ...), NULL for an unknown value. */
+HIPREDUCE_EXPORT const char* hipreduce_op_name(hipreduce_op op);
+HIPREDUCE_EXPORT const char* hipreduce_dtype_name(hipreduce_dtype dtype);
+HIPREDUCE_EXPORT const char* hipreduce_algorithm_name(hipreduce_algorithm algorithm);
+
 /* Creates a handle for the CPU (device_ordinal ignored) or for GPU device_ordinal.
  * The GPU handle uses the default stream until hipreduce_set_stream. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_create(hipreduce_handle* handle,
