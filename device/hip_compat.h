@@ -64,6 +64,19 @@ __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
 }
 __device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
 
+/* 16-byte loads: of the input (read once, streamed), and coherent ones that see what
+ * other blocks of the same launch wrote before their fence (through L2, not L1). */
+__device__ __forceinline__ uint4 hr_load16_input(const void* p)
+{
+#if defined(HR_INPUT_LOAD_HINT)
+    return HR_INPUT_LOAD_HINT((const uint4*)p);
+#else
+    return *(const uint4*)p;
+#endif
+}
+__device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return __ldcg((const uint4*)p); }
+#define HR_HAS_COHERENT_LOAD16 1
+
 #elif defined(HIPREDUCE_BACKEND_AMD)
 
 #include <hip/hip_runtime.h>
@@ -81,6 +94,11 @@ __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
 }
 /* A wavefront executes in lock-step; only the compiler must not reorder. */
 __device__ __forceinline__ void hr_syncwarp() { __builtin_amdgcn_wave_barrier(); }
+
+__device__ __forceinline__ uint4 hr_load16_input(const void* p) { return *(const uint4*)p; }
+/* No coherent 16-byte load here: coherent reads go element by element (volatile). */
+__device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return *(const uint4*)p; }
+#define HR_HAS_COHERENT_LOAD16 0
 
 #else
 #error "hip_compat.h needs HIPREDUCE_BACKEND_CUDA or HIPREDUCE_BACKEND_AMD"

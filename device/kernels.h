@@ -13,9 +13,12 @@ namespace hr {
 struct tree_levels {
     int levels;
     uint64_t count[HR_MAX_LEVELS];
+    uint64_t tiles_per_block;          /* each block streams one contiguous range of input tiles */
     void* partial[HR_MAX_LEVELS];      /* acc arrays of levels 1 .. levels-2 */
     uint32_t* counter[HR_MAX_LEVELS];  /* arrival counters of levels 2 .. levels-1, zero between launches */
 };
+
+template <class Op> __device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
 template <class Op, class In>
 __device__ __forceinline__ typename Op::acc reduce_tile(const In* data, uint64_t count, uint64_t tile, bool aligned,
@@ -28,55 +31,126 @@ __device__ __forceinline__ typename Op::acc reduce_tile(const In* data, uint64_t
     return block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
 }
 
-template <class Op> __device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
+#ifndef HR_TREE_PREFETCH
+#define HR_TREE_PREFETCH 1 /* load tile t+1 before reducing tile t */
+#endif
 
-/* Default algorithm, one launch (HIP tutorial's "single pass with last-block finish";
- * PMPP 10.8 segmented reduction with a deterministic finish). A persistent grid walks
- * the input tiles; each tile's partial goes to level 1; the block whose arrival
- * completes a group of tile_items partials reduces that group into the next level,
- * up to the one-element top, which is the result. No float atomics: the order is
- * fixed by index, whichever block finishes. */
+/* Reduces input tiles [first, end) one by one, storing tile t's value at out[t]. Full
+ * aligned tiles are software-pipelined: the next tile's loads are in flight while the
+ * block reduces the current one, so the per-tile barriers do not stall the stream. */
+template <class Op>
+__device__ __forceinline__ void stream_tiles(const typename Op::value_t* in, uint64_t count, uint64_t first,
+                                             uint64_t end, typename Op::acc* out,
+                                             block_reduce_storage<Op, HR_TILE_LANES>& smem)
+{
+    using T = typename Op::value_t;
+    using acc = typename Op::acc;
+    const bool aligned = aligned16<Op>(in);
+    uint64_t tile = first;
+    if (HR_TREE_PREFETCH && chunk_loadable<Op, T, false>() && aligned) {
+        const uint64_t full = count / tile_items<Op>() < end ? count / tile_items<Op>() : end;
+        lane_chunks current;
+        if (tile < full) load_chunks<Op, false>(current, in + tile * tile_items<Op>(), threadIdx.x);
+        for (; tile < full; ++tile) {
+            lane_chunks next;
+            if (tile + 1 < full) load_chunks<Op, false>(next, in + (tile + 1) * tile_items<Op>(), threadIdx.x);
+            acc v = block_reduce_segments<Op, HR_TILE_LANES>(fold_chunks<Op, T>(Op::identity(), current), smem);
+            if (threadIdx.x == 0) out[tile] = v;
+            current = next;
+        }
+    }
+    for (; tile < end; ++tile) {
+        acc v = reduce_tile<Op, T>(in, count, tile, aligned, smem);
+        if (threadIdx.x == 0) out[tile] = v;
+    }
+}
+
+/* `arrivals` elements of `level` in group `group` are stored and fenced (by thread 0).
+ * Returns, in every thread, whether they complete the group; the completing block
+ * resets the counter for the next launch. */
+template <class Op>
+__device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_t group, uint64_t arrivals,
+                                       bool& flag)
+{
+    if (threadIdx.x == 0) {
+        const uint64_t members = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
+        uint32_t* counter = lv.counter[level + 1] + group;
+        const bool last = atomicAdd(counter, (uint32_t)arrivals) + arrivals == members;
+        if (last) *counter = 0;
+        flag = last;
+    }
+    __syncthreads();
+    const bool last = flag;
+    __syncthreads(); /* before thread 0 may write the flag again */
+    return last;
+}
+
+/* Reduces group `group` of level `level`, written by other blocks of this launch. */
+template <class Op>
+__device__ __forceinline__ typename Op::acc reduce_group(const tree_levels& lv, int level, uint64_t group,
+                                                        block_reduce_storage<Op, HR_TILE_LANES>& smem)
+{
+    using acc = typename Op::acc;
+    __threadfence();
+    const acc* partial = (const acc*)lv.partial[level] + group * tile_items<Op>();
+    const uint64_t valid = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
+    acc v = lane_accumulate<Op, acc, true>(Op::identity(), partial, valid, valid == tile_items<Op>(), threadIdx.x);
+    return block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
+}
+
+/* Carries element `index` of `level` (value v in thread 0) up the levels for as long
+ * as this block is the one completing each group; the top element is the result. */
+template <class Op>
+__device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t index, typename Op::acc v,
+                                      typename Op::value_t* result, block_reduce_storage<Op, HR_TILE_LANES>& smem,
+                                      bool& flag)
+{
+    for (;; ++level) {
+        if (level == lv.levels - 1) {
+            if (threadIdx.x == 0) *result = typename Op::value_t(v);
+            return;
+        }
+        if (threadIdx.x == 0) {
+            ((typename Op::acc*)lv.partial[level])[index] = v;
+            __threadfence();
+        }
+        const uint64_t group = index / tile_items<Op>();
+        if (!arrive<Op>(lv, level, group, 1, flag)) return;
+        v = reduce_group<Op>(lv, level, group, smem);
+        index = group;
+    }
+}
+
+/* Default algorithm, one launch (PMPP's segmented reduction and the HIP tutorial's
+ * single pass, with a deterministic last-block finish instead of float atomics).
+ * Block b streams input tiles [b*k, b*k+k) into level 1, then arrives once in each
+ * level-1 group (tile_items consecutive partials) its range touched; the block that
+ * completes a group reduces it into level 2, and so on up to the one-element top. The
+ * order is fixed by element index, whichever block does the work. */
 template <class Op, int W>
 __global__ __launch_bounds__(HR_TILE_LANES) void tree_kernel(const typename Op::value_t* in, tree_levels lv,
                                                              typename Op::value_t* result)
 {
     if constexpr (HR_WARP_SIZE_MATCHES(W)) {
-        using acc = typename Op::acc;
         using T = typename Op::value_t;
         __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
-        __shared__ bool finisher;
-        if (lv.count[0] == 0) {
-            if (blockIdx.x == 0 && threadIdx.x == 0) *result = T(Op::empty());
+        __shared__ bool flag;
+        if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
+            typename Op::acc v = Op::empty();
+            if (lv.count[0]) v = reduce_tile<Op, T>(in, lv.count[0], 0, aligned16<Op>(in), smem);
+            if (threadIdx.x == 0) *result = T(v);
             return;
         }
-        const bool aligned = aligned16<Op>(in);
-        for (uint64_t tile = blockIdx.x; tile < lv.count[1]; tile += gridDim.x) {
-            acc v = reduce_tile<Op, T>(in, lv.count[0], tile, aligned, smem);
-            uint64_t index = tile;
-            for (int level = 1;; ++level) {
-                if (level == lv.levels - 1) {
-                    if (threadIdx.x == 0) *result = T(v);
-                    break;
-                }
-                acc* partial = (acc*)lv.partial[level];
-                const uint64_t group = index / tile_items<Op>();
-                if (threadIdx.x == 0) {
-                    partial[index] = v;
-                    __threadfence();
-                    const uint64_t members = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
-                    uint32_t* counter = lv.counter[level + 1] + group;
-                    finisher = atomicAdd(counter, 1u) == members - 1;
-                    if (finisher) *counter = 0; /* every member arrived: ready for the next launch */
-                }
-                __syncthreads();
-                if (!finisher) break; /* the next write of `finisher` is behind reduce_tile's barriers */
-                __threadfence();
-                const uint64_t first = group * tile_items<Op>();
-                const uint64_t valid = tile_valid<Op>(lv.count[level], first);
-                v = lane_accumulate<Op, acc, true>(Op::identity(), partial + first, valid, false, threadIdx.x);
-                v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
-                index = group;
-            }
+        const uint64_t tiles = lv.count[1];
+        const uint64_t first = blockIdx.x * lv.tiles_per_block;
+        const uint64_t end = first + lv.tiles_per_block < tiles ? first + lv.tiles_per_block : tiles;
+        stream_tiles<Op>(in, lv.count[0], first, end, (typename Op::acc*)lv.partial[1], smem);
+        if (threadIdx.x == 0) __threadfence();
+        for (uint64_t group = first / tile_items<Op>(); group * tile_items<Op>() < end; ++group) {
+            const uint64_t lo = group * tile_items<Op>() > first ? group * tile_items<Op>() : first;
+            const uint64_t hi = (group + 1) * tile_items<Op>() < end ? (group + 1) * tile_items<Op>() : end;
+            if (arrive<Op>(lv, 1, group, hi - lo, flag))
+                climb<Op>(lv, 2, group, reduce_group<Op>(lv, 1, group, smem), result, smem, flag);
         }
     }
 }

@@ -39,6 +39,42 @@ template <class In, bool Coherent> __device__ __forceinline__ In load_one(const 
     else return *p;
 }
 
+/* One lane's chunks of a full, 16-byte aligned tile, loaded before any is used. */
+struct lane_chunks {
+    uint4 raw[HR_TILE_CHUNKS];
+};
+
+template <class Op, bool Coherent>
+__device__ __forceinline__ void load_chunks(lane_chunks& r, const void* tile, unsigned lane)
+{
+    const uint4* p = (const uint4*)tile;
+#pragma unroll
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+        const uint4* q = p + (uint64_t)c * HR_TILE_LANES + lane;
+        r.raw[c] = Coherent ? hr_load16_coherent(q) : hr_load16_input(q);
+    }
+}
+
+template <class Op, class In>
+__device__ __forceinline__ typename Op::acc fold_chunks(typename Op::acc acc, const lane_chunks& r)
+{
+    constexpr int items = chunk_items<Op>();
+#pragma unroll
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+        In v[items];
+        memcpy(v, &r.raw[c], sizeof v);
+#pragma unroll
+        for (int i = 0; i < items; ++i) acc = Op::apply(acc, typename Op::acc(v[i]));
+    }
+    return acc;
+}
+
+/* Whether tiles of In can go through lane_chunks (In is 16 / chunk_items bytes). */
+template <class Op, class In, bool Coherent> __host__ __device__ constexpr bool chunk_loadable()
+{
+    return sizeof(In) * chunk_items<Op>() == HR_CHUNK_BYTES && (!Coherent || HR_HAS_COHERENT_LOAD16);
+}
+
 /* Folds lane `lane`'s elements of the tile at `tile` (valid elements: `valid`)
  * into acc. In is the element type at this level: the input's type, or Op::acc
  * for partials. vector_ok: the tile is full and 16-byte aligned. */
@@ -47,20 +83,10 @@ __device__ __forceinline__ typename Op::acc lane_accumulate(typename Op::acc acc
                                                             bool vector_ok, unsigned lane)
 {
     constexpr int items = chunk_items<Op>();
-    constexpr bool vector_sized = sizeof(In) * items == HR_CHUNK_BYTES;
-    if (vector_sized && !Coherent && vector_ok) {
-        uint4 raw[HR_TILE_CHUNKS];
-#pragma unroll
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c)
-            raw[c] = *(const uint4*)(tile + ((uint64_t)c * HR_TILE_LANES + lane) * items);
-#pragma unroll
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-            In v[items];
-            memcpy(v, &raw[c], sizeof v);
-#pragma unroll
-            for (int i = 0; i < items; ++i) acc = Op::apply(acc, typename Op::acc(v[i]));
-        }
-        return acc;
+    if (chunk_loadable<Op, In, Coherent>() && vector_ok) {
+        lane_chunks r;
+        load_chunks<Op, Coherent>(r, tile, lane);
+        return fold_chunks<Op, In>(acc, r);
     }
 #pragma unroll
     for (int c = 0; c < HR_TILE_CHUNKS; ++c) {

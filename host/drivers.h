@@ -29,7 +29,8 @@ struct reduce_call {
     const void* input;
     uint64_t n;
     void* result;              /* device memory for one element */
-    unsigned char* workspace;  /* zeroed between calls where a driver keeps counters */
+    unsigned char* workspace;  /* the driver's scratch (partials, double buffers) */
+    uint32_t* counters;        /* the default algorithm's arrival counters: zero, and left zero */
     hipStream_t stream;
     const device_info* dev;
 };
@@ -52,10 +53,15 @@ template <class Op, int W> hipError_t run_tree(const reduce_call& c)
     for (int k = 0; k < plan.levels; ++k) {
         lv.count[k] = plan.count[k];
         lv.partial[k] = c.workspace + plan.partial_offset[k];
-        lv.counter[k] = (uint32_t*)(c.workspace + plan.counter_offset[k]);
+        lv.counter[k] = (uint32_t*)((unsigned char*)c.counters + plan.counter_offset[k]);
     }
-    hipLaunchKernelGGL((tree_kernel<Op, W>), dim3(grid_for(plan.levels > 1 ? plan.count[1] : 1, *c.dev)),
-                       dim3(HR_TILE_LANES), 0, c.stream, (const T*)c.input, lv, (T*)c.result);
+    /* Even shares: as many blocks as fill the device, each a contiguous run of tiles. */
+    const uint64_t tiles = plan.levels > 1 ? plan.count[1] : 1;
+    const uint64_t blocks = grid_for(tiles, *c.dev);
+    lv.tiles_per_block = (tiles + blocks - 1) / blocks;
+    const unsigned grid = (unsigned)((tiles + lv.tiles_per_block - 1) / lv.tiles_per_block);
+    hipLaunchKernelGGL((tree_kernel<Op, W>), dim3(grid), dim3(HR_TILE_LANES), 0, c.stream, (const T*)c.input, lv,
+                       (T*)c.result);
     return hipGetLastError();
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "drivers.h"
+#include "study_dispatch.h"
 
 using namespace hr;
 
@@ -16,10 +17,13 @@ enum { STAGING_BYTES = 16 };
 struct hr_gpu {
     device_info dev;
     hipStream_t stream;
-    unsigned char* own;        /* handle-owned workspace, zero-filled when allocated */
+    unsigned char* own;        /* handle-owned scratch (staging slot + driver region) */
     size_t own_bytes;
+    uint32_t* own_counters;    /* handle-owned arrival counters: zeroed once, left zero by every launch */
+    size_t own_counter_bytes;
     unsigned char* user;       /* caller workspace, if set */
     size_t user_bytes;
+    unsigned block_size;       /* study algorithms' threads per block, 0 = their default */
     char message[256];
 };
 
@@ -56,9 +60,37 @@ struct device_scope {
     }
 };
 
-/* Workspace bytes of the driver's region (without the staging slot); false on overflow. */
-bool driver_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const op_entry* e, uint64_t n, uint64_t* bytes)
+/* Makes *buffer at least `need` bytes (with headroom), zero-filled when it grows. */
+hipreduce_status grow(hr_gpu* gpu, unsigned char** buffer, size_t* bytes, size_t need)
 {
+    if (*bytes >= need) return HIPREDUCE_STATUS_SUCCESS;
+    if (*buffer) {
+        const hipError_t err = hipStreamSynchronize(gpu->stream); /* the old one may be in use */
+        if (err != hipSuccess) return fail(gpu, "hipStreamSynchronize", err);
+        (void)hipFree(*buffer);
+        *buffer = nullptr;
+        *bytes = 0;
+    }
+    const size_t size = need + need / 4;
+    hipError_t err = hipMalloc((void**)buffer, size);
+    if (err != hipSuccess) {
+        *buffer = nullptr;
+        return fail(gpu, "hipMalloc", err);
+    }
+    err = hipMemsetAsync(*buffer, 0, size, gpu->stream);
+    if (err != hipSuccess) return fail(gpu, "hipMemsetAsync", err);
+    *bytes = size;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+/* Bytes of the driver's scratch region (without the staging slot) and of its arrival
+ * counters; false on overflow. */
+bool driver_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const op_entry* e, uint64_t n, uint64_t* bytes,
+                  uint64_t* counter_bytes)
+{
+    *counter_bytes = 0;
+    if ((int)algorithm >= HR_DRIVERS)
+        return study_workspace_bytes(algorithm, e->elem_size, n, gpu->block_size, gpu->dev, bytes);
     const uint64_t tile = hr_tile_items(e->elem_size);
     switch (algorithm) {
     case HIPREDUCE_ALGORITHM_MULTIPASS: {
@@ -76,7 +108,8 @@ bool driver_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const op_ent
     default: {
         hr_tree_plan p;
         if (hr_plan_tree(n, tile, e->acc_size, &p) != 0) return false;
-        *bytes = p.workspace_bytes;
+        *bytes = p.partial_bytes;
+        *counter_bytes = p.counter_bytes;
         return true;
     }
     }
@@ -114,14 +147,17 @@ hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out)
 void hr_gpu_destroy(hr_gpu* gpu)
 {
     if (!gpu) return;
-    if (gpu->own) {
+    if (gpu->own || gpu->own_counters) {
         device_scope scope(gpu->dev.ordinal);
         (void)hipFree(gpu->own);
+        (void)hipFree(gpu->own_counters);
     }
     free(gpu);
 }
 
 void hr_gpu_set_stream(hr_gpu* gpu, void* stream) { gpu->stream = (hipStream_t)stream; }
+
+void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads) { gpu->block_size = threads; }
 
 const char* hr_gpu_error_message(const hr_gpu* gpu) { return gpu->message; }
 
@@ -130,10 +166,10 @@ hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorith
 {
     const op_entry* e = find_entry(op, dtype);
     if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
-    uint64_t region;
-    if (!driver_bytes(gpu, algorithm, e, n, &region) || region > SIZE_MAX - STAGING_BYTES)
+    uint64_t region, counters;
+    if (!driver_bytes(gpu, algorithm, e, n, &region, &counters) || region > SIZE_MAX - STAGING_BYTES - counters)
         return HIPREDUCE_STATUS_SIZE_OVERFLOW;
-    *bytes = (size_t)region + STAGING_BYTES;
+    *bytes = (size_t)(region + counters) + STAGING_BYTES;
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
@@ -150,53 +186,54 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
     gpu->message[0] = '\0';
     const op_entry* e = find_entry(op, dtype);
     if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
-    if ((unsigned)algorithm >= HR_DRIVERS) return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    size_t need;
-    const hipreduce_status st = hr_gpu_workspace_size(gpu, algorithm, op, dtype, n, &need);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    /* Algorithms past the three drivers are the study algorithms (host/study_dispatch.h). */
+    const study_run_fn study =
+        (unsigned)algorithm >= HR_DRIVERS ? study_find(algorithm, op, dtype, gpu->dev.warp_size) : nullptr;
+    if ((unsigned)algorithm >= HR_DRIVERS && !study) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    uint64_t region, counter_bytes;
+    if (!driver_bytes(gpu, algorithm, e, n, &region, &counter_bytes) ||
+        region > SIZE_MAX - STAGING_BYTES - counter_bytes)
+        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    const size_t scratch_bytes = (size_t)region + STAGING_BYTES;
 
     device_scope scope(gpu->dev.ordinal);
     if (scope.error != hipSuccess) return fail(gpu, "hipSetDevice", scope.error);
 
-    unsigned char* ws;
+    unsigned char* staging; /* followed by the driver's region */
+    uint32_t* counters;
     if (gpu->user) {
-        if (gpu->user_bytes < need) return HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL;
-        ws = gpu->user;
-    } else {
-        if (gpu->own_bytes < need) {
-            /* Grow (with headroom) once; counters must start zeroed. */
-            const size_t bytes = need + need / 4;
-            if (gpu->own) {
-                hipError_t err = hipStreamSynchronize(gpu->stream);
-                if (err != hipSuccess) return fail(gpu, "hipStreamSynchronize", err);
-                (void)hipFree(gpu->own);
-                gpu->own = nullptr;
-                gpu->own_bytes = 0;
-            }
-            hipError_t err = hipMalloc((void**)&gpu->own, bytes);
-            if (err != hipSuccess) {
-                gpu->own = nullptr;
-                return fail(gpu, "hipMalloc", err);
-            }
-            err = hipMemsetAsync(gpu->own, 0, bytes, gpu->stream);
+        /* Caller workspace: [counters | staging | driver region]. Its counters are zeroed
+         * on the stream each call, so the caller never has to initialise it. */
+        if (gpu->user_bytes < scratch_bytes + counter_bytes) return HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL;
+        counters = (uint32_t*)gpu->user;
+        staging = gpu->user + counter_bytes;
+        if (counter_bytes) {
+            const hipError_t err = hipMemsetAsync(counters, 0, counter_bytes, gpu->stream);
             if (err != hipSuccess) return fail(gpu, "hipMemsetAsync", err);
-            gpu->own_bytes = bytes;
         }
-        ws = gpu->own;
+    } else {
+        /* Handle workspace: scratch and counters in separate allocations, so partials of
+         * one call never land where a later call expects zeroed counters. */
+        hipreduce_status grown = grow(gpu, &gpu->own, &gpu->own_bytes, scratch_bytes);
+        if (grown == HIPREDUCE_STATUS_SUCCESS)
+            grown = grow(gpu, (unsigned char**)&gpu->own_counters, &gpu->own_counter_bytes, counter_bytes);
+        if (grown != HIPREDUCE_STATUS_SUCCESS) return grown;
+        staging = gpu->own;
+        counters = gpu->own_counters;
     }
 
     reduce_call call;
     call.input = input;
     call.n = n;
-    call.result = location == HIPREDUCE_RESULT_DEVICE ? result : (void*)ws;
-    call.workspace = ws + STAGING_BYTES;
+    call.result = location == HIPREDUCE_RESULT_DEVICE ? result : (void*)staging;
+    call.workspace = staging + STAGING_BYTES;
+    call.counters = counters;
     call.stream = gpu->stream;
     call.dev = &gpu->dev;
-    const run_fn run = e->run[algorithm][gpu->dev.warp_size == 64];
-    hipError_t err = run(call);
+    hipError_t err = study ? study(call, gpu->block_size) : e->run[algorithm][gpu->dev.warp_size == 64](call);
     if (err != hipSuccess) return fail(gpu, "kernel launch", err);
     if (location == HIPREDUCE_RESULT_HOST) {
-        err = hipMemcpyAsync(result, ws, e->elem_size, hipMemcpyDeviceToHost, gpu->stream);
+        err = hipMemcpyAsync(result, staging, e->elem_size, hipMemcpyDeviceToHost, gpu->stream);
         if (err != hipSuccess) return fail(gpu, "hipMemcpyAsync", err);
         err = hipStreamSynchronize(gpu->stream);
         if (err != hipSuccess) return fail(gpu, "hipStreamSynchronize", err);

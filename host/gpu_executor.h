@@ -21,6 +21,9 @@ void hr_gpu_destroy(hr_gpu* gpu);
 
 void hr_gpu_set_stream(hr_gpu* gpu, void* stream);
 
+/* Threads per block of the study algorithms (validated by src/api.c; 0 = their default). */
+void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads);
+
 hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
                                        hipreduce_dtype dtype, uint64_t n, size_t* bytes);
 

@@ -34,25 +34,26 @@ int hr_plan_tree(uint64_t n, uint64_t tile_items, size_t acc_size, hr_tree_plan*
     memset(plan, 0, sizeof *plan);
     plan->count[0] = n;
     int k = 0;
-    while (plan->count[k] > 1) {
+    /* Any n >= 1 has a level of tiles, even when it is a single element. */
+    while (plan->count[k] > 1 || (k == 0 && n == 1)) {
         if (k + 1 >= HR_MAX_LEVELS) return -1;
         plan->count[k + 1] = hr_tiles(plan->count[k], tile_items);
         ++k;
     }
     plan->levels = k + 1;
-    uint64_t total = 0;
-    /* Partials of the levels between the input and the one-element top. */
-    for (int level = 1; level + 1 < plan->levels; ++level) {
-        plan->partial_offset[level] = reserve(&total, plan->count[level], acc_size);
-        if (plan->partial_offset[level] == UINT64_MAX) return -1;
-    }
     /* Arrival counters for every level whose elements are finished by the last
      * arriving block: all levels from 2 up (level 1 comes straight from input tiles). */
     for (int level = 2; level < plan->levels; ++level) {
-        plan->counter_offset[level] = reserve(&total, plan->count[level], sizeof(uint32_t));
+        plan->counter_offset[level] = reserve(&plan->counter_bytes, plan->count[level], sizeof(uint32_t));
         if (plan->counter_offset[level] == UINT64_MAX) return -1;
     }
-    plan->workspace_bytes = total;
+    /* Partials of the levels between the input and the one-element top. */
+    for (int level = 1; level + 1 < plan->levels; ++level) {
+        plan->partial_offset[level] = reserve(&plan->partial_bytes, plan->count[level], acc_size);
+        if (plan->partial_offset[level] == UINT64_MAX) return -1;
+    }
+    if (plan->partial_bytes > UINT64_MAX - plan->counter_bytes) return -1;
+    plan->workspace_bytes = plan->counter_bytes + plan->partial_bytes;
     return 0;
 }
 

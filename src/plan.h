@@ -40,13 +40,21 @@ uint64_t hr_tile_items(size_t elem_size);
 /* Tiles needed to cover count elements (0 for count 0). */
 uint64_t hr_tiles(uint64_t count, uint64_t tile_items);
 
-/* The default algorithm's levels and its workspace layout. */
+/* The default algorithm's levels and its workspace, in two regions:
+ *  - counters: one 32-bit arrival counter per element of every level >= 2. They must
+ *    be zero when a launch starts; each launch leaves the counters it used at zero. A
+ *    counter region is only ever used for counters, never for partials of another
+ *    call, so leftovers of an earlier (op, dtype, n) cannot look like arrivals.
+ *  - partials: the acc-typed elements of the levels between the input and the top.
+ * hipreduce_workspace_size reports counter_bytes + partial_bytes (counters first). */
 typedef struct hr_tree_plan {
-    int levels;                          /* number of kernel-visible levels, >= 1 */
-    uint64_t count[HR_MAX_LEVELS];       /* count[0] = n, count[k+1] = tiles of count[k] */
-    uint64_t partial_offset[HR_MAX_LEVELS]; /* byte offset of level k >= 1 partials */
-    uint64_t counter_offset[HR_MAX_LEVELS]; /* byte offset of level k >= 1 arrival counters */
-    uint64_t workspace_bytes;            /* total, 0 when one tile covers n */
+    int levels;                             /* count[0 .. levels-1] are valid */
+    uint64_t count[HR_MAX_LEVELS];          /* count[0] = n; count[k+1] = tiles of count[k]; top = 1 */
+    uint64_t partial_offset[HR_MAX_LEVELS]; /* levels 1 .. levels-2, from the partials region's start */
+    uint64_t counter_offset[HR_MAX_LEVELS]; /* levels 2 .. levels-1, from the counters region's start */
+    uint64_t counter_bytes;
+    uint64_t partial_bytes;
+    uint64_t workspace_bytes;               /* counter_bytes + partial_bytes; 0 when one tile covers n */
 } hr_tree_plan;
 
 /* Fills plan for n elements reduced with tiles of tile_items, partials of

@@ -53,7 +53,8 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_ALLOCATION_FAILED = 10, /* host or device allocation failed */
     HIPREDUCE_STATUS_RUNTIME_ERROR = 11,     /* HIP/CUDA runtime failure: see hipreduce_last_error_message */
     HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
-    HIPREDUCE_STATUS_NOT_SUPPORTED = 13      /* valid values, but this algorithm cannot do this op/dtype */
+    HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this op/dtype */
+    HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14 /* block size not 0 or a power of two from 32 to 1024 */
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. */
@@ -106,7 +107,66 @@ typedef enum hipreduce_algorithm {
     HIPREDUCE_ALGORITHM_MULTIPASS = 1,
     /* Two launches: a grid-stride first pass to at most one block's worth of
      * partials, then one block finishes. */
-    HIPREDUCE_ALGORITHM_TWO_PASS = 2
+    HIPREDUCE_ALGORITHM_TWO_PASS = 2,
+    /* The study algorithms: every kernel of the classic reduction literature, for
+     * learning and for hipreduce-bench. Each takes the block size of
+     * hipreduce_set_block_size and, unless said otherwise, runs through the
+     * front/back double buffer: a pass turns curr elements into one partial per
+     * block. Integers, min/max and NaN/signed-zero results are exact; float sums
+     * and products are rounded in each algorithm's own order, not AUTO's, so their
+     * bits may differ from AUTO's. Where two sources describe the same kernel, both values run one
+     * implementation (marked "= ..."). Sources: PMPP = Hwu, Kirk, El Hajj,
+     * "Programming Massively Parallel Processors", 4th ed., ch. 10; Harris =
+     * M. Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA); tutorial = the
+     * HIP documentation's reduction tutorial (rocm-examples Tutorials/reduction). */
+    /* PMPP simple: owner computes, stride doubling, in place in global memory on a workspace copy
+     * (HARRIS_REDUCE0's tree, but in global memory). */
+    HIPREDUCE_ALGORITHM_PMPP_SIMPLE = 3,
+    /* PMPP convergent: stride halving, in place in global memory on a workspace copy (HARRIS_REDUCE2's
+     * tree, but in global memory). */
+    HIPREDUCE_ALGORITHM_PMPP_CONVERGENT = 4,
+    /* PMPP shared memory: first add from global, halving tree in shared memory (= HARRIS_REDUCE3). */
+    HIPREDUCE_ALGORITHM_PMPP_SHARED_MEMORY = 5,
+    /* PMPP segmented multiblock: one launch, block results combined by atomics. Integer sum, min,
+     * max, and, or, xor; float sum with the order of arrival, so its bits vary from run to run;
+     * prod and float min/max: HIPREDUCE_STATUS_NOT_SUPPORTED. */
+    HIPREDUCE_ALGORITHM_PMPP_SEGMENTED_ATOMIC = 6,
+    /* PMPP thread coarsening: each thread first adds 2 * COARSE_FACTOR (4) block-strided elements. */
+    HIPREDUCE_ALGORITHM_PMPP_COARSENED = 7,
+    /* Harris reduce0: interleaved addressing, divergent % branch (= TUTORIAL_V1). */
+    HIPREDUCE_ALGORITHM_HARRIS_REDUCE0 = 8,
+    /* Harris reduce1: interleaved addressing, strided index, bank conflicts (= TUTORIAL_V2). */
+    HIPREDUCE_ALGORITHM_HARRIS_REDUCE1 = 9,
+    /* Harris reduce2: sequential addressing (= TUTORIAL_V3). */
+    HIPREDUCE_ALGORITHM_HARRIS_REDUCE2 = 10,
+    /* Harris reduce3: first add during global load (= PMPP_SHARED_MEMORY = TUTORIAL_V4). */
+    HIPREDUCE_ALGORITHM_HARRIS_REDUCE3 = 11,
+    /* Harris reduce4: last warp unrolled, volatile + __syncwarp (= TUTORIAL_V5). */
+    HIPREDUCE_ALGORITHM_HARRIS_REDUCE4 = 12,
+    /* Harris reduce5: completely unrolled, block size a template parameter (= TUTORIAL_V6). */
+    HIPREDUCE_ALGORITHM_HARRIS_REDUCE5 = 13,
+    /* Harris reduce6: reduce5's kernel in a grid-stride loop, 8 pairs per thread per pass. */
+    HIPREDUCE_ALGORITHM_HARRIS_REDUCE6 = 14,
+    /* Tutorial v1: naive shared-memory reduction (= HARRIS_REDUCE0). */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V1 = 15,
+    /* Tutorial v2: reduced thread divergence (= HARRIS_REDUCE1). */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V2 = 16,
+    /* Tutorial v3: bank conflicts resolved, sequential addressing (= HARRIS_REDUCE2). */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V3 = 17,
+    /* Tutorial v4: the upper half of the block adds during the load (= HARRIS_REDUCE3). */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V4 = 18,
+    /* Tutorial v5: warp size a template parameter, superfluous syncs omitted (= HARRIS_REDUCE4). */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V5 = 19,
+    /* Tutorial v6: every loop unrolled, __launch_bounds__ (= HARRIS_REDUCE5). */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V6 = 20,
+    /* Tutorial v7: __shfl_down for the last warp. */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V7 = 21,
+    /* Tutorial v8: warp reductions first, warp partials through shared memory. */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V8 = 22,
+    /* Tutorial v9: v8 with ItemsPerThread (64 bytes) read by 16-byte vector loads. */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V9 = 23,
+    /* Tutorial v10: two-pass, v8 grid-stride over one block per multiprocessor, then one block. */
+    HIPREDUCE_ALGORITHM_TUTORIAL_V10 = 24
 } hipreduce_algorithm;
 
 typedef struct hipreduce_handle_s* hipreduce_handle;
@@ -143,6 +203,13 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_set_algorithm(hipreduce_handle handl
 HIPREDUCE_EXPORT hipreduce_status hipreduce_get_algorithm(hipreduce_handle handle,
                                                           hipreduce_algorithm* algorithm);
 
+/* Threads per block of the study algorithms (HIPREDUCE_ALGORITHM_PMPP_SIMPLE and
+ * later) for later calls: a power of two from 32 to 1024, or 0 for each
+ * algorithm's default (256); anything else is HIPREDUCE_STATUS_INVALID_BLOCK_SIZE.
+ * AUTO, MULTIPASS, TWO_PASS and the CPU device have fixed geometry and ignore it.
+ * It changes the workspace size of the study algorithms. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_set_block_size(hipreduce_handle handle, unsigned threads);
+
 /* Reduces n elements of dtype at input with op and writes one element of dtype
  * to result. On a GPU handle, input is device memory; result is host or device
  * memory as location says. On a CPU handle both are host memory and location
@@ -164,9 +231,11 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_workspace_size(hipreduce_handle hand
                                                            size_t* bytes);
 
 /* Gives the handle caller-owned device workspace to use instead of its own, so
- * that no later call allocates (for graph capture). The memory must be zero-filled
- * before its first use (hipMemset/cudaMemset); every completed call leaves it so.
- * NULL with 0 bytes returns to handle-owned workspace. */
+ * that no later call allocates (for graph capture). It needs no initialisation: the
+ * few arrival counters the default algorithm keeps in it are zeroed on the stream by
+ * each call. A call whose workspace_size exceeds `bytes` returns
+ * HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL. NULL with 0 bytes returns to handle-owned
+ * workspace. The memory must stay valid while calls that use it are in flight. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_workspace(hipreduce_handle handle,
                                                           void* workspace,
                                                           size_t bytes);

@@ -1,0 +1,142 @@
+# Backend choice. In: HIPREDUCE_BACKEND (auto, cuda, amd, cpu). Out:
+#   HIPREDUCE_GPU_BACKEND      cuda, amd or none (visible to test/ and bench/)
+#   HIPREDUCE_AMD_TARGETS      the gfx targets of an amd build
+#   hipreduce_gpu_runtime      INTERFACE target: the backend's runtime API for the tests, the demo and
+#                              the bench (HR_RUNTIME_CUDA / HR_RUNTIME_HIP, see test/gpu_memory.h)
+#   hipreduce_configure_gpu_sources(<target> <host sources...>)
+#                              compiles host/*.cpp for the backend and links its runtime.
+# auto picks amd where a ROCm/HIP compiler is found, else cuda where nvcc is found, else cpu.
+
+set(_hr_backends auto cuda amd cpu)
+if(NOT HIPREDUCE_BACKEND IN_LIST _hr_backends)
+  message(FATAL_ERROR "HIPREDUCE_BACKEND must be one of auto, cuda, amd, cpu (got '${HIPREDUCE_BACKEND}')")
+endif()
+
+# A ROCm C++ compiler the user chose already, or hipcc from PATH, ROCM_PATH, HIP_PATH or /opt/rocm.
+set(_hr_rocm_cxx_regex "(hipcc|amdclang\\+\\+)$|rocm.*/clang\\+\\+$")
+if(CMAKE_CXX_COMPILER MATCHES "${_hr_rocm_cxx_regex}")
+  set(HIPREDUCE_HIPCC "${CMAKE_CXX_COMPILER}")
+else()
+  find_program(HIPREDUCE_HIPCC NAMES hipcc
+    HINTS ENV ROCM_PATH ENV HIP_PATH PATH_SUFFIXES bin
+    PATHS /opt/rocm/bin
+    DOC "hipcc used as the C++ compiler of the amd backend")
+endif()
+# nvcc from CUDACXX, PATH or /usr/local/cuda/bin (CMake itself looks only at the first two).
+if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
+  find_program(HIPREDUCE_NVCC NAMES nvcc PATHS /usr/local/cuda/bin DOC "nvcc of the cuda backend")
+  if(HIPREDUCE_NVCC)
+    set(ENV{CUDACXX} "${HIPREDUCE_NVCC}")
+  endif()
+endif()
+
+if(HIPREDUCE_BACKEND STREQUAL "auto")
+  if(HIPREDUCE_HIPCC)
+    set(HIPREDUCE_GPU_BACKEND amd)
+  else()
+    include(CheckLanguage)
+    check_language(CUDA)
+    if(CMAKE_CUDA_COMPILER)
+      set(HIPREDUCE_GPU_BACKEND cuda)
+    else()
+      set(HIPREDUCE_GPU_BACKEND none)
+    endif()
+  endif()
+elseif(HIPREDUCE_BACKEND STREQUAL "cpu")
+  set(HIPREDUCE_GPU_BACKEND none)
+else()
+  set(HIPREDUCE_GPU_BACKEND "${HIPREDUCE_BACKEND}")
+endif()
+message(STATUS "hipreduce: HIPREDUCE_BACKEND=${HIPREDUCE_BACKEND} -> GPU backend: ${HIPREDUCE_GPU_BACKEND}")
+
+add_library(hipreduce_gpu_runtime INTERFACE)
+
+if(HIPREDUCE_GPU_BACKEND STREQUAL "cuda")
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+    set(CMAKE_CUDA_ARCHITECTURES 90)  # the H100/H200 this project is measured on; `native` works too
+  endif()
+  enable_language(CXX)
+  enable_language(CUDA)
+  find_package(CUDAToolkit REQUIRED)
+  message(STATUS "hipreduce: nvcc ${CMAKE_CUDA_COMPILER_VERSION}, CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES}")
+  target_compile_definitions(hipreduce_gpu_runtime INTERFACE HR_RUNTIME_CUDA)
+  target_link_libraries(hipreduce_gpu_runtime INTERFACE CUDA::cudart)
+
+elseif(HIPREDUCE_GPU_BACKEND STREQUAL "amd")
+  if(NOT HIPREDUCE_HIPCC)
+    message(FATAL_ERROR "HIPREDUCE_BACKEND=amd needs hipcc (PATH, ROCM_PATH or /opt/rocm/bin), "
+      "or -DCMAKE_CXX_COMPILER=<hipcc or amdclang++>. On Debian 12: "
+      "apt-get install hipcc libamdhip64-dev rocm-device-libs")
+  endif()
+  # GPU targets, ROCm convention first.
+  if(GPU_TARGETS)
+    set(HIPREDUCE_AMD_TARGETS "${GPU_TARGETS}")
+  elseif(AMDGPU_TARGETS)
+    set(HIPREDUCE_AMD_TARGETS "${AMDGPU_TARGETS}")
+  elseif(CMAKE_HIP_ARCHITECTURES)
+    set(HIPREDUCE_AMD_TARGETS "${CMAKE_HIP_ARCHITECTURES}")
+  else()
+    set(HIPREDUCE_AMD_TARGETS "gfx906;gfx908;gfx90a;gfx940;gfx1030")
+  endif()
+  string(REPLACE "," ";" HIPREDUCE_AMD_TARGETS "${HIPREDUCE_AMD_TARGETS}")
+  # CMake 3.25's enable_language(HIP) cannot find Debian's ROCm 5.2, so the HIP sources are compiled
+  # as CXX by hipcc (or the user's amdclang++) with -x hip.
+  if(NOT CMAKE_CXX_COMPILER MATCHES "${_hr_rocm_cxx_regex}")
+    if(CMAKE_CXX_COMPILER)
+      message(STATUS "hipreduce: the amd backend replaces CMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER} with hipcc")
+    endif()
+    set(CMAKE_CXX_COMPILER "${HIPREDUCE_HIPCC}")
+  endif()
+  # hipcc asks rocm_agent_enumerator for a target when given none (and prints a traceback without a
+  # GPU): name one for the compiler checks run at configure time.
+  list(GET HIPREDUCE_AMD_TARGETS 0 _hr_first_target)
+  set(ENV{HCC_AMDGPU_TARGET} "${_hr_first_target}")
+  enable_language(CXX)
+  include(hipreduce_find_hip)  # hipreduce::hip_runtime
+  message(STATUS "hipreduce: ${CMAKE_CXX_COMPILER} (${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}), "
+    "AMD GPU targets: ${HIPREDUCE_AMD_TARGETS}")
+  target_compile_definitions(hipreduce_gpu_runtime INTERFACE HR_RUNTIME_HIP)
+  target_link_libraries(hipreduce_gpu_runtime INTERFACE hipreduce::hip_runtime)
+endif()
+
+function(hipreduce_configure_gpu_sources target)
+  set(sources ${ARGN})
+  if(HIPREDUCE_GPU_BACKEND STREQUAL "cuda")
+    target_compile_definitions(${target} PRIVATE HIPREDUCE_BACKEND_CUDA)
+    set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA)
+    # Shared cudart: one runtime in the process, shared with the caller's streams and allocations.
+    set_target_properties(${target} PROPERTIES
+      CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON CUDA_EXTENSIONS OFF
+      CUDA_RUNTIME_LIBRARY Shared)
+    # Reproducibility contract: no FMA contraction in device code. Clang (the amd backend) treats
+    # constexpr functions as host+device; --expt-relaxed-constexpr gives nvcc the same rule.
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false --expt-relaxed-constexpr>)
+    target_link_libraries(${target} PRIVATE CUDA::cudart)
+  elseif(HIPREDUCE_GPU_BACKEND STREQUAL "amd")
+    target_compile_definitions(${target} PRIVATE HIPREDUCE_BACKEND_AMD)
+    set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+    list(TRANSFORM HIPREDUCE_AMD_TARGETS PREPEND "--offload-arch=" OUTPUT_VARIABLE arch_flags)
+    # clang contracts a*b+c into FMA in HIP device code by default; the contract forbids it.
+    set_source_files_properties(${sources} PROPERTIES
+      COMPILE_OPTIONS "-xhip;${arch_flags};-ffp-contract=off")
+    # hipcc links too: name the targets so it does not ask rocm_agent_enumerator.
+    if(CMAKE_CXX_COMPILER MATCHES "hipcc$")
+      get_target_property(type ${target} TYPE)
+      if(type STREQUAL "STATIC_LIBRARY")
+        target_link_options(${target} INTERFACE "$<BUILD_INTERFACE:$<$<LINK_LANGUAGE:CXX>:${arch_flags}>>")
+      else()
+        target_link_options(${target} PRIVATE ${arch_flags})
+      endif()
+    endif()
+    target_link_libraries(${target} PRIVATE hipreduce::hip_runtime)
+  endif()
+  # A static libhipreduce with C++ objects, linked into a C program, needs the C++ runtime.
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "STATIC_LIBRARY" AND NOT HIPREDUCE_GPU_BACKEND STREQUAL "none")
+    set(cxx_runtime ${CMAKE_CXX_IMPLICIT_LINK_LIBRARIES})
+    list(FILTER cxx_runtime INCLUDE REGEX "^(stdc\\+\\+|c\\+\\+|c\\+\\+abi)$")
+    list(REMOVE_DUPLICATES cxx_runtime)
+    target_link_libraries(${target} PRIVATE ${cxx_runtime})
+  endif()
+endfunction()

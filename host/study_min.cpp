@@ -1,0 +1,7 @@
+/* Study-algorithm instances of op_min for every dtype it applies to (one file per
+ * operator so the instances compile in parallel). */
+#include "study_drivers.h"
+
+namespace hr {
+template const study_entry* study_row<op_min>();
+}

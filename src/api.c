@@ -1,0 +1,153 @@
+/* The C API: argument validation, the handle, and dispatch to the CPU or GPU executor.
+ *
+ * Decisions beyond the public header:
+ * - Validation order of hipreduce_reduce (the first failing check decides the status): handle,
+ *   op, dtype, op/dtype applicability, location (DEVICE on a CPU handle is invalid), pointers
+ *   (result; input when n > 0), n * sizeof(dtype) overflowing uint64_t or size_t.
+ *   hipreduce_workspace_size checks the same, minus location, with `bytes` as its pointer.
+ * - A failing call writes nothing through its out-pointers (hipreduce_create leaves *handle).
+ * - CPU handles: any valid algorithm (study ones included) and block size is accepted and
+ *   remembered (get_algorithm returns it), but the CPU always runs AUTO's order, so every
+ *   algorithm gives AUTO's bits. The stream is
+ *   ignored (calls are synchronous on the calling thread). The workspace size is 0 and
+ *   set_workspace accepts any valid workspace and never touches it (the CPU keeps its partials
+ *   on the host heap), so code written for GPU handles runs unchanged.
+ * - set_workspace: NULL with bytes > 0 is INVALID_POINTER; a non-NULL workspace of 0 bytes is a
+ *   (too small) caller workspace; NULL with 0 returns to the handle-owned workspace.
+ * - hipreduce_last_error_message: "" for NULL and CPU handles (the CPU has no runtime errors);
+ *   the GPU executor's message otherwise.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cpu_reduce.h"
+#include "gpu_executor.h"
+#include "hipreduce/hipreduce.h"
+#include "types.h"
+
+struct hipreduce_handle_s {
+    hipreduce_device_kind kind;
+    hipreduce_algorithm algorithm;
+    hr_gpu* gpu; /* NULL on the CPU device */
+};
+
+/* Checks shared by reduce and workspace_size after the handle: op, dtype, applicability. */
+static hipreduce_status check_op_dtype(hipreduce_op op, hipreduce_dtype dtype, size_t* elem_size)
+{
+    const hipreduce_status st = hr_check_op_dtype((int)op, (int)dtype);
+    if (st == HIPREDUCE_STATUS_SUCCESS) *elem_size = hr_dtype_lookup((int)dtype)->size;
+    return st;
+}
+
+static int bytes_overflow(uint64_t n, size_t elem_size)
+{
+    return n > UINT64_MAX / elem_size || n > SIZE_MAX / elem_size;
+}
+
+hipreduce_status hipreduce_create(hipreduce_handle* handle, hipreduce_device_kind kind, int device_ordinal)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (kind != HIPREDUCE_DEVICE_CPU && kind != HIPREDUCE_DEVICE_GPU) return HIPREDUCE_STATUS_INVALID_DEVICE;
+    if (kind == HIPREDUCE_DEVICE_GPU && (device_ordinal < 0 || device_ordinal >= hr_gpu_count()))
+        return HIPREDUCE_STATUS_INVALID_DEVICE;
+    struct hipreduce_handle_s* h = (struct hipreduce_handle_s*)calloc(1, sizeof *h);
+    if (h == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    h->kind = kind;
+    h->algorithm = HIPREDUCE_ALGORITHM_AUTO;
+    if (kind == HIPREDUCE_DEVICE_GPU) {
+        const hipreduce_status st = hr_gpu_create(device_ordinal, &h->gpu);
+        if (st != HIPREDUCE_STATUS_SUCCESS) {
+            free(h);
+            return st;
+        }
+    }
+    *handle = h;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+hipreduce_status hipreduce_destroy(hipreduce_handle handle)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_SUCCESS;
+    if (handle->gpu) hr_gpu_destroy(handle->gpu);
+    free(handle);
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+hipreduce_status hipreduce_set_stream(hipreduce_handle handle, void* stream)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (handle->gpu) hr_gpu_set_stream(handle->gpu, stream);
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+hipreduce_status hipreduce_set_algorithm(hipreduce_handle handle, hipreduce_algorithm algorithm)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (hr_algorithm_name((int)algorithm) == NULL) return HIPREDUCE_STATUS_INVALID_ALGORITHM;
+    handle->algorithm = algorithm;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+hipreduce_status hipreduce_get_algorithm(hipreduce_handle handle, hipreduce_algorithm* algorithm)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (algorithm == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+    *algorithm = handle->algorithm;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+hipreduce_status hipreduce_set_block_size(hipreduce_handle handle, unsigned threads)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (threads != 0 && (threads < 32 || threads > 1024 || (threads & (threads - 1)) != 0))
+        return HIPREDUCE_STATUS_INVALID_BLOCK_SIZE;
+    if (handle->gpu) hr_gpu_set_block_size(handle->gpu, threads);
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
+                                  const void* input, uint64_t n, void* result, hipreduce_location location)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    size_t elem_size = 0;
+    const hipreduce_status st = check_op_dtype(op, dtype, &elem_size);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (location != HIPREDUCE_RESULT_HOST && location != HIPREDUCE_RESULT_DEVICE)
+        return HIPREDUCE_STATUS_INVALID_LOCATION;
+    if (location == HIPREDUCE_RESULT_DEVICE && handle->gpu == NULL) return HIPREDUCE_STATUS_INVALID_LOCATION;
+    if (result == NULL || (input == NULL && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (bytes_overflow(n, elem_size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (handle->gpu == NULL) return hr_cpu_reduce(op, dtype, input, n, result);
+    return hr_gpu_reduce(handle->gpu, handle->algorithm, op, dtype, input, n, result, location);
+}
+
+hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
+                                          uint64_t n, size_t* bytes)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    size_t elem_size = 0;
+    const hipreduce_status st = check_op_dtype(op, dtype, &elem_size);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (bytes_overflow(n, elem_size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (handle->gpu == NULL) {
+        *bytes = 0;
+        return HIPREDUCE_STATUS_SUCCESS;
+    }
+    return hr_gpu_workspace_size(handle->gpu, handle->algorithm, op, dtype, n, bytes);
+}
+
+hipreduce_status hipreduce_set_workspace(hipreduce_handle handle, void* workspace, size_t bytes)
+{
+    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (workspace == NULL && bytes > 0) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (handle->gpu == NULL) return HIPREDUCE_STATUS_SUCCESS;
+    return hr_gpu_set_workspace(handle->gpu, workspace, bytes);
+}
+
+const char* hipreduce_last_error_message(hipreduce_handle handle)
+{
+    if (handle == NULL || handle->gpu == NULL) return "";
+    const char* message = hr_gpu_error_message(handle->gpu);
+    return message ? message : "";
+}

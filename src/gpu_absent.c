@@ -1,0 +1,72 @@
+/* host/gpu_executor.h for a build without a GPU backend: there are no GPUs, so no hr_gpu is ever
+ * created and api.c never reaches the calls that take one. They are defined all the same, and
+ * answer as a device that does not exist would. */
+#include "gpu_executor.h"
+
+struct hr_gpu {
+    int unused;
+};
+
+int hr_gpu_count(void) { return 0; }
+
+hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out)
+{
+    (void)ordinal;
+    (void)out;
+    return HIPREDUCE_STATUS_INVALID_DEVICE;
+}
+
+void hr_gpu_destroy(hr_gpu* gpu) { (void)gpu; }
+
+void hr_gpu_set_stream(hr_gpu* gpu, void* stream)
+{
+    (void)gpu;
+    (void)stream;
+}
+
+hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
+                                       hipreduce_dtype dtype, uint64_t n, size_t* bytes)
+{
+    (void)gpu;
+    (void)algorithm;
+    (void)op;
+    (void)dtype;
+    (void)n;
+    (void)bytes;
+    return HIPREDUCE_STATUS_INVALID_DEVICE;
+}
+
+hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes)
+{
+    (void)gpu;
+    (void)workspace;
+    (void)bytes;
+    return HIPREDUCE_STATUS_INVALID_DEVICE;
+}
+
+hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
+                               hipreduce_dtype dtype, const void* input, uint64_t n, void* result,
+                               hipreduce_location location)
+{
+    (void)gpu;
+    (void)algorithm;
+    (void)op;
+    (void)dtype;
+    (void)input;
+    (void)n;
+    (void)result;
+    (void)location;
+    return HIPREDUCE_STATUS_INVALID_DEVICE;
+}
+
+void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads)
+{
+    (void)gpu;
+    (void)threads;
+}
+
+const char* hr_gpu_error_message(const hr_gpu* gpu)
+{
+    (void)gpu;
+    return "";
+}

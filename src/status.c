@@ -1,0 +1,30 @@
+/* Status strings and the run-time version: the two calls that need no handle. */
+#include "hipreduce/hipreduce.h"
+
+static const char* const status_table[] = {
+    [HIPREDUCE_STATUS_SUCCESS] = "success",
+    [HIPREDUCE_STATUS_INVALID_HANDLE] = "invalid handle (NULL)",
+    [HIPREDUCE_STATUS_INVALID_POINTER] = "invalid pointer (NULL input with n > 0, NULL result or out-pointer)",
+    [HIPREDUCE_STATUS_INVALID_OP] = "invalid operator",
+    [HIPREDUCE_STATUS_INVALID_DTYPE] = "invalid dtype",
+    [HIPREDUCE_STATUS_OP_DTYPE_MISMATCH] = "operator does not apply to this dtype",
+    [HIPREDUCE_STATUS_SIZE_OVERFLOW] = "n * sizeof(dtype) overflows the byte count",
+    [HIPREDUCE_STATUS_INVALID_LOCATION] = "invalid result location for this handle",
+    [HIPREDUCE_STATUS_INVALID_ALGORITHM] = "invalid algorithm",
+    [HIPREDUCE_STATUS_INVALID_DEVICE] = "invalid device (unknown kind, bad ordinal or no GPU)",
+    [HIPREDUCE_STATUS_ALLOCATION_FAILED] = "allocation failed",
+    [HIPREDUCE_STATUS_RUNTIME_ERROR] = "GPU runtime error (see hipreduce_last_error_message)",
+    [HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL] = "caller workspace smaller than hipreduce_workspace_size",
+    [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by this algorithm for this op and dtype",
+    [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (0, or a power of two from 32 to 1024)",
+};
+
+const char* hipreduce_status_string(hipreduce_status status)
+{
+    const int s = (int)status;
+    if (s < 0 || s >= (int)(sizeof status_table / sizeof status_table[0]) || status_table[s] == NULL)
+        return "unknown status";
+    return status_table[s];
+}
+
+uint32_t hipreduce_get_version(void) { return (uint32_t)HIPREDUCE_VERSION; }

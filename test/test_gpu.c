@@ -1,0 +1,245 @@
+/* gpu suite: the api matrix on GPU 0 for every algorithm, results to host and to device memory.
+ * AUTO must give the cpu device's bits for every op/dtype/size (the reproducibility contract);
+ * the other algorithms are exact for integers, min/max, signed zeros and exactly-representable
+ * data, and within any order's error bound for float sums/products. Also: an input pointer offset
+ * by one element, large sizes, the input left unchanged, set_stream(NULL), caller workspace.
+ * Exits 77 (CTest: skipped) where there is no GPU, including cpu-only builds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_memory.h"
+#include "hipreduce/hipreduce.h"
+#include "reference.h"
+
+#define SKIP 77
+#define SENTINEL 0xA5
+
+static const hipreduce_algorithm algorithms[3] = {HIPREDUCE_ALGORITHM_AUTO, HIPREDUCE_ALGORITHM_MULTIPASS,
+                                                  HIPREDUCE_ALGORITHM_TWO_PASS};
+static const char* const algorithm_names[3] = {"auto", "multipass", "two_pass"};
+
+typedef struct gpu_ctx {
+    hipreduce_handle gpu, cpu;
+    unsigned char* d_x;      /* device input: an aligned copy, then a copy one element off */
+    unsigned char* d_result; /* device result slot, 16 bytes */
+    unsigned char* back;     /* host copy of the device input, to check it is unchanged */
+} gpu_ctx;
+
+static int untouched_from(const unsigned char* r, size_t from)
+{
+    for (size_t i = from; i < 16; ++i)
+        if (r[i] != SENTINEL) return 0;
+    return 1;
+}
+
+/* Runs one reduction on the GPU handle; got receives 16 bytes (result, then the sentinel). */
+static hipreduce_status run(gpu_ctx* g, const ref_case* c, const void* d_in, hipreduce_location loc,
+                            unsigned char got[16])
+{
+    memset(got, SENTINEL, 16);
+    if (loc == HIPREDUCE_RESULT_HOST) return hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, got, loc);
+    if (gm_memset(g->d_result, SENTINEL, 16) != 0) return HIPREDUCE_STATUS_RUNTIME_ERROR;
+    const hipreduce_status st = hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, g->d_result, loc);
+    if (gm_sync() != 0 || gm_to_host(got, g->d_result, 16) != 0) return HIPREDUCE_STATUS_RUNTIME_ERROR;
+    return st;
+}
+
+/* A GPU result against the cpu device's (already checked) result. */
+static int check(gpu_ctx* g, const ref_case* c, int alg, const char* where, hipreduce_status st,
+                 const unsigned char* got, const unsigned char* cpu)
+{
+    char what[96];
+    snprintf(what, sizeof what, "gpu %s %s", algorithm_names[alg], where);
+    if (st != HIPREDUCE_STATUS_SUCCESS) {
+        ref_report("FAIL %s: %s %s n=%llu: status %s (%s)", what, ref_op_name(c->op), ref_dtype_name(c->dtype),
+                   (unsigned long long)c->n, hipreduce_status_string(st), hipreduce_last_error_message(g->gpu));
+        return 1;
+    }
+    if (!untouched_from(got, ref_size(c->dtype))) {
+        ref_report("FAIL %s: %s %s n=%llu wrote past one element", what, ref_op_name(c->op),
+                   ref_dtype_name(c->dtype), (unsigned long long)c->n);
+        return 1;
+    }
+    const int float_arith = ref_is_float(c->dtype) && (c->op == HIPREDUCE_OP_SUM || c->op == HIPREDUCE_OP_PROD);
+    if (alg == 0 || !float_arith || c->data != REF_DATA_RANDOM) { /* one right answer: the cpu's bits */
+        if (ref_same_bits(c->dtype, got, cpu)) return 0;
+        ref_check(what, c->op, c->dtype, c->data, c->x, c->n, got, alg == 0 ? REF_CANONICAL : REF_ANY_ORDER);
+        ref_report("FAIL %s: %s %s data=%s n=%llu differs from the cpu device", what, ref_op_name(c->op),
+                   ref_dtype_name(c->dtype), ref_data_name(c->data), (unsigned long long)c->n);
+        return 1;
+    }
+    return ref_check(what, c->op, c->dtype, c->data, c->x, c->n, got, REF_ANY_ORDER);
+}
+
+static int gpu_case(void* vctx, const ref_case* c)
+{
+    gpu_ctx* g = (gpu_ctx*)vctx;
+    const size_t size = ref_size(c->dtype), bytes = (size_t)c->n * size;
+    unsigned char cpu[16], got[16];
+    int fails = 0;
+    memset(cpu, SENTINEL, sizeof cpu);
+    if (hipreduce_reduce(g->cpu, c->op, c->dtype, c->x, c->n, cpu, HIPREDUCE_RESULT_HOST) != 0) return 1;
+    fails += ref_check("cpu", c->op, c->dtype, c->data, c->x, c->n, cpu, REF_CANONICAL);
+    /* The input at d_x (allocation-aligned) and again one element past a 16-byte boundary, so
+     * that the loaders' unaligned path is taken for every dtype. */
+    unsigned char* const offset = g->d_x + (bytes + 15) / 16 * 16 + 16 + size;
+    if (gm_to_device(g->d_x, c->x, bytes) != 0 || gm_to_device(offset, c->x, bytes) != 0) {
+        ref_report("FAIL: upload of %zu bytes", bytes);
+        return fails + 1;
+    }
+    for (int a = 0; a < 3; ++a) {
+        fails += REF_EXPECT(hipreduce_set_algorithm(g->gpu, algorithms[a]) == HIPREDUCE_STATUS_SUCCESS);
+        hipreduce_status st = run(g, c, g->d_x, HIPREDUCE_RESULT_HOST, got);
+        fails += check(g, c, a, "host result", st, got, cpu);
+        st = run(g, c, g->d_x, HIPREDUCE_RESULT_DEVICE, got);
+        fails += check(g, c, a, "device result", st, got, cpu);
+        st = run(g, c, offset, HIPREDUCE_RESULT_HOST, got);
+        fails += check(g, c, a, "offset input", st, got, cpu);
+    }
+    if (gm_to_host(g->back, g->d_x, bytes) != 0 || memcmp(g->back, c->x, bytes) != 0 ||
+        gm_to_host(g->back, offset, bytes) != 0 || memcmp(g->back, c->x, bytes) != 0) {
+        ref_report("FAIL gpu: %s %s n=%llu: device input changed", ref_op_name(c->op), ref_dtype_name(c->dtype),
+                   (unsigned long long)c->n);
+        ++fails;
+    }
+    return fails;
+}
+
+/* Caller workspace: sized by the query, zero-filled, used twice (it must be left reusable);
+ * one byte short is WORKSPACE_TOO_SMALL and writes nothing. */
+static int caller_workspace(gpu_ctx* g, hipreduce_op op, hipreduce_dtype dtype, uint64_t n, void* x)
+{
+    int fails = 0;
+    ref_case c = {op, dtype, REF_DATA_RANDOM, n, 7, x};
+    unsigned char cpu[16], got[16];
+    ref_fill(op, dtype, c.data, n, c.seed, x);
+    fails += REF_EXPECT(hipreduce_reduce(g->cpu, op, dtype, x, n, cpu, HIPREDUCE_RESULT_HOST) == 0);
+    fails += REF_EXPECT(gm_to_device(g->d_x, x, (size_t)n * ref_size(dtype)) == 0);
+    for (int a = 0; a < 3; ++a) {
+        size_t need = 0;
+        fails += REF_EXPECT(hipreduce_set_algorithm(g->gpu, algorithms[a]) == 0);
+        fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, op, dtype, n, &need) == 0);
+        unsigned char* ws = (unsigned char*)gm_alloc(need);
+        if (!ws) return fails + REF_EXPECT(ws != NULL);
+        fails += REF_EXPECT(gm_memset(ws, 0, need ? need : 1) == 0);
+        fails += REF_EXPECT(hipreduce_set_workspace(g->gpu, ws, need) == 0);
+        for (int k = 0; k < 2; ++k) {
+            fails += check(g, &c, a, "caller workspace", run(g, &c, g->d_x, HIPREDUCE_RESULT_HOST, got), got, cpu);
+            fails += check(g, &c, a, "caller workspace", run(g, &c, g->d_x, HIPREDUCE_RESULT_DEVICE, got), got, cpu);
+        }
+        if (need > 0) {
+            fails += REF_EXPECT(hipreduce_set_workspace(g->gpu, ws, need - 1) == 0);
+            fails += REF_EXPECT(run(g, &c, g->d_x, HIPREDUCE_RESULT_HOST, got) == HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL);
+            fails += REF_EXPECT(untouched_from(got, 0));
+        }
+        fails += REF_EXPECT(hipreduce_set_workspace(g->gpu, NULL, 0) == 0);
+        gm_free(ws);
+        fails += check(g, &c, a, "own workspace again", run(g, &c, g->d_x, HIPREDUCE_RESULT_HOST, got), got, cpu);
+    }
+    fails += REF_EXPECT(hipreduce_set_algorithm(g->gpu, HIPREDUCE_ALGORITHM_AUTO) == 0);
+    return fails;
+}
+
+/* Arguments that only a GPU handle can get right or wrong. */
+static int gpu_arguments(gpu_ctx* g)
+{
+    int fails = 0;
+    hipreduce_handle other = NULL;
+    unsigned char r[16];
+    fails += REF_EXPECT(hipreduce_create(&other, HIPREDUCE_DEVICE_GPU, gm_count()) == HIPREDUCE_STATUS_INVALID_DEVICE);
+    fails += REF_EXPECT(hipreduce_set_stream(g->gpu, NULL) == HIPREDUCE_STATUS_SUCCESS);
+    memset(r, SENTINEL, sizeof r);
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x, 4, r, (hipreduce_location)2) ==
+                        HIPREDUCE_STATUS_INVALID_LOCATION);
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_XOR, HIPREDUCE_F64, g->d_x, 4, r, HIPREDUCE_RESULT_DEVICE) ==
+                        HIPREDUCE_STATUS_OP_DTYPE_MISMATCH);
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 4, r, HIPREDUCE_RESULT_HOST) ==
+                        HIPREDUCE_STATUS_INVALID_POINTER);
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x, UINT64_MAX, r,
+                                         HIPREDUCE_RESULT_DEVICE) == HIPREDUCE_STATUS_SIZE_OVERFLOW);
+    fails += REF_EXPECT(untouched_from(r, 0));
+    size_t bytes = 99;
+    fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, HIPREDUCE_OP_AND, HIPREDUCE_F32, 10, &bytes) ==
+                        HIPREDUCE_STATUS_OP_DTYPE_MISMATCH && bytes == 99);
+    fails += REF_EXPECT(hipreduce_set_workspace(g->gpu, NULL, 64) == HIPREDUCE_STATUS_INVALID_POINTER);
+    float zero = 1;
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 0, &zero, 0) == 0 && zero == 0);
+    fails += REF_EXPECT(strcmp(hipreduce_last_error_message(g->gpu), "") == 0);
+    return fails;
+}
+
+/* Large inputs: f32 at 2^24 + 1 (three tile levels) and 2^27 + 3, u8 and i32 sums at 2^27 + 3. */
+static int large(gpu_ctx* g, void* x)
+{
+    const struct { hipreduce_op op; hipreduce_dtype dtype; ref_data data; uint64_t n; } cases[] = {
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, REF_DATA_RANDOM, (1u << 24) + 1},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, REF_DATA_EXACT, (1u << 24) + 1},
+        {HIPREDUCE_OP_PROD, HIPREDUCE_F32, REF_DATA_RANDOM, (1u << 24) + 1},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, REF_DATA_RANDOM, (1u << 27) + 3},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, REF_DATA_EXACT, (1u << 27) + 3},
+        {HIPREDUCE_OP_PROD, HIPREDUCE_F32, REF_DATA_RANDOM, (1u << 27) + 3},
+        {HIPREDUCE_OP_MIN, HIPREDUCE_F32, REF_DATA_RANDOM, (1u << 27) + 3},
+        {HIPREDUCE_OP_MAX, HIPREDUCE_F32, REF_DATA_RANDOM, (1u << 27) + 3},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_U8, REF_DATA_RANDOM, (1u << 27) + 3},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_I32, REF_DATA_RANDOM, (1u << 27) + 3},
+    };
+    int fails = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        ref_case c = {cases[i].op, cases[i].dtype, cases[i].data, cases[i].n, 1000 + i, x};
+        ref_fill(c.op, c.dtype, c.data, c.n, c.seed, x);
+        fails += gpu_case(g, &c);
+    }
+    return fails;
+}
+
+int main(void)
+{
+    const int count = gm_count();
+    if (count == 0) {
+        printf("gpu: skipped: no GPU visible to the runtime (or a cpu-only build)\n");
+        return SKIP;
+    }
+    gpu_ctx g = {0};
+    hipreduce_status st = hipreduce_create(&g.gpu, HIPREDUCE_DEVICE_GPU, 0);
+    if (st == HIPREDUCE_STATUS_INVALID_DEVICE) {
+        printf("gpu: skipped: %d GPU(s) visible, but hipreduce_create(GPU 0): %s\n", count, hipreduce_status_string(st));
+        return SKIP;
+    }
+    if (st != HIPREDUCE_STATUS_SUCCESS || hipreduce_create(&g.cpu, HIPREDUCE_DEVICE_CPU, 0) != 0) {
+        fprintf(stderr, "FAIL: hipreduce_create: %s\n", hipreduce_status_string(st));
+        return 1;
+    }
+    printf("gpu: device 0: %s\n", gm_device_name(0));
+    /* HIPREDUCE_SANITIZE_QUICK (test/sanitize.sh): a smaller matrix, no large inputs. */
+    const int quick = getenv("HIPREDUCE_SANITIZE_QUICK") != NULL;
+    const uint64_t matrix_max = quick ? (UINT64_C(1) << 14) + 1 : (UINT64_C(1) << 22) + 1;
+    const uint64_t large_max = (UINT64_C(1) << 27) + 3;
+    const size_t room = (size_t)(large_max + 2) * 4 * 2 + 64; /* two copies of the largest input */
+    g.d_x = (unsigned char*)gm_alloc(room);
+    g.d_result = (unsigned char*)gm_alloc(16);
+    g.back = (unsigned char*)malloc(room);
+    void* x = malloc(room);
+    if (!g.d_x || !g.d_result || !g.back || !x) {
+        fprintf(stderr, "FAIL: cannot allocate %zu bytes of test buffers\n", room);
+        return 1;
+    }
+    int fails = 0;
+    fails += gpu_arguments(&g);
+    fails += ref_for_each_case(matrix_max, gpu_case, &g);
+    fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F32, (1u << 20) + 1, x);
+    fails += caller_workspace(&g, HIPREDUCE_OP_XOR, HIPREDUCE_U16, 100, x);
+    if (!quick) {
+        fails += caller_workspace(&g, HIPREDUCE_OP_MAX, HIPREDUCE_I8, (1u << 24) + 5, x);
+        fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F64, (1u << 22) + 3, x);
+        fails += large(&g, x);
+    }
+    gm_free(g.d_x);
+    gm_free(g.d_result);
+    free(g.back);
+    free(x);
+    hipreduce_destroy(g.gpu);
+    hipreduce_destroy(g.cpu);
+    printf("gpu: %d failures\n", fails);
+    return fails ? 1 : 0;
+}

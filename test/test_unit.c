@@ -1,0 +1,264 @@
+/* unit suite, no GPU and no library link (src/plan.c, src/types.c and src/status.c are compiled
+ * in): the planning math for n from 0 to 2^40 (and the edges of uint64), checked against a
+ * straightforward recomputation; the op/dtype tables; the status strings. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hipreduce/hipreduce.h"
+#include "plan.h"
+#include "types.h"
+
+static int fails;
+static uint64_t current_n; /* the n being checked, for the messages */
+#define CHECK(cond, ...)                                                        \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
+            if (++fails <= 30) {                                                \
+                fprintf(stderr, "%s:%d: FAIL %s (n=%llu): ", __FILE__, __LINE__, \
+                        #cond, (unsigned long long)current_n);                 \
+                fprintf(stderr, __VA_ARGS__);                                   \
+                fputc('\n', stderr);                                            \
+            }                                                                   \
+        }                                                                       \
+    } while (0)
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return a == 0 ? 0 : 1 + (a - 1) / b; }
+static uint64_t align16(uint64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+/* The n values: every n up to 5000, 2^k and its neighbours up to 2^40 (and 2^63), powers of the
+ * tile sizes and their neighbours, pseudo-random n up to 2^40, and UINT64_MAX. */
+static size_t n_values(uint64_t* out)
+{
+    size_t count = 0;
+    for (uint64_t n = 0; n <= 5000; ++n) out[count++] = n;
+    for (int k = 12; k <= 63; ++k)
+        for (int d = -1; d <= 1; ++d) out[count++] = (UINT64_C(1) << k) + (uint64_t)(int64_t)d;
+    const uint64_t tiles[4] = {2048, 4096, 8192, 16384};
+    for (int t = 0; t < 4; ++t)
+        for (uint64_t p = tiles[t]; p <= UINT64_C(1) << 40; p *= tiles[t])
+            for (int d = -1; d <= 1; ++d) out[count++] = p + (uint64_t)(int64_t)d;
+    uint64_t z = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < 2000; ++i) {
+        z ^= z << 13, z ^= z >> 7, z ^= z << 17; /* xorshift64 */
+        out[count++] = z % ((UINT64_C(1) << 40) + 1);
+    }
+    out[count++] = UINT64_MAX;
+    return count;
+}
+
+static void check_geometry(void)
+{
+    const size_t sizes[] = {1, 2, 4, 8, 16, 32};
+    const uint32_t chunk[] = {16, 8, 4, 2, 1, 1};
+    for (int i = 0; i < 6; ++i) {
+        CHECK(hr_chunk_items(sizes[i]) == chunk[i], "size %zu", sizes[i]);
+        CHECK(hr_tile_items(sizes[i]) == 256u * 4u * chunk[i], "size %zu", sizes[i]);
+    }
+    /* The tile is 16 KiB of input for every dtype up to 16 bytes. */
+    CHECK(hr_tile_items(1) * 1 == 16384 && hr_tile_items(8) * 8 == 16384, "tile bytes");
+}
+
+static void check_tree(uint64_t n, uint64_t tile, size_t acc)
+{
+    hr_tree_plan p;
+    const int rc = hr_plan_tree(n, tile, acc, &p);
+    uint64_t count[70];
+    int levels = 1;
+    count[0] = n;
+    /* A single element still has its level of one tile. */
+    while (count[levels - 1] > 1 || (levels == 1 && n == 1)) {
+        count[levels] = ceil_div(count[levels - 1], tile);
+        ++levels;
+    }
+    if (levels > HR_MAX_LEVELS) {
+        CHECK(rc == -1, "tree: %d levels must not fit", levels);
+        return;
+    }
+    CHECK(rc == 0, "tree tile %llu", (unsigned long long)tile);
+    if (rc != 0) return;
+    CHECK(p.levels == levels, "tree levels %d vs %d", p.levels, levels);
+    /* levels - 1 is the least k with tile^k >= n (n >= 2). */
+    if (n >= 2) {
+        int k = 0;
+        for (long double power = 1; power < (long double)n; power *= (long double)tile) ++k;
+        CHECK(levels - 1 == k, "tree: levels - 1 = %d, log_tile(n) rounded up = %d", levels - 1, k);
+    }
+    /* Two regions: counters (levels >= 2), then partials (levels 1 .. top-1). */
+    uint64_t counters = 0, partials = 0;
+    for (int k = 2; k < levels; ++k) {
+        CHECK(p.counter_offset[k] == counters, "tree counter_offset[%d]", k);
+        counters += align16(count[k] * 4);
+    }
+    for (int k = 0; k < levels; ++k) {
+        CHECK(p.count[k] == count[k], "tree count[%d]", k);
+        if (k >= 1 && k + 1 < levels) {
+            CHECK(p.partial_offset[k] == partials, "tree partial_offset[%d]", k);
+            partials += align16(count[k] * acc);
+        }
+    }
+    const uint64_t total = counters + partials;
+    CHECK(p.counter_bytes == counters && p.partial_bytes == partials, "tree region sizes");
+    CHECK(p.workspace_bytes == total, "tree workspace %llu vs %llu", (unsigned long long)p.workspace_bytes,
+          (unsigned long long)total);
+    CHECK((n > tile) == (p.workspace_bytes > 0), "tree: workspace only beyond one tile");
+}
+
+static void check_multipass(uint64_t n, uint64_t factor, size_t acc)
+{
+    hr_multipass_plan p;
+    const int rc = hr_plan_multipass(n, factor, acc, &p);
+    /* Pass k leaves ceil(n / factor^k) elements; passes = least k with factor^k >= n, at least 1. */
+    int passes = 0;
+    long double power = 1;
+    do {
+        ++passes;
+        power *= (long double)factor;
+    } while (power < (long double)n);
+    const uint64_t c1 = n == 0 ? 1 : ceil_div(n, factor), c2 = ceil_div(c1, factor);
+    const long double bytes = (passes > 1 ? (long double)c1 * acc + 15 : 0) + (passes > 2 ? (long double)c2 * acc + 15 : 0);
+    if (bytes > 1.8e19L) { /* beyond uint64: must be refused */
+        CHECK(rc == -1, "multipass overflow must fail");
+        return;
+    }
+    CHECK(rc == 0, "multipass factor %llu", (unsigned long long)factor);
+    if (rc != 0) return;
+    CHECK(p.passes == passes, "multipass passes %d vs %d, factor %llu", p.passes, passes,
+          (unsigned long long)factor);
+    CHECK(p.count[0] == n, "multipass count[0]");
+    for (int k = 1; k <= passes && k < 66; ++k) {
+        uint64_t want = n == 0 ? 1 : n;
+        for (int j = 0; j < k; ++j) want = ceil_div(want, factor);
+        CHECK(p.count[k] == want, "multipass count[%d]", k);
+    }
+    CHECK(p.count[passes] == 1, "multipass ends at one");
+    const uint64_t front = passes > 1 ? align16(c1 * acc) : 0, back = passes > 2 ? align16(c2 * acc) : 0;
+    CHECK(p.back_offset == front, "multipass back_offset");
+    CHECK(p.workspace_bytes == front + back, "multipass workspace");
+}
+
+static void check_two_pass(uint64_t n, uint64_t per_block, uint64_t max_blocks, size_t acc)
+{
+    hr_two_pass_plan p;
+    CHECK(hr_plan_two_pass(n, per_block, max_blocks, acc, &p) == 0, "two_pass");
+    uint64_t blocks = ceil_div(n, per_block);
+    blocks = blocks < 1 ? 1 : blocks > max_blocks ? max_blocks : blocks;
+    CHECK(p.blocks == blocks, "two_pass blocks %llu vs %llu", (unsigned long long)p.blocks,
+          (unsigned long long)blocks);
+    CHECK(p.workspace_bytes == (blocks > 1 ? align16(blocks * acc) : 0), "two_pass workspace");
+}
+
+static void check_plans(void)
+{
+    static uint64_t ns[8000];
+    const size_t count = n_values(ns);
+    const size_t elem[4] = {1, 2, 4, 8};
+    const uint64_t factors[5] = {2, 3, 7, 2048, 16384};
+    for (size_t i = 0; i < count; ++i) {
+        const uint64_t n = ns[i];
+        current_n = n;
+        CHECK(hr_tiles(n, 4096) == ceil_div(n, 4096), "hr_tiles");
+        CHECK(hr_tiles(n, 1) == n, "hr_tiles");
+        for (int e = 0; e < 4; ++e) {
+            check_tree(n, hr_tile_items(elem[e]), 4);
+            check_tree(n, hr_tile_items(elem[e]), 8);
+            check_two_pass(n, hr_tile_items(elem[e]), 132 * 8, elem[e] < 8 ? 4 : 8);
+        }
+        for (int f = 0; f < 5; ++f) check_multipass(n, factors[f], 8);
+        check_two_pass(n, 1, 1, 8);
+    }
+    current_n = 0;
+    hr_tree_plan tp;
+    hr_multipass_plan mp;
+    hr_two_pass_plan pp;
+    CHECK(hr_plan_tree(UINT64_MAX, 2048, 8, &tp) == 0 && tp.levels == 7, "2^64 - 1 in 2048-element tiles");
+    CHECK(hr_plan_tree(UINT64_C(1) << 40, 2, 8, &tp) == -1, "41 levels do not fit");
+    CHECK(hr_plan_multipass(100, 1, 8, &mp) == -1 && hr_plan_multipass(100, 0, 8, &mp) == -1, "factor < 2");
+    CHECK(hr_plan_multipass(UINT64_MAX, 2, 8, &mp) == -1, "multipass bytes overflow");
+    CHECK(hr_plan_multipass(UINT64_MAX, 2, 1, &mp) == 0 && mp.passes == 64, "64 passes of factor 2");
+    CHECK(hr_plan_two_pass(10, 0, 4, 8, &pp) == -1 && hr_plan_two_pass(10, 4, 0, 8, &pp) == -1, "zero sizes");
+}
+
+static void check_tables(void)
+{
+    static const struct { int value; const char* name; size_t size; hr_dtype_class cls; } dtypes[] = {
+        {0, "i8", 1, HR_CLASS_SIGNED},   {1, "u8", 1, HR_CLASS_UNSIGNED},  {2, "i16", 2, HR_CLASS_SIGNED},
+        {3, "u16", 2, HR_CLASS_UNSIGNED}, {4, "i32", 4, HR_CLASS_SIGNED},  {5, "u32", 4, HR_CLASS_UNSIGNED},
+        {6, "i64", 8, HR_CLASS_SIGNED},  {7, "u64", 8, HR_CLASS_UNSIGNED}, {10, "f32", 4, HR_CLASS_FLOAT},
+        {11, "f64", 8, HR_CLASS_FLOAT},
+    };
+    static const char* const ops[7] = {"sum", "prod", "min", "max", "and", "or", "xor"};
+    for (int v = -2; v < 20; ++v) {
+        const hr_dtype_info* info = hr_dtype_lookup(v);
+        int row = -1;
+        for (int i = 0; i < 10; ++i)
+            if (dtypes[i].value == v) row = i;
+        if (row < 0) {
+            CHECK(info == NULL && hipreduce_dtype_size((hipreduce_dtype)v) == 0 &&
+                      hipreduce_dtype_name((hipreduce_dtype)v) == NULL,
+                  "dtype %d must be unknown", v);
+            continue;
+        }
+        CHECK(info && strcmp(info->name, dtypes[row].name) == 0 && info->size == dtypes[row].size &&
+                  info->cls == dtypes[row].cls && hipreduce_dtype_size((hipreduce_dtype)v) == dtypes[row].size &&
+                  hipreduce_dtype_name((hipreduce_dtype)v) == info->name,
+              "dtype %d", v);
+    }
+    for (int op = -2; op < 10; ++op) {
+        const char* name = hr_op_name(op);
+        CHECK(op >= 0 && op < 7 ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
+        CHECK(hipreduce_op_name((hipreduce_op)op) == name, "public op name %d", op);
+        for (int v = -2; v < 20; ++v) {
+            const hr_dtype_info* info = hr_dtype_lookup(v);
+            const hipreduce_status want = !(op >= 0 && op < 7) ? HIPREDUCE_STATUS_INVALID_OP
+                                        : info == NULL         ? HIPREDUCE_STATUS_INVALID_DTYPE
+                                        : op >= 4 && (v == 10 || v == 11) ? HIPREDUCE_STATUS_OP_DTYPE_MISMATCH
+                                                               : HIPREDUCE_STATUS_SUCCESS;
+            CHECK(hr_check_op_dtype(op, v) == want, "op %d dtype %d", op, v);
+        }
+    }
+    /* Every algorithm value has a distinct non-empty name; the first value past the last has none. */
+    enum { ALGORITHMS = HIPREDUCE_ALGORITHM_TUTORIAL_V10 + 1 };
+    const char* algorithms[ALGORITHMS];
+    for (int a = 0; a < ALGORITHMS; ++a) {
+        algorithms[a] = hr_algorithm_name(a);
+        CHECK(algorithms[a] && algorithms[a][0], "algorithm %d", a);
+        CHECK(hipreduce_algorithm_name((hipreduce_algorithm)a) == algorithms[a], "public algorithm name %d", a);
+        for (int b = 0; b < a; ++b)
+            CHECK(algorithms[a] && algorithms[b] && strcmp(algorithms[a], algorithms[b]) != 0, "algorithms %d, %d", a, b);
+    }
+    CHECK(hr_algorithm_name(ALGORITHMS) == NULL && hr_algorithm_name(-1) == NULL &&
+              hipreduce_algorithm_name((hipreduce_algorithm)ALGORITHMS) == NULL,
+          "unknown algorithms");
+    CHECK(strcmp(hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_AUTO), "auto") == 0 &&
+              strcmp(hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_TWO_PASS), "two_pass") == 0,
+          "names");
+}
+
+static void check_status_strings(void)
+{
+    enum { STATUSES = HIPREDUCE_STATUS_INVALID_BLOCK_SIZE + 1 };
+    const char* s[STATUSES];
+    for (int i = 0; i < STATUSES; ++i) {
+        s[i] = hipreduce_status_string((hipreduce_status)i);
+        CHECK(s[i] != NULL && s[i][0] != '\0', "status %d", i);
+        for (int j = 0; j < i; ++j) CHECK(s[i] && s[j] && strcmp(s[i], s[j]) != 0, "status %d and %d", i, j);
+    }
+    const int unknown[] = {-1, STATUSES, 1000};
+    for (int k = 0; k < 3; ++k) {
+        const char* u = hipreduce_status_string((hipreduce_status)unknown[k]);
+        CHECK(u != NULL && u[0] != '\0', "unknown status %d", unknown[k]);
+        for (int i = 0; i < STATUSES; ++i)
+            CHECK(u && s[i] && strcmp(u, s[i]) != 0, "unknown %d like %d", unknown[k], i);
+    }
+    CHECK(hipreduce_get_version() == HIPREDUCE_VERSION, "version");
+}
+
+int main(void)
+{
+    check_geometry();
+    check_plans();
+    check_tables();
+    check_status_strings();
+    printf("unit: %d failures\n", fails);
+    return fails ? 1 : 0;
+}
