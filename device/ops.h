@@ -63,7 +63,18 @@ template <class T> HR_HD T min_value()
 }
 
 template <class T> HR_HD bool is_nan(T x) { return x != x; }
-template <class T> HR_HD bool sign_bit(T x) { return __builtin_signbit(x); }
+
+/* Float min (Min = true) or max without branches: the canonical NaN if either side is
+ * NaN; between equal values (only +0.0 and -0.0 differ in bits) the OR of the bits is
+ * the one with the sign set (-0.0, the min) and the AND the one without (the max). */
+template <class F, bool Min> HR_HD F float_pick(F a, F b)
+{
+    using U = typename std::conditional<sizeof(F) == 4, uint32_t, uint64_t>::type;
+    const U ua = __builtin_bit_cast(U, a), ub = __builtin_bit_cast(U, b);
+    const F tie = __builtin_bit_cast(F, Min ? (U)(ua | ub) : (U)(ua & ub));
+    const F picked = Min ? (a < b ? a : b < a ? b : tie) : (a > b ? a : b > a ? b : tie);
+    return is_nan(a) || is_nan(b) ? canonical_nan<F>() : picked;
+}
 
 template <class T> struct op_sum {
     using value_t = T;
@@ -94,11 +105,8 @@ template <class T> struct op_min {
     static HR_HD acc empty() { return identity(); }
     static HR_HD acc apply(acc a, acc b)
     {
-        if constexpr (is_float_t<T>::value) {
-            if (is_nan(a) || is_nan(b)) return canonical_nan<acc>();
-            if (a == b) return sign_bit(a) ? a : b;
-        }
-        return b < a ? b : a;
+        if constexpr (is_float_t<T>::value) return float_pick<acc, true>(a, b);
+        else return b < a ? b : a;
     }
 };
 
@@ -113,11 +121,8 @@ template <class T> struct op_max {
     static HR_HD acc empty() { return identity(); }
     static HR_HD acc apply(acc a, acc b)
     {
-        if constexpr (is_float_t<T>::value) {
-            if (is_nan(a) || is_nan(b)) return canonical_nan<acc>();
-            if (a == b) return sign_bit(a) ? b : a;
-        }
-        return a < b ? b : a;
+        if constexpr (is_float_t<T>::value) return float_pick<acc, false>(a, b);
+        else return a < b ? b : a;
     }
 };
 

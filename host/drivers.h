@@ -7,6 +7,7 @@
 #include "kernels.h"
 #include "ops.h"
 #include "plan.h"
+#include "tuning.h"
 
 namespace hr {
 
@@ -15,15 +16,12 @@ struct device_info {
     int ordinal;
     int warp_size;
     int sm_count;
-    int max_threads_per_sm;
+    int major;          /* compute capability / gfx major */
+    int blocks_per_sm;  /* from tuning.h */
 };
 
-/* Blocks of HR_TILE_LANES threads that fill the device once. */
-inline uint64_t resident_blocks(const device_info& dev)
-{
-    const int per_sm = dev.max_threads_per_sm / HR_TILE_LANES;
-    return (uint64_t)dev.sm_count * (per_sm > 0 ? per_sm : 1);
-}
+/* Blocks of HR_TILE_LANES threads that fill the device once (the persistent grid). */
+inline uint64_t resident_blocks(const device_info& dev) { return (uint64_t)dev.sm_count * dev.blocks_per_sm; }
 
 struct reduce_call {
     const void* input;

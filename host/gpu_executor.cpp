@@ -134,12 +134,12 @@ hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out)
     gpu->dev.ordinal = ordinal;
     if (hipDeviceGetAttribute(&gpu->dev.warp_size, hipDeviceAttributeWarpSize, ordinal) != hipSuccess ||
         hipDeviceGetAttribute(&gpu->dev.sm_count, hipDeviceAttributeMultiprocessorCount, ordinal) != hipSuccess ||
-        hipDeviceGetAttribute(&gpu->dev.max_threads_per_sm, hipDeviceAttributeMaxThreadsPerMultiProcessor,
-                              ordinal) != hipSuccess ||
+        hipDeviceGetAttribute(&gpu->dev.major, hipDeviceAttributeComputeCapabilityMajor, ordinal) != hipSuccess ||
         (gpu->dev.warp_size != 32 && gpu->dev.warp_size != 64)) {
         free(gpu);
         return HIPREDUCE_STATUS_INVALID_DEVICE;
     }
+    gpu->dev.blocks_per_sm = blocks_per_sm(gpu->dev.warp_size, gpu->dev.major);
     *out = gpu;
     return HIPREDUCE_STATUS_SUCCESS;
 }
