@@ -174,7 +174,7 @@ __global__ __launch_bounds__(1024) void segmented_atomic_kernel(const typename O
 }
 
 /* One thread: before the atomic kernel, the slot gets the identity; after it, the
- * slot becomes the result (the empty value for n == 0) and is zeroed again. */
+ * slot becomes the result (the empty value for n == 0). */
 template <class Op>
 __global__ void atomic_slot_kernel(typename atomic_slot<Op>::type* slot, typename Op::value_t* result,
                                    uint64_t count, int finish)
@@ -187,7 +187,6 @@ __global__ void atomic_slot_kernel(typename atomic_slot<Op>::type* slot, typenam
             return;
         }
         *result = count ? T(slot_t::from_slot(*slot)) : T(Op::empty());
-        *slot = typename slot_t::type(0);
     }
 }
 

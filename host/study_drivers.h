@@ -108,13 +108,6 @@ template <class Op, int W, int Impl> study_launch pass_kernel_for(unsigned block
     else return with(warp_first_kernel<Op, W, false>, 0);
 }
 
-/* Zeroes what a call wrote to the workspace: the handle's workspace contract (zero
- * between calls, for the default algorithm's arrival counters). */
-inline hipError_t leave_zeroed(const reduce_call& c, uint64_t bytes)
-{
-    return bytes ? hipMemsetAsync(c.workspace, 0, bytes, c.stream) : hipSuccess;
-}
-
 template <class Op> hipError_t run_atomic(const reduce_call& c, const study_plan& plan)
 {
     using T = typename Op::value_t;
@@ -137,21 +130,19 @@ template <class Op, int W, int Impl> hipError_t run_study(const reduce_call& c, 
     using T = typename Op::value_t;
     study_plan plan;
     if (!make_study_plan(Impl, sizeof(T), c.n, block, *c.dev, &plan)) return hipErrorInvalidValue;
-    hipError_t err;
     if constexpr (Impl == HR_STUDY_SEGMENTED_ATOMIC) {
-        err = run_atomic<Op>(c, plan); /* zeroes its own slot */
-        return err;
+        return run_atomic<Op>(c, plan);
     } else if constexpr (Impl == HR_STUDY_PMPP_SIMPLE || Impl == HR_STUDY_PMPP_CONVERGENT) {
         /* These kernels write what they reduce: they get a copy of the input. */
         T* copy = (T*)c.workspace;
-        err = c.n ? hipMemcpyAsync(copy, c.input, c.n * sizeof(T), hipMemcpyDeviceToDevice, c.stream) : hipSuccess;
-        if (err == hipSuccess)
-            err = run_passes(c, plan, copy, in_place_kernel<Op, Impl == HR_STUDY_PMPP_SIMPLE>, 0);
+        const hipError_t err =
+            c.n ? hipMemcpyAsync(copy, c.input, c.n * sizeof(T), hipMemcpyDeviceToDevice, c.stream) : hipSuccess;
+        if (err != hipSuccess) return err;
+        return run_passes(c, plan, copy, in_place_kernel<Op, Impl == HR_STUDY_PMPP_SIMPLE>, 0);
     } else {
         const study_launch l = pass_kernel_for<Op, W, Impl>(plan.block);
-        err = run_passes(c, plan, (const T*)c.input, (study_kernel<const T, T>)l.kernel, l.smem);
+        return run_passes(c, plan, (const T*)c.input, (study_kernel<const T, T>)l.kernel, l.smem);
     }
-    return err == hipSuccess ? leave_zeroed(c, plan.workspace_bytes) : err;
 }
 
 /* Signed integers share the unsigned instances of the wrap-around operators. */

@@ -6,8 +6,8 @@
  *  - the device input unchanged after the calls (PMPP simple/convergent reduce in place, on a copy);
  *  - the unsupported cells of the atomic algorithm return NOT_SUPPORTED and write nothing;
  *  - results to device memory, an unaligned input for the vector-load kernel (tutorial v9);
- *  - the workspace: the size query suffices (guard bytes after it stay untouched) and every call
- *    leaves it zero-filled, so that AUTO on the same handle still gives the cpu device's bits;
+ *  - the workspace: the size query suffices (guard bytes after it stay untouched), it needs no
+ *    initialisation, and AUTO on the same handle still gives the cpu device's bits afterwards;
  *  - passes of more blocks than one launch takes (n = 2^25 + 3 with 32-thread blocks).
  * `hipreduce_test_gpu_algorithms sanitize` runs only a few cells (every algorithm and block size),
  * short enough for compute-sanitizer's racecheck and synccheck.
@@ -138,7 +138,7 @@ static int study_case(void* vctx, const ref_case* c)
             fails += input_unchanged(s, c, s->d_x, alg);
     }
     fails += input_unchanged(s, c, s->d_x, LAST) + input_unchanged(s, c, unaligned, LAST);
-    /* The study calls left the workspace zeroed: AUTO on the same handle keeps the cpu's bits. */
+    /* After the study calls, AUTO on the same handle (and workspace) keeps the cpu's bits. */
     unsigned char cpu[16], got[16];
     fails += REF_EXPECT(hipreduce_set_algorithm(s->gpu, HIPREDUCE_ALGORITHM_AUTO) == 0);
     fails += REF_EXPECT(hipreduce_reduce(s->cpu, c->op, c->dtype, c->x, c->n, cpu, HIPREDUCE_RESULT_HOST) == 0);
@@ -151,9 +151,8 @@ static int study_case(void* vctx, const ref_case* c)
     return fails;
 }
 
-/* Caller workspace of exactly the queried size, zero-filled, followed by guard bytes: two calls
- * with the result in device memory must be right, leave the workspace all zero and the guard
- * untouched. */
+/* Caller workspace of exactly the queried size, filled with garbage (it needs no initialisation),
+ * followed by guard bytes: two calls must be right and leave the guard untouched. */
 static int workspace_contract(study_ctx* s, hipreduce_op op, hipreduce_dtype dtype, uint64_t n, void* x)
 {
     static const unsigned sizes[] = {0, 32, 1024};
@@ -169,17 +168,17 @@ static int workspace_contract(study_ctx* s, hipreduce_op op, hipreduce_dtype dty
             fails += REF_EXPECT(hipreduce_workspace_size(s->gpu, op, dtype, n, &need) == 0);
             unsigned char* ws = (unsigned char*)gm_alloc(need + GUARD);
             if (!ws) return fails + REF_EXPECT(ws != NULL);
-            fails += REF_EXPECT(gm_memset(ws, 0, need) == 0 && gm_memset(ws + need, SENTINEL, GUARD) == 0);
+            fails += REF_EXPECT(gm_memset(ws, 0x5A, need) == 0 && gm_memset(ws + need, SENTINEL, GUARD) == 0);
             fails += REF_EXPECT(hipreduce_set_workspace(s->gpu, ws, need) == 0);
-            /* Results to device memory: a host-bound result passes through the workspace's first bytes. */
-            for (int k = 0; k < 2; ++k)
+            for (int k = 0; k < 2; ++k) {
+                fails += run_checked(s, &c, alg, sizes[b], s->d_x, HIPREDUCE_RESULT_HOST, "caller workspace");
                 fails += run_checked(s, &c, alg, sizes[b], s->d_x, HIPREDUCE_RESULT_DEVICE, "caller workspace");
-            fails += REF_EXPECT(gm_sync() == 0 && gm_to_host(s->back, ws, need + GUARD) == 0);
-            for (size_t i = 0; i < need + GUARD; ++i)
-                if (s->back[i] != (i < need ? 0 : SENTINEL)) {
-                    ref_report("FAIL algorithm %d block %u: %s %s n=%llu: workspace byte %zu of %zu is 0x%02x after "
-                               "the call", alg, sizes[b], ref_op_name(op), ref_dtype_name(dtype),
-                               (unsigned long long)n, i, need, s->back[i]);
+            }
+            fails += REF_EXPECT(gm_sync() == 0 && gm_to_host(s->back, ws + need, GUARD) == 0);
+            for (size_t i = 0; i < GUARD; ++i)
+                if (s->back[i] != SENTINEL) {
+                    ref_report("FAIL algorithm %d block %u: %s %s n=%llu: wrote past the %zu-byte workspace", alg,
+                               sizes[b], ref_op_name(op), ref_dtype_name(dtype), (unsigned long long)n, need);
                     ++fails;
                     break;
                 }
