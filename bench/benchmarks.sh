@@ -3,7 +3,7 @@
 #   ladder.csv  every algorithm, f32 sum, at 2^26 and 2^28
 #   sweep.csv   the default algorithm against the vendor library across the size sweep
 #               (2^10..2^30 and odd sizes), f32/f64/i32/i64 sum and f32/f64 min/max
-# then plots them with bench/plot.py where matplotlib is installed.
+# then plots them with bench/plot.py where matplotlib is installed (NO_PLOTS=1: not).
 set -euo pipefail
 build=${1:?usage: bench/benchmarks.sh BUILD_DIR OUT_DIR}
 out=${2:?usage: bench/benchmarks.sh BUILD_DIR OUT_DIR}
@@ -14,6 +14,6 @@ sweep="$sweep,1000,100003,2^20+7,2^24+1,100000007,1e9"
 "$bench" --algorithms=all --ops=sum --dtypes=f32 --sizes=2^26,2^28 --format=csv --output="$out/ladder.csv"
 "$bench" --algorithms=auto --ops=sum --dtypes=f32,f64,i32,i64 --sizes="$sweep" --format=csv --output="$out/sweep_sum.csv"
 "$bench" --algorithms=auto --ops=min,max --dtypes=f32,f64 --sizes="$sweep" --format=csv --output="$out/sweep_minmax.csv"
-if python3 -c "import matplotlib" 2>/dev/null; then
+if [ -z "${NO_PLOTS:-}" ] && python3 -c "import matplotlib" 2>/dev/null; then
   for f in ladder sweep_sum sweep_minmax; do python3 "$(dirname "$0")/plot.py" "$out/$f.csv" --out-dir "$out/plots" --ladder-n 67108864 --ladder-n 268435456; done
 fi

@@ -1,30 +1,36 @@
 #!/usr/bin/env bash
 # One call on an NVIDIA box: configure + build the cuda backend, run the whole ctest
-# (gpu and large included), the demo, optionally compute-sanitizer and a bench sweep.
-#   test/gpu_check.sh OUT_DIR [bench args...]
-# Env: SANITIZE=1 runs test/sanitize.sh; BENCH=0 skips the bench; LABELS=regex limits ctest.
+# (gpu and large included), the demo, then optionally compute-sanitizer and the runs
+# behind docs/BENCHMARKS.md (bench/benchmarks.sh).
+#   test/gpu_check.sh OUT_DIR
+# Env: SANITIZE=1 runs test/sanitize.sh; BENCH=1 runs the benchmarks; TESTS=0 skips
+# ctest; LABELS=regex limits ctest; BUILD_DIR picks the build folder.
 set -uo pipefail
-out=${1:?usage: test/gpu_check.sh OUT_DIR [bench args...]}
-shift
+out=${1:?usage: test/gpu_check.sh OUT_DIR}
 mkdir -p "$out"
 build=${BUILD_DIR:-/tmp/hipreduce-gpu-build}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 git rev-parse --short HEAD 2>/dev/null | tee -a "$out/device.txt"
 start=$SECONDS
-cmake -S . -B "$build" -G Ninja -DHIPREDUCE_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/configure.log" 2>&1 &&
-  cmake --build "$build" -j16 >"$out/build.log" 2>&1 || { tail -n 40 "$out/build.log"; exit 1; }
+cmake -S . -B "$build" -G Ninja -DHIPREDUCE_BACKEND=cuda -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/build.log" 2>&1 &&
+  cmake --build "$build" -j16 >>"$out/build.log" 2>&1 || { tail -n 40 "$out/build.log"; exit 1; }
 echo "build: $((SECONDS - start)) s"
+rc=0
+if [ "${TESTS:-1}" = 1 ]; then
 start=$SECONDS
 ctest --test-dir "$build" --output-on-failure ${LABELS:+-L "$LABELS"} >"$out/ctest.log" 2>&1
 rc=$?
 grep -E "tests passed|tests failed|Passed|Failed|Skipped|\*\*\*" "$out/ctest.log" | tail -n 30
 echo "ctest: exit $rc, $((SECONDS - start)) s"
 "$build/bench/hipreduce-demo" | tee "$out/demo.log"
-if [ "${SANITIZE:-0}" = 1 ]; then
-  test/sanitize.sh "$build" "$out/sanitize" | tee "$out/sanitize.txt"
 fi
-if [ "${BENCH:-1}" = 1 ]; then
-  "$build/bench/hipreduce-bench" --format=csv --output="$out/bench.csv" "$@" 2>/dev/null
-  column -s, -t < "$out/bench.csv" | cut -c1-150
+if [ "${SANITIZE:-0}" = 1 ]; then
+  test/sanitize.sh "$build" "$build/sanitize" | tee "$out/sanitize.txt"
+fi
+if [ "${BENCH:-0}" = 1 ]; then
+  start=$SECONDS
+  NO_PLOTS=1 bench/benchmarks.sh "$build" "$out" 2>/dev/null
+  echo "benchmarks: $((SECONDS - start)) s"
+  grep -E "^auto,(sum|max),f32,(16384|262144|4194304|67108864|268435456|1073741824)," "$out"/sweep_*.csv
 fi
 exit $rc
