@@ -18,10 +18,6 @@
 #include "study_dispatch.h"
 #include "study_kernels.h"
 
-#if defined(HIPREDUCE_BACKEND_CUDA) && !defined(hipMemcpyDeviceToDevice)
-#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
-#endif
-
 namespace hr {
 
 /* Launches of a pass: at most this many blocks each (HIP caps a grid at 2^32 threads). */

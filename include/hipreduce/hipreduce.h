@@ -19,7 +19,9 @@
  * - the result has the input's dtype.
  * The default algorithm (HIPREDUCE_ALGORITHM_AUTO) is also reproducible for
  * floating-point sums and products: its result is a function of (op, dtype, n,
- * data) only, the same bits on every GPU, warp size, vendor and on the CPU device.
+ * data) only, the same bits on every GPU, warp size, vendor and on the CPU device
+ * (for inputs without NaN: the payload of a NaN that a sum produces differs
+ * between x86 and GPUs). Its order is written down in src/plan.h.
  *
  * Every call validates its arguments before touching memory; a bad argument
  * returns its own status and writes nothing. Nothing in the library prints or
@@ -186,7 +188,9 @@ HIPREDUCE_EXPORT const char* hipreduce_dtype_name(hipreduce_dtype dtype);
 HIPREDUCE_EXPORT const char* hipreduce_algorithm_name(hipreduce_algorithm algorithm);
 
 /* Creates a handle for the CPU (device_ordinal ignored) or for GPU device_ordinal.
- * The GPU handle uses the default stream until hipreduce_set_stream. */
+ * The GPU handle uses the default stream until hipreduce_set_stream; each call
+ * makes its device current and restores the caller's current device before it
+ * returns. On failure *handle is left untouched. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_create(hipreduce_handle* handle,
                                                    hipreduce_device_kind kind,
                                                    int device_ordinal);
@@ -194,7 +198,8 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_create(hipreduce_handle* handle,
 /* Frees the handle and the workspace it owns. NULL is accepted. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_destroy(hipreduce_handle handle);
 
-/* Stream for later calls: a hipStream_t or cudaStream_t, NULL for the default stream. */
+/* Stream for later calls: a hipStream_t or cudaStream_t, NULL for the default
+ * stream. The CPU device ignores it. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_stream(hipreduce_handle handle, void* stream);
 
 /* Algorithm for later calls (default AUTO). The CPU device always runs AUTO's order. */
@@ -235,7 +240,12 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_workspace_size(hipreduce_handle hand
  * few arrival counters the default algorithm keeps in it are zeroed on the stream by
  * each call. A call whose workspace_size exceeds `bytes` returns
  * HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL. NULL with 0 bytes returns to handle-owned
- * workspace. The memory must stay valid while calls that use it are in flight. */
+ * workspace (NULL with bytes > 0 is HIPREDUCE_STATUS_INVALID_POINTER). The memory
+ * must stay valid while calls that use it are in flight. Without it, the handle's
+ * own workspace grows on the first call that needs more (an allocation, after a
+ * synchronisation of the stream when it replaces a smaller one); later calls of the
+ * same or smaller size neither allocate nor synchronise on the device-result path.
+ * The CPU device accepts and ignores a workspace. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_workspace(hipreduce_handle handle,
                                                           void* workspace,
                                                           size_t bytes);
