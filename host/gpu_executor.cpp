@@ -139,7 +139,7 @@ hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out)
         free(gpu);
         return HIPREDUCE_STATUS_INVALID_DEVICE;
     }
-    gpu->dev.blocks_per_sm = blocks_per_sm(gpu->dev.warp_size, gpu->dev.major);
+    gpu->dev.blocks_per_sm = blocks_per_sm(gpu->dev.major);
     *out = gpu;
     return HIPREDUCE_STATUS_SUCCESS;
 }
