@@ -235,9 +235,11 @@ int main(int argc, char** argv)
     for (int dtype : o.dtypes) {
         const size_t elem = hipreduce_dtype_size((hipreduce_dtype)dtype);
         for (uint64_t n : o.sizes) {
-            /* Enough copies that the inputs of consecutive runs together exceed 4x L2. */
+            /* Enough copies that the inputs of consecutive runs together exceed 4x L2, and
+             * at least two, so that no run finds the tail of its own input left in L2 by
+             * the run before it (which favours one access order over another). */
             const size_t bytes = ((n * elem + 255) / 256) * 256;
-            const int buffers = (int)std::min<uint64_t>(64, std::max<uint64_t>(1, (4ull * l2 + bytes - 1) / bytes));
+            const int buffers = (int)std::min<uint64_t>(64, std::max<uint64_t>(2, (4ull * l2 + bytes - 1) / bytes));
             unsigned char* data = nullptr;
             check(hipMalloc((void**)&data, bytes * buffers), "hipMalloc (input)");
             for (int b = 0; b < buffers; ++b) fill(dtype, data + b * bytes, n, 1234 + b, sms);

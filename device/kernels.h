@@ -18,7 +18,7 @@ struct tree_levels {
     uint32_t* counter[HR_MAX_LEVELS];  /* arrival counters of levels 2 .. levels-1, zero between launches */
 };
 
-template <class Op> __device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
+__device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
 template <class Op, class In>
 __device__ __forceinline__ typename Op::acc reduce_tile(const In* data, uint64_t count, uint64_t tile, bool aligned,
@@ -30,6 +30,13 @@ __device__ __forceinline__ typename Op::acc reduce_tile(const In* data, uint64_t
                                                  aligned && valid == tile_items<Op>(), threadIdx.x);
     return block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
 }
+
+#ifndef HR_TREE_MIN_BLOCKS
+/* Resident blocks per SM its registers must allow (host/tuning.h). On AMD the second
+ * __launch_bounds__ argument is waves per SIMD instead: 4 is the same four 256-thread
+ * blocks per CU with wave64. */
+#define HR_TREE_MIN_BLOCKS 4
+#endif
 
 #ifndef HR_TREE_PREFETCH
 #define HR_TREE_PREFETCH 1 /* load tile t+1 before reducing tile t */
@@ -45,7 +52,7 @@ __device__ __forceinline__ void stream_tiles(const typename Op::value_t* in, uin
 {
     using T = typename Op::value_t;
     using acc = typename Op::acc;
-    const bool aligned = aligned16<Op>(in);
+    const bool aligned = aligned16(in);
     uint64_t tile = first;
     if (HR_TREE_PREFETCH && chunk_loadable<Op, T, false>() && aligned) {
         const uint64_t full = count / tile_items<Op>() < end ? count / tile_items<Op>() : end;
@@ -128,8 +135,9 @@ __device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t
  * completes a group reduces it into level 2, and so on up to the one-element top. The
  * order is fixed by element index, whichever block does the work. */
 template <class Op, int W>
-__global__ __launch_bounds__(HR_TILE_LANES) void tree_kernel(const typename Op::value_t* in, tree_levels lv,
-                                                             typename Op::value_t* result)
+__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_BLOCKS) void tree_kernel(const typename Op::value_t* in,
+                                                                                  tree_levels lv,
+                                                                                  typename Op::value_t* result)
 {
     if constexpr (HR_WARP_SIZE_MATCHES(W)) {
         using T = typename Op::value_t;
@@ -137,7 +145,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tree_kernel(const typename Op::
         __shared__ bool flag;
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename Op::acc v = Op::empty();
-            if (lv.count[0]) v = reduce_tile<Op, T>(in, lv.count[0], 0, aligned16<Op>(in), smem);
+            if (lv.count[0]) v = reduce_tile<Op, T>(in, lv.count[0], 0, aligned16(in), smem);
             if (threadIdx.x == 0) *result = T(v);
             return;
         }
@@ -166,11 +174,11 @@ __global__ __launch_bounds__(HR_TILE_LANES) void pass_kernel(const In* in, uint6
         __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
         const uint64_t tiles = tile_count<Op>(count);
         if (tiles <= 1 && blockIdx.x == 0) {
-            typename Op::acc v = count ? reduce_tile<Op, In>(in, count, 0, aligned16<Op>(in), smem) : Op::empty();
+            typename Op::acc v = count ? reduce_tile<Op, In>(in, count, 0, aligned16(in), smem) : Op::empty();
             if (threadIdx.x == 0) *(T*)out = T(v);
             return;
         }
-        const bool aligned = aligned16<Op>(in);
+        const bool aligned = aligned16(in);
         for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
             typename Op::acc v = reduce_tile<Op, In>(in, count, tile, aligned, smem);
             if (threadIdx.x == 0) ((typename Op::acc*)out)[tile] = v;
@@ -189,7 +197,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void grid_stride_kernel(const In* in
         using acc = typename Op::acc;
         __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
         const uint64_t tiles = tile_count<Op>(count);
-        const bool aligned = aligned16<Op>(in);
+        const bool aligned = aligned16(in);
         acc v = Op::identity();
         for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
             const uint64_t first = tile * tile_items<Op>();

@@ -76,6 +76,22 @@ template <class F, bool Min> HR_HD F float_pick(F a, F b)
     return is_nan(a) || is_nan(b) ? canonical_nan<F>() : picked;
 }
 
+/* Float min/max of many values, as float_pick orders them, through integer keys: the
+ * key of a float is its bits as a signed integer with the magnitude bits flipped
+ * when negative. It orders every non-NaN value the same way (-0.0 below +0.0), and
+ * the map is its own inverse, so a lane can fold keys with an integer min/max beside
+ * a NaN flag and convert once at the end: the same result as float_pick in sequence,
+ * with one dependent instruction per element instead of three or four. */
+template <class F> struct float_key {
+    using I = typename std::conditional<sizeof(F) == 4, int32_t, int64_t>::type;
+    static HR_HD I key(F x)
+    {
+        const I bits = __builtin_bit_cast(I, x);
+        return bits ^ ((bits >> (sizeof(I) * 8 - 1)) & max_value<I>());
+    }
+    static HR_HD F value(I key) { return __builtin_bit_cast(F, key ^ ((key >> (sizeof(I) * 8 - 1)) & max_value<I>())); }
+};
+
 template <class T> struct op_sum {
     using value_t = T;
     using acc = wrap_acc_t<T>;
@@ -158,6 +174,16 @@ template <class T> struct op_xor {
     X(HIPREDUCE_I8, int8_t) X(HIPREDUCE_U8, uint8_t) X(HIPREDUCE_I16, int16_t) X(HIPREDUCE_U16, uint16_t)        \
     X(HIPREDUCE_I32, int32_t) X(HIPREDUCE_U32, uint32_t) X(HIPREDUCE_I64, int64_t) X(HIPREDUCE_U64, uint64_t)    \
     X(HIPREDUCE_F32, float) X(HIPREDUCE_F64, double)
+
+/* -1 for float min, +1 for float max (the operators that fold through float_key), 0 otherwise. */
+template <class Op> HR_HD constexpr int float_order()
+{
+    using T = typename Op::value_t;
+    if constexpr (!is_float_t<T>::value) return 0;
+    else if constexpr (std::is_same<Op, op_min<T>>::value) return -1;
+    else if constexpr (std::is_same<Op, op_max<T>>::value) return 1;
+    else return 0;
+}
 
 /* Whether operator Op applies to its element type (bitwise ops: integers only). */
 template <class Op> constexpr bool op_applies() { return !(Op::bitwise && is_float_t<typename Op::value_t>::value); }

@@ -19,7 +19,7 @@ struct hr_gpu {
     hipStream_t stream;
     unsigned char* own;        /* handle-owned scratch (staging slot + driver region) */
     size_t own_bytes;
-    uint32_t* own_counters;    /* handle-owned arrival counters: zeroed once, left zero by every launch */
+    unsigned char* own_counters; /* handle-owned arrival counters: zeroed once, left zero by every launch */
     size_t own_counter_bytes;
     unsigned char* user;       /* caller workspace, if set */
     size_t user_bytes;
@@ -83,36 +83,34 @@ hipreduce_status grow(hr_gpu* gpu, unsigned char** buffer, size_t* bytes, size_t
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-/* Bytes of the driver's scratch region (without the staging slot) and of its arrival
- * counters; false on overflow. */
-bool driver_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const op_entry* e, uint64_t n, uint64_t* bytes,
-                  uint64_t* counter_bytes)
+/* The bytes a call needs: scratch (the staging slot and the driver's region) and the
+ * default algorithm's arrival counters; false on overflow. */
+bool call_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const op_entry* e, uint64_t n, size_t* scratch,
+                size_t* counter_bytes)
 {
-    *counter_bytes = 0;
-    if ((int)algorithm >= HR_DRIVERS)
-        return study_workspace_bytes(algorithm, e->elem_size, n, gpu->block_size, gpu->dev, bytes);
+    uint64_t region = 0, counters = 0;
     const uint64_t tile = hr_tile_items(e->elem_size);
-    switch (algorithm) {
-    case HIPREDUCE_ALGORITHM_MULTIPASS: {
+    bool ok;
+    if ((int)algorithm >= HR_DRIVERS) {
+        ok = study_workspace_bytes(algorithm, e->elem_size, n, gpu->block_size, gpu->dev, &region);
+    } else if (algorithm == HIPREDUCE_ALGORITHM_MULTIPASS) {
         hr_multipass_plan p;
-        if (hr_plan_multipass(n, tile, e->acc_size, &p) != 0) return false;
-        *bytes = p.workspace_bytes;
-        return true;
-    }
-    case HIPREDUCE_ALGORITHM_TWO_PASS: {
+        ok = hr_plan_multipass(n, tile, e->acc_size, &p) == 0;
+        region = p.workspace_bytes;
+    } else if (algorithm == HIPREDUCE_ALGORITHM_TWO_PASS) {
         hr_two_pass_plan p;
-        if (hr_plan_two_pass(n, tile, resident_blocks(gpu->dev), e->acc_size, &p) != 0) return false;
-        *bytes = p.workspace_bytes;
-        return true;
-    }
-    default: {
+        ok = hr_plan_two_pass(n, tile, resident_blocks(gpu->dev), e->acc_size, &p) == 0;
+        region = p.workspace_bytes;
+    } else {
         hr_tree_plan p;
-        if (hr_plan_tree(n, tile, e->acc_size, &p) != 0) return false;
-        *bytes = p.partial_bytes;
-        *counter_bytes = p.counter_bytes;
-        return true;
+        ok = hr_plan_tree(n, tile, e->acc_size, &p) == 0;
+        region = p.partial_bytes;
+        counters = p.counter_bytes;
     }
-    }
+    if (!ok || region > SIZE_MAX - STAGING_BYTES || counters > SIZE_MAX - STAGING_BYTES - region) return false;
+    *scratch = (size_t)region + STAGING_BYTES;
+    *counter_bytes = (size_t)counters;
+    return true;
 }
 
 }  // namespace
@@ -166,10 +164,9 @@ hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorith
 {
     const op_entry* e = find_entry(op, dtype);
     if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
-    uint64_t region, counters;
-    if (!driver_bytes(gpu, algorithm, e, n, &region, &counters) || region > SIZE_MAX - STAGING_BYTES - counters)
-        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
-    *bytes = (size_t)(region + counters) + STAGING_BYTES;
+    size_t scratch, counters;
+    if (!call_bytes(gpu, algorithm, e, n, &scratch, &counters)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    *bytes = scratch + counters;
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
@@ -190,22 +187,19 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
     const study_run_fn study =
         (unsigned)algorithm >= HR_DRIVERS ? study_find(algorithm, op, dtype, gpu->dev.warp_size) : nullptr;
     if ((unsigned)algorithm >= HR_DRIVERS && !study) return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    uint64_t region, counter_bytes;
-    if (!driver_bytes(gpu, algorithm, e, n, &region, &counter_bytes) ||
-        region > SIZE_MAX - STAGING_BYTES - counter_bytes)
-        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
-    const size_t scratch_bytes = (size_t)region + STAGING_BYTES;
+    size_t scratch_bytes, counter_bytes;
+    if (!call_bytes(gpu, algorithm, e, n, &scratch_bytes, &counter_bytes)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
 
     device_scope scope(gpu->dev.ordinal);
     if (scope.error != hipSuccess) return fail(gpu, "hipSetDevice", scope.error);
 
     unsigned char* staging; /* followed by the driver's region */
-    uint32_t* counters;
+    unsigned char* counters;
     if (gpu->user) {
         /* Caller workspace: [counters | staging | driver region]. Its counters are zeroed
          * on the stream each call, so the caller never has to initialise it. */
         if (gpu->user_bytes < scratch_bytes + counter_bytes) return HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL;
-        counters = (uint32_t*)gpu->user;
+        counters = gpu->user;
         staging = gpu->user + counter_bytes;
         if (counter_bytes) {
             const hipError_t err = hipMemsetAsync(counters, 0, counter_bytes, gpu->stream);
@@ -216,7 +210,7 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
          * one call never land where a later call expects zeroed counters. */
         hipreduce_status grown = grow(gpu, &gpu->own, &gpu->own_bytes, scratch_bytes);
         if (grown == HIPREDUCE_STATUS_SUCCESS)
-            grown = grow(gpu, (unsigned char**)&gpu->own_counters, &gpu->own_counter_bytes, counter_bytes);
+            grown = grow(gpu, &gpu->own_counters, &gpu->own_counter_bytes, counter_bytes);
         if (grown != HIPREDUCE_STATUS_SUCCESS) return grown;
         staging = gpu->own;
         counters = gpu->own_counters;
@@ -227,7 +221,7 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
     call.n = n;
     call.result = location == HIPREDUCE_RESULT_DEVICE ? result : (void*)staging;
     call.workspace = staging + STAGING_BYTES;
-    call.counters = counters;
+    call.counters = (uint32_t*)counters;
     call.stream = gpu->stream;
     call.dev = &gpu->dev;
     hipError_t err = study ? study(call, gpu->block_size) : e->run[algorithm][gpu->dev.warp_size == 64](call);

@@ -2,7 +2,11 @@
  * that leave the reduction order alone live here (the tile geometry is part of the
  * reproducibility contract, src/plan.h): how many 256-thread blocks to keep resident
  * per multiprocessor (the persistent grid), each streaming a contiguous run of tiles.
- * The input loads are evict-first (__ldcs) on NVIDIA: device/hip_compat.h. */
+ * The input loads are evict-first (__ldcs) on NVIDIA: device/hip_compat.h. The tree
+ * kernel's __launch_bounds__ asks for registers that let HR_TREE_MIN_BLOCKS (4) blocks
+ * be resident (device/kernels.h), so no row may ask for more than fit; without it
+ * ptxas gave the i64 kernel 40 registers and a spill inside the streaming loop (1-2%
+ * at 2^28 on H200), and the i8 kernel 128 registers (two blocks per SM). */
 #ifndef HIPREDUCE_TUNING_H
 #define HIPREDUCE_TUNING_H
 
