@@ -70,7 +70,7 @@ def bandwidth_plot(rows, meta, op, dtype, out_dir):
 
 def ladder_plot(rows, meta, op, dtype, n, out_dir):
     sel = [r for r in rows if r["op"] == op and r["dtype"] == dtype and r["n"] == n]
-    if not sel:
+    if len(sel) < 2:  # a ladder needs several algorithms
         return None
     fig, ax = plt.subplots(figsize=(9, 0.3 * len(sel) + 1.5))
     names = [r["algorithm"] for r in sel]
