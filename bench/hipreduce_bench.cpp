@@ -1,8 +1,10 @@
 /* hipreduce-bench: times hipreduce_reduce for each algorithm, op, dtype and size with
  * device events (warm-up, median of many runs, inputs rotated so that they do not
- * sit in L2), beside CUB's DeviceReduce (cuda) or rocPRIM's reduce (amd) on the same
- * data in the same process, and the device's plain streaming-read ceiling. */
+ * sit in L2), interleaved call by call with CUB's DeviceReduce (cuda) or rocPRIM's
+ * reduce (amd) on the same data in the same process, and the device's plain
+ * streaming-read ceiling. */
 #include <algorithm>
+#include <functional>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,19 +138,31 @@ double median(std::vector<float> v)
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-/* Median milliseconds of `reps` runs of call(buffer index), after `warmup` runs. */
-template <class F> double time_median(F call, int buffers, const options& o, hipEvent_t start, hipEvent_t stop)
+/* Median milliseconds of each calls[k](buffer index) over `reps` rounds, after `warmup`
+ * rounds. The calls are interleaved one by one, starting each round with the next one,
+ * so that clock drift and what the previous call left in L2 favour none of them; with
+ * two or more buffers consecutive calls never read the same one. */
+std::vector<double> time_medians(const std::vector<std::function<void(int)>>& calls, int buffers, const options& o,
+                                 hipEvent_t start, hipEvent_t stop)
 {
-    for (int i = 0; i < o.warmup; ++i) call(i % buffers);
-    std::vector<float> ms(o.reps);
+    const size_t k = calls.size();
+    uint64_t next = 0;
+    for (int i = 0; i < o.warmup; ++i)
+        for (const auto& call : calls) call((int)(next++ % buffers));
+    std::vector<std::vector<float>> ms(k, std::vector<float>(o.reps));
     for (int i = 0; i < o.reps; ++i) {
-        check(hipEventRecord(start, 0), "hipEventRecord");
-        call((i + o.warmup) % buffers);
-        check(hipEventRecord(stop, 0), "hipEventRecord");
-        check(hipEventSynchronize(stop), "hipEventSynchronize");
-        check(hipEventElapsedTime(&ms[i], start, stop), "hipEventElapsedTime");
+        for (size_t j = 0; j < k; ++j) {
+            const size_t c = (i + j) % k;
+            check(hipEventRecord(start, 0), "hipEventRecord");
+            calls[c]((int)(next++ % buffers));
+            check(hipEventRecord(stop, 0), "hipEventRecord");
+            check(hipEventSynchronize(stop), "hipEventSynchronize");
+            check(hipEventElapsedTime(&ms[c][i], start, stop), "hipEventElapsedTime");
+        }
     }
-    return median(ms);
+    std::vector<double> medians;
+    for (const auto& m : ms) medians.push_back(median(m));
+    return medians;
 }
 
 /* The plain streaming-read ceiling in GB/s over a buffer of `bytes`. */
@@ -160,9 +174,9 @@ double read_ceiling(size_t bytes, int sms, const options& o, hipEvent_t start, h
     check(hipMalloc((void**)&sink, sizeof(unsigned)), "hipMalloc");
     const uint64_t words = bytes / 16;
     hipLaunchKernelGGL(fill_random<uint32_t>, dim3(sms * 8), dim3(256), 0, 0, (uint32_t*)buf, words * 4, 7ull);
-    const double ms = time_median(
-        [&](int) { hipLaunchKernelGGL(stream_read, dim3(sms * 8), dim3(256), 0, 0, (const uint4*)buf, words, sink); },
-        1, o, start, stop);
+    const double ms = time_medians(
+        {[&](int) { hipLaunchKernelGGL(stream_read, dim3(sms * 8), dim3(256), 0, 0, (const uint4*)buf, words, sink); }},
+        1, o, start, stop)[0];
     check(hipGetLastError(), "stream_read");
     check(hipFree(buf), "hipFree");
     check(hipFree(sink), "hipFree");
@@ -248,37 +262,44 @@ int main(int argc, char** argv)
                 if (hipreduce_workspace_size(h, (hipreduce_op)op, (hipreduce_dtype)dtype, n, &ws_bytes) ==
                     HIPREDUCE_STATUS_OP_DTYPE_MISMATCH)
                     continue;
-                double vendor_ms = 0;
-                if (vendor) {
-                    size_t temp_bytes = 0;
-                    void* temp = nullptr;
-                    if (vendor_reduce((hipreduce_op)op, (hipreduce_dtype)dtype, data, n, result, nullptr, &temp_bytes,
-                                      0) == hipSuccess) {
-                        check(hipMalloc(&temp, temp_bytes ? temp_bytes : 1), "hipMalloc (vendor temp)");
-                        vendor_ms = time_median(
-                            [&](int b) {
-                                check(vendor_reduce((hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n,
-                                                    result, temp, &temp_bytes, 0),
-                                      "vendor reduce");
-                            },
-                            buffers, o, start, stop);
-                        check(hipFree(temp), "hipFree");
-                    }
+                /* The vendor library and every algorithm, timed interleaved (time_medians). An
+                 * algorithm that does not take this dtype fails its first call and is left out;
+                 * that call also grows the handle's workspace outside the timed runs. */
+                std::vector<std::function<void(int)>> calls;
+                void* temp = nullptr;
+                size_t temp_bytes = 0;
+                const bool with_vendor = vendor && vendor_reduce((hipreduce_op)op, (hipreduce_dtype)dtype, data, n,
+                                                                 result, nullptr, &temp_bytes, 0) == hipSuccess;
+                if (with_vendor) {
+                    check(hipMalloc(&temp, temp_bytes ? temp_bytes : 1), "hipMalloc (vendor temp)");
+                    calls.push_back([&](int b) {
+                        check(vendor_reduce((hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n, result, temp,
+                                            &temp_bytes, 0),
+                              "vendor reduce");
+                    });
                 }
+                std::vector<int> timed;
                 for (int alg : o.algorithms) {
                     fprintf(stderr, "\r[%zu/%zu] %s %s %s n=%llu        ", ++done, total, algorithm_name(alg),
                             op_name(op), dtype_name(dtype), (unsigned long long)n);
-                    hipreduce_set_algorithm(h, (hipreduce_algorithm)alg);
-                    bool ok = true;
-                    const double ms = time_median(
-                        [&](int b) {
-                            ok &= hipreduce_reduce(h, (hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n,
-                                                   result, HIPREDUCE_RESULT_DEVICE) == HIPREDUCE_STATUS_SUCCESS;
-                        },
-                        buffers, o, start, stop);
-                    if (!ok) continue; /* e.g. an algorithm that does not take this dtype */
-                    const double gbps = n * elem / ms / 1e6;
-                    rows.push_back({algorithm_name(alg), op_name(op), dtype_name(dtype), n, ms, gbps,
+                    auto call = [&, alg](int b) {
+                        hipreduce_set_algorithm(h, (hipreduce_algorithm)alg);
+                        return hipreduce_reduce(h, (hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n,
+                                                result, HIPREDUCE_RESULT_DEVICE);
+                    };
+                    if (call(0) != HIPREDUCE_STATUS_SUCCESS) continue; /* e.g. a study algorithm without this dtype */
+                    timed.push_back(alg);
+                    calls.push_back([call](int b) {
+                        if (call(b) != HIPREDUCE_STATUS_SUCCESS) die("hipreduce_reduce failed while timing", nullptr);
+                    });
+                }
+                const std::vector<double> ms = time_medians(calls, buffers, o, start, stop);
+                if (temp) check(hipFree(temp), "hipFree");
+                const double vendor_ms = with_vendor ? ms[0] : 0;
+                for (size_t a = 0; a < timed.size(); ++a) {
+                    const double t = ms[a + with_vendor];
+                    const double gbps = n * elem / t / 1e6;
+                    rows.push_back({algorithm_name(timed[a]), op_name(op), dtype_name(dtype), n, t, gbps,
                                     100.0 * gbps / ceiling, vendor_ms});
                 }
             }
