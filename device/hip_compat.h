@@ -13,6 +13,7 @@
 #if defined(HIPREDUCE_BACKEND_CUDA)
 
 #include <cuda_runtime.h>
+#include <stdint.h>
 
 typedef cudaError_t hipError_t;
 typedef cudaStream_t hipStream_t;
@@ -78,9 +79,20 @@ __device__ __forceinline__ uint4 hr_load16_input(const void* p)
 __device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return __ldcg((const uint4*)p); }
 #define HR_HAS_COHERENT_LOAD16 1
 
+/* Device-scope acquire-release atomic add, returning the old value: the arrival of the
+ * default algorithm's last-block finish. Release orders the arriving block's partials
+ * before it; acquire orders the finishing block's reads of all partials after it. */
+__device__ __forceinline__ uint32_t hr_arrive_add(uint32_t* p, uint32_t v)
+{
+    uint32_t old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
 #elif defined(HIPREDUCE_BACKEND_AMD)
 
 #include <hip/hip_runtime.h>
+#include <stdint.h>
 
 #if defined(__HIP_DEVICE_COMPILE__)
 #define HR_DEVICE_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
@@ -100,6 +112,11 @@ __device__ __forceinline__ uint4 hr_load16_input(const void* p) { return *(const
 /* No coherent 16-byte load here: coherent reads go element by element (volatile). */
 __device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return *(const uint4*)p; }
 #define HR_HAS_COHERENT_LOAD16 0
+
+__device__ __forceinline__ uint32_t hr_arrive_add(uint32_t* p, uint32_t v)
+{
+    return __hip_atomic_fetch_add(p, v, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+}
 
 #else
 #error "hip_compat.h needs HIPREDUCE_BACKEND_CUDA or HIPREDUCE_BACKEND_AMD"

@@ -72,9 +72,12 @@ __device__ __forceinline__ void stream_tiles(const typename Op::value_t* in, uin
     }
 }
 
-/* `arrivals` elements of `level` in group `group` are stored and fenced (by thread 0).
- * Returns, in every thread, whether they complete the group; the completing block
- * resets the counter for the next launch. */
+/* `arrivals` elements of `level` in group `group` are stored (by thread 0). Returns, in
+ * every thread, whether they complete the group; the completing block resets the
+ * counter for the next launch. The arrival is one acquire-release atomic: its release
+ * half publishes thread 0's stores, its acquire half (in the completing block) makes
+ * every earlier arrival's stores visible to thread 0, and the barrier after it extends
+ * that to the block's other threads. */
 template <class Op>
 __device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_t group, uint64_t arrivals,
                                        bool& flag)
@@ -82,7 +85,7 @@ __device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_
     if (threadIdx.x == 0) {
         const uint64_t members = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
         uint32_t* counter = lv.counter[level + 1] + group;
-        const bool last = atomicAdd(counter, (uint32_t)arrivals) + arrivals == members;
+        const bool last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
         if (last) *counter = 0;
         flag = last;
     }
@@ -98,7 +101,6 @@ __device__ __forceinline__ typename Op::acc reduce_group(const tree_levels& lv, 
                                                         block_reduce_storage<Op, HR_TILE_LANES>& smem)
 {
     using acc = typename Op::acc;
-    __threadfence();
     const acc* partial = (const acc*)lv.partial[level] + group * tile_items<Op>();
     const uint64_t valid = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
     acc v = lane_accumulate<Op, acc, true>(Op::identity(), partial, valid, valid == tile_items<Op>(), threadIdx.x);
@@ -117,10 +119,7 @@ __device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t
             if (threadIdx.x == 0) *result = typename Op::value_t(v);
             return;
         }
-        if (threadIdx.x == 0) {
-            ((typename Op::acc*)lv.partial[level])[index] = v;
-            __threadfence();
-        }
+        if (threadIdx.x == 0) ((typename Op::acc*)lv.partial[level])[index] = v;
         const uint64_t group = index / tile_items<Op>();
         if (!arrive<Op>(lv, level, group, 1, flag)) return;
         v = reduce_group<Op>(lv, level, group, smem);
@@ -153,7 +152,6 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_BLOCKS) void tree_kernel
         const uint64_t first = blockIdx.x * lv.tiles_per_block;
         const uint64_t end = first + lv.tiles_per_block < tiles ? first + lv.tiles_per_block : tiles;
         stream_tiles<Op>(in, lv.count[0], first, end, (typename Op::acc*)lv.partial[1], smem);
-        if (threadIdx.x == 0) __threadfence();
         for (uint64_t group = first / tile_items<Op>(); group * tile_items<Op>() < end; ++group) {
             const uint64_t lo = group * tile_items<Op>() > first ? group * tile_items<Op>() : first;
             const uint64_t hi = (group + 1) * tile_items<Op>() < end ? (group + 1) * tile_items<Op>() : end;

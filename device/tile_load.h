@@ -33,7 +33,7 @@ template <class Op> __device__ __forceinline__ uint64_t tile_valid(uint64_t coun
 }
 
 /* Scalar read; Coherent reads see values other blocks of the same launch wrote
- * before a fence (they bypass the non-coherent L1). */
+ * before their release (they bypass the non-coherent L1). */
 template <class In, bool Coherent> __device__ __forceinline__ In load_one(const In* p)
 {
     if constexpr (Coherent) return *(const volatile In*)p;
