@@ -67,7 +67,7 @@ __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
 __device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
 
 /* 16-byte loads: of the input (read once, streamed), and coherent ones that see what
- * other blocks of the same launch wrote before their fence (through L2, not L1). */
+ * other blocks of the same launch wrote before their release (through L2, not L1). */
 __device__ __forceinline__ uint4 hr_load16_input(const void* p)
 {
 #if defined(HR_INPUT_LOAD_HINT)
