@@ -23,8 +23,8 @@ struct tuning_row {
 constexpr tuning_row tuning_table[] = {
     /* sm_90: 4 blocks/SM. f32 sum 2^28: 4465 GB/s (0.98x CUB), f32 max 2^28: 1.00x CUB;
      * with 8 blocks/SM: 4454 GB/s and 1.08x for max; with 6: 4128 GB/s. hipreduce-bench
-     * (interleaved with CUB) at 0955800: f32 sum 2^28 4368 GB/s (98.8% of its ceiling, 0.988x
-     * CUB), f32 max 0.995x; 1 or 2 blocks/SM: equal at 2^16..2^20, 2-30% slower from 2^21. */
+     * (interleaved with CUB) at 02531a2: f32 sum 2^28 4499 GB/s (99.4% of its ceiling, 0.987x
+     * CUB), f32 max 0.990x; 1 or 2 blocks/SM: equal at 2^16..2^20, 2-30% slower from 2^21. */
     {false, 9, 4},
     /* Other NVIDIA: the same 1024 threads per SM hide DRAM latency with 4 x 16 B in
      * flight per lane and the next tile prefetched (reasoned, not measured). */
