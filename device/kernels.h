@@ -79,20 +79,16 @@ __device__ __forceinline__ void stream_tiles(const typename Op::value_t* in, uin
  * every earlier arrival's stores visible to thread 0, and the barrier after it extends
  * that to the block's other threads. */
 template <class Op>
-__device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_t group, uint64_t arrivals,
-                                       bool& flag)
+__device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_t group, uint64_t arrivals)
 {
+    bool last = false;
     if (threadIdx.x == 0) {
         const uint64_t members = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
         uint32_t* counter = lv.counter[level + 1] + group;
-        const bool last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
+        last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
         if (last) *counter = 0;
-        flag = last;
     }
-    __syncthreads();
-    const bool last = flag;
-    __syncthreads(); /* before thread 0 may write the flag again */
-    return last;
+    return __syncthreads_or(last);
 }
 
 /* Reduces group `group` of level `level`, written by other blocks of this launch. */
@@ -111,8 +107,7 @@ __device__ __forceinline__ typename Op::acc reduce_group(const tree_levels& lv, 
  * as this block is the one completing each group; the top element is the result. */
 template <class Op>
 __device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t index, typename Op::acc v,
-                                      typename Op::value_t* result, block_reduce_storage<Op, HR_TILE_LANES>& smem,
-                                      bool& flag)
+                                      typename Op::value_t* result, block_reduce_storage<Op, HR_TILE_LANES>& smem)
 {
     for (;; ++level) {
         if (level == lv.levels - 1) {
@@ -121,7 +116,7 @@ __device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t
         }
         if (threadIdx.x == 0) ((typename Op::acc*)lv.partial[level])[index] = v;
         const uint64_t group = index / tile_items<Op>();
-        if (!arrive<Op>(lv, level, group, 1, flag)) return;
+        if (!arrive<Op>(lv, level, group, 1)) return;
         v = reduce_group<Op>(lv, level, group, smem);
         index = group;
     }
@@ -141,7 +136,6 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_BLOCKS) void tree_kernel
     if constexpr (HR_WARP_SIZE_MATCHES(W)) {
         using T = typename Op::value_t;
         __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
-        __shared__ bool flag;
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename Op::acc v = Op::empty();
             if (lv.count[0]) v = reduce_tile<Op, T>(in, lv.count[0], 0, aligned16(in), smem);
@@ -155,8 +149,8 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_BLOCKS) void tree_kernel
         for (uint64_t group = first / tile_items<Op>(); group * tile_items<Op>() < end; ++group) {
             const uint64_t lo = group * tile_items<Op>() > first ? group * tile_items<Op>() : first;
             const uint64_t hi = (group + 1) * tile_items<Op>() < end ? (group + 1) * tile_items<Op>() : end;
-            if (arrive<Op>(lv, 1, group, hi - lo, flag))
-                climb<Op>(lv, 2, group, reduce_group<Op>(lv, 1, group, smem), result, smem, flag);
+            if (arrive<Op>(lv, 1, group, hi - lo))
+                climb<Op>(lv, 2, group, reduce_group<Op>(lv, 1, group, smem), result, smem);
         }
     }
 }

@@ -110,37 +110,22 @@ template <class T> struct op_prod {
     static HR_HD acc apply(acc a, acc b) { return a * b; }
 };
 
-template <class T> struct op_min {
+/* min (Min = true) and max. Integers keep their sign (order_acc_t); floats go through
+ * float_pick, so NaN and signed zeros give the same bits in any order. */
+template <class T, bool Min> struct op_order {
     using value_t = T;
     using acc = order_acc_t<T>;
     static constexpr bool bitwise = false;
-    static HR_HD acc identity()
-    {
-        return acc(max_value<T>());
-    }
+    static HR_HD acc identity() { return acc(Min ? max_value<T>() : min_value<T>()); }
     static HR_HD acc empty() { return identity(); }
     static HR_HD acc apply(acc a, acc b)
     {
-        if constexpr (is_float_t<T>::value) return float_pick<acc, true>(a, b);
-        else return b < a ? b : a;
+        if constexpr (is_float_t<T>::value) return float_pick<acc, Min>(a, b);
+        else return (Min ? b < a : a < b) ? b : a;
     }
 };
-
-template <class T> struct op_max {
-    using value_t = T;
-    using acc = order_acc_t<T>;
-    static constexpr bool bitwise = false;
-    static HR_HD acc identity()
-    {
-        return acc(min_value<T>());
-    }
-    static HR_HD acc empty() { return identity(); }
-    static HR_HD acc apply(acc a, acc b)
-    {
-        if constexpr (is_float_t<T>::value) return float_pick<acc, false>(a, b);
-        else return a < b ? b : a;
-    }
-};
+template <class T> using op_min = op_order<T, true>;
+template <class T> using op_max = op_order<T, false>;
 
 template <class T> struct op_and {
     using value_t = T;
@@ -175,15 +160,28 @@ template <class T> struct op_xor {
     X(HIPREDUCE_I32, int32_t) X(HIPREDUCE_U32, uint32_t) X(HIPREDUCE_I64, int64_t) X(HIPREDUCE_U64, uint64_t)    \
     X(HIPREDUCE_F32, float) X(HIPREDUCE_F64, double)
 
-/* -1 for float min, +1 for float max (the operators that fold through float_key), 0 otherwise. */
-template <class Op> HR_HD constexpr int float_order()
-{
-    using T = typename Op::value_t;
-    if constexpr (!is_float_t<T>::value) return 0;
-    else if constexpr (std::is_same<Op, op_min<T>>::value) return -1;
-    else if constexpr (std::is_same<Op, op_max<T>>::value) return 1;
-    else return 0;
-}
+/* One lane folding many elements in sequence, as Op::apply step by step would. */
+template <class Op, class = void> struct lane_fold {
+    typename Op::acc value;
+    HR_HD explicit lane_fold(typename Op::acc start) : value(start) {}
+    HR_HD void add(typename Op::acc x) { value = Op::apply(value, x); }
+    HR_HD typename Op::acc result() const { return value; }
+};
+
+/* Float min/max fold keys (float_key) beside a NaN flag, and convert once. */
+template <class F, bool Min> struct lane_fold<op_order<F, Min>, typename std::enable_if<is_float_t<F>::value>::type> {
+    using key_t = float_key<F>;
+    typename key_t::I key;
+    bool nan;
+    HR_HD explicit lane_fold(F start) : key(key_t::key(start)), nan(is_nan(start)) {}
+    HR_HD void add(F x)
+    {
+        const typename key_t::I k = key_t::key(x);
+        key = Min ? (k < key ? k : key) : (k > key ? k : key);
+        nan |= is_nan(x);
+    }
+    HR_HD F result() const { return nan ? canonical_nan<F>() : key_t::value(key); }
+};
 
 /* Whether operator Op applies to its element type (bitwise ops: integers only). */
 template <class Op> constexpr bool op_applies() { return !(Op::bitwise && is_float_t<typename Op::value_t>::value); }

@@ -20,11 +20,8 @@ enum class atomic_op { none, add, min, max, bit_and, bit_or, bit_xor };
 
 template <class Op> struct atomic_of { static constexpr atomic_op value = atomic_op::none; };
 template <class T> struct atomic_of<op_sum<T>> { static constexpr atomic_op value = atomic_op::add; };
-template <class T> struct atomic_of<op_min<T>> {
-    static constexpr atomic_op value = is_float_t<T>::value ? atomic_op::none : atomic_op::min;
-};
-template <class T> struct atomic_of<op_max<T>> {
-    static constexpr atomic_op value = is_float_t<T>::value ? atomic_op::none : atomic_op::max;
+template <class T, bool Min> struct atomic_of<op_order<T, Min>> {
+    static constexpr atomic_op value = is_float_t<T>::value ? atomic_op::none : Min ? atomic_op::min : atomic_op::max;
 };
 template <class T> struct atomic_of<op_and<T>> { static constexpr atomic_op value = atomic_op::bit_and; };
 template <class T> struct atomic_of<op_or<T>> { static constexpr atomic_op value = atomic_op::bit_or; };

@@ -60,32 +60,15 @@ template <class Op, class In>
 __device__ __forceinline__ typename Op::acc fold_chunks(typename Op::acc acc, const lane_chunks& r)
 {
     constexpr int items = chunk_items<Op>();
-    if constexpr (float_order<Op>() != 0 && std::is_same<In, typename Op::acc>::value) {
-        using key_t = float_key<In>;
-        typename key_t::I k = key_t::key(acc);
-        bool nan = is_nan(acc);
+    lane_fold<Op> fold(acc);
 #pragma unroll
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-            In v[items];
-            memcpy(v, &r.raw[c], sizeof v);
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+        In v[items];
+        memcpy(v, &r.raw[c], sizeof v);
 #pragma unroll
-            for (int i = 0; i < items; ++i) {
-                const typename key_t::I kv = key_t::key(v[i]);
-                k = float_order<Op>() < 0 ? (kv < k ? kv : k) : (kv > k ? kv : k);
-                nan |= is_nan(v[i]);
-            }
-        }
-        return nan ? canonical_nan<In>() : key_t::value(k);
-    } else {
-#pragma unroll
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-            In v[items];
-            memcpy(v, &r.raw[c], sizeof v);
-#pragma unroll
-            for (int i = 0; i < items; ++i) acc = Op::apply(acc, typename Op::acc(v[i]));
-        }
-        return acc;
+        for (int i = 0; i < items; ++i) fold.add(typename Op::acc(v[i]));
     }
+    return fold.result();
 }
 
 /* Whether tiles of In can go through lane_chunks (In is 16 / chunk_items bytes). */
@@ -107,15 +90,16 @@ __device__ __forceinline__ typename Op::acc lane_accumulate(typename Op::acc acc
         load_chunks<Op, Coherent>(r, tile, lane);
         return fold_chunks<Op, In>(acc, r);
     }
+    lane_fold<Op> fold(acc);
 #pragma unroll
     for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
         const uint64_t first = ((uint64_t)c * HR_TILE_LANES + lane) * items;
         if (first >= valid) break; /* later chunks start further on */
 #pragma unroll
         for (int i = 0; i < items; ++i)
-            if (first + i < valid) acc = Op::apply(acc, typename Op::acc(load_one<In, Coherent>(tile + first + i)));
+            if (first + i < valid) fold.add(typename Op::acc(load_one<In, Coherent>(tile + first + i)));
     }
-    return acc;
+    return fold.result();
 }
 
 }  // namespace hr
