@@ -7,7 +7,12 @@
 #include <string.h>
 
 #include "drivers.h"
+#ifndef HIPREDUCE_STUDY_ALGORITHMS
+#define HIPREDUCE_STUDY_ALGORITHMS 1 /* CMake's -DHIPREDUCE_STUDY_ALGORITHMS=OFF defines it 0 */
+#endif
+#if HIPREDUCE_STUDY_ALGORITHMS
 #include "study_dispatch.h"
+#endif
 
 using namespace hr;
 
@@ -21,13 +26,23 @@ struct hr_gpu {
     size_t own_bytes;
     unsigned char* own_counters; /* handle-owned arrival counters: zeroed once, left zero by every launch */
     size_t own_counter_bytes;
-    unsigned char* user;       /* caller workspace, if set */
+    unsigned char* user;       /* caller workspace, if set: its size, and where its counters begin */
     size_t user_bytes;
+    unsigned char* user_counters; /* 16-byte aligned; hr_counter_capacity(user_bytes) bytes, then scratch */
+    hipEvent_t stream_switch;  /* orders a new stream after the old one's work (created on first switch) */
     unsigned block_size;       /* study algorithms' threads per block, 0 = their default */
     char message[256];
 };
 
 namespace {
+
+#if !HIPREDUCE_STUDY_ALGORITHMS
+/* Built with -DHIPREDUCE_STUDY_ALGORITHMS=OFF: the study algorithms are valid values that this
+ * library cannot run. */
+using study_run_fn = hipError_t (*)(const reduce_call&, unsigned);
+study_run_fn study_find(int, int, int, int) { return nullptr; }
+bool study_workspace_bytes(int, size_t, uint64_t, unsigned, const device_info&, uint64_t*) { return false; }
+#endif
 
 const op_entry* find_entry(hipreduce_op op, hipreduce_dtype dtype)
 {
@@ -38,10 +53,14 @@ const op_entry* find_entry(hipreduce_op op, hipreduce_dtype dtype)
 }
 
 /* Runtime failure → status, keeping the runtime's message for hipreduce_last_error_message. */
+hipreduce_status fail_into(char* message, size_t size, const char* what, hipError_t err)
+{
+    snprintf(message, size, "%s: %s", what, hipGetErrorString(err));
+    return err == hipErrorMemoryAllocation ? HIPREDUCE_STATUS_ALLOCATION_FAILED : HIPREDUCE_STATUS_RUNTIME_ERROR;
+}
 hipreduce_status fail(hr_gpu* gpu, const char* what, hipError_t err)
 {
-    snprintf(gpu->message, sizeof gpu->message, "%s: %s", what, hipGetErrorString(err));
-    return err == hipErrorMemoryAllocation ? HIPREDUCE_STATUS_ALLOCATION_FAILED : HIPREDUCE_STATUS_RUNTIME_ERROR;
+    return fail_into(gpu->message, sizeof gpu->message, what, err);
 }
 
 /* Makes the handle's device current for the call and restores the caller's after. */
@@ -117,23 +136,53 @@ bool call_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const op_entry
 
 extern "C" {
 
-int hr_gpu_count(void)
+const char* hr_gpu_backend_name(void)
 {
-    int count = 0;
-    return hipGetDeviceCount(&count) == hipSuccess ? count : 0;
+#if defined(HIPREDUCE_BACKEND_CUDA)
+    return "cuda";
+#elif defined(HIPREDUCE_BACKEND_AMD)
+    return "amd";
+#else
+    return "emu"; /* the emulated GPU of the tests (test/emu) */
+#endif
 }
 
-hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out)
+int hr_gpu_count(char* why, size_t why_size)
 {
-    const int count = hr_gpu_count();
-    if (ordinal < 0 || ordinal >= count) return HIPREDUCE_STATUS_INVALID_DEVICE;
+    int count = 0;
+    const hipError_t err = hipGetDeviceCount(&count);
+    if (err == hipSuccess) return count;
+    (void)hipGetLastError(); /* a failed runtime start is not a sticky error */
+    fail_into(why, why_size, "hipGetDeviceCount", err);
+    return 0;
+}
+
+hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out, char* why, size_t why_size)
+{
     hr_gpu* gpu = (hr_gpu*)calloc(1, sizeof *gpu);
-    if (!gpu) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    if (!gpu) {
+        snprintf(why, why_size, "host allocation of the GPU executor failed");
+        return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    }
     gpu->dev.ordinal = ordinal;
-    if (hipDeviceGetAttribute(&gpu->dev.warp_size, hipDeviceAttributeWarpSize, ordinal) != hipSuccess ||
-        hipDeviceGetAttribute(&gpu->dev.sm_count, hipDeviceAttributeMultiprocessorCount, ordinal) != hipSuccess ||
-        hipDeviceGetAttribute(&gpu->dev.major, hipDeviceAttributeComputeCapabilityMajor, ordinal) != hipSuccess ||
-        (gpu->dev.warp_size != 32 && gpu->dev.warp_size != 64)) {
+    const struct { int* value; hipDeviceAttribute_t attribute; const char* name; } reads[] = {
+        {&gpu->dev.warp_size, hipDeviceAttributeWarpSize, "warp size"},
+        {&gpu->dev.sm_count, hipDeviceAttributeMultiprocessorCount, "multiprocessor count"},
+        {&gpu->dev.major, hipDeviceAttributeComputeCapabilityMajor, "compute capability"},
+    };
+    for (const auto& r : reads) {
+        const hipError_t err = hipDeviceGetAttribute(r.value, r.attribute, ordinal);
+        if (err != hipSuccess) {
+            char what[64];
+            snprintf(what, sizeof what, "hipDeviceGetAttribute(%s) of device %d", r.name, ordinal);
+            fail_into(why, why_size, what, err);
+            free(gpu);
+            return HIPREDUCE_STATUS_INVALID_DEVICE;
+        }
+    }
+    if (gpu->dev.warp_size != 32 && gpu->dev.warp_size != 64) {
+        snprintf(why, why_size, "device %d has warp size %d; only 32 and 64 are supported", ordinal,
+                 gpu->dev.warp_size);
         free(gpu);
         return HIPREDUCE_STATUS_INVALID_DEVICE;
     }
@@ -145,15 +194,38 @@ hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out)
 void hr_gpu_destroy(hr_gpu* gpu)
 {
     if (!gpu) return;
-    if (gpu->own || gpu->own_counters) {
+    if (gpu->own || gpu->own_counters || gpu->stream_switch) {
         device_scope scope(gpu->dev.ordinal);
         (void)hipFree(gpu->own);
         (void)hipFree(gpu->own_counters);
+        if (gpu->stream_switch) (void)hipEventDestroy(gpu->stream_switch);
     }
     free(gpu);
 }
 
-void hr_gpu_set_stream(hr_gpu* gpu, void* stream) { gpu->stream = (hipStream_t)stream; }
+hipreduce_status hr_gpu_set_stream(hr_gpu* gpu, void* stream)
+{
+    gpu->message[0] = '\0';
+    const hipStream_t next = (hipStream_t)stream;
+    if (next == gpu->stream) return HIPREDUCE_STATUS_SUCCESS;
+    device_scope scope(gpu->dev.ordinal);
+    if (scope.error != hipSuccess) return fail(gpu, "hipSetDevice", scope.error);
+    hipError_t err = hipSuccess;
+    if (!gpu->stream_switch) {
+        err = hipEventCreateWithFlags(&gpu->stream_switch, hipEventDisableTiming);
+        if (err != hipSuccess) {
+            gpu->stream_switch = nullptr;
+            return fail(gpu, "hipEventCreateWithFlags", err);
+        }
+    }
+    /* Calls on the new stream reuse the workspace that work on the old one may still read. */
+    err = hipEventRecord(gpu->stream_switch, gpu->stream);
+    if (err != hipSuccess) return fail(gpu, "hipEventRecord", err);
+    err = hipStreamWaitEvent(next, gpu->stream_switch, 0);
+    if (err != hipSuccess) return fail(gpu, "hipStreamWaitEvent", err);
+    gpu->stream = next;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
 
 void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads) { gpu->block_size = threads; }
 
@@ -164,16 +236,34 @@ hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorith
 {
     const op_entry* e = find_entry(op, dtype);
     if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
+    if (!HIPREDUCE_STUDY_ALGORITHMS && (int)algorithm >= HR_DRIVERS) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     size_t scratch, counters;
     if (!call_bytes(gpu, algorithm, e, n, &scratch, &counters)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
-    *bytes = scratch + counters;
+    const uint64_t need = hr_workspace_need(scratch, counters);
+    if (need > SIZE_MAX) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    *bytes = (size_t)need;
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
 hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes)
 {
-    gpu->user = (unsigned char*)workspace;
-    gpu->user_bytes = workspace ? bytes : 0;
+    gpu->message[0] = '\0';
+    unsigned char* const base = (unsigned char*)workspace;
+    unsigned char* counters = nullptr;
+    if (base) {
+        /* Zero the counter region once, on the stream (plan.h: caller workspaces). */
+        const size_t pad = (size_t)(-(uintptr_t)base & 15), cap = (size_t)hr_counter_capacity(bytes);
+        if (bytes >= pad + cap) {
+            counters = base + pad;
+            device_scope scope(gpu->dev.ordinal);
+            if (scope.error != hipSuccess) return fail(gpu, "hipSetDevice", scope.error);
+            const hipError_t err = hipMemsetAsync(counters, 0, cap, gpu->stream);
+            if (err != hipSuccess) return fail(gpu, "hipMemsetAsync", err);
+        }
+    }
+    gpu->user = base;
+    gpu->user_bytes = base ? bytes : 0;
+    gpu->user_counters = counters;
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
@@ -195,16 +285,13 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
 
     unsigned char* staging; /* followed by the driver's region */
     unsigned char* counters;
+    size_t counter_region; /* what to re-zero if the launch fails */
     if (gpu->user) {
-        /* Caller workspace: [counters | staging | driver region]. Its counters are zeroed
-         * on the stream each call, so the caller never has to initialise it. */
-        if (gpu->user_bytes < scratch_bytes + counter_bytes) return HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL;
-        counters = gpu->user;
-        staging = gpu->user + counter_bytes;
-        if (counter_bytes) {
-            const hipError_t err = hipMemsetAsync(counters, 0, counter_bytes, gpu->stream);
-            if (err != hipSuccess) return fail(gpu, "hipMemsetAsync", err);
-        }
+        /* Caller workspace: [pad | counters (zeroed by set_workspace) | staging | driver region]. */
+        if (gpu->user_bytes < hr_workspace_need(scratch_bytes, counter_bytes)) return HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL;
+        counter_region = (size_t)hr_counter_capacity(gpu->user_bytes);
+        counters = gpu->user_counters;
+        staging = counters + counter_region;
     } else {
         /* Handle workspace: scratch and counters in separate allocations, so partials of
          * one call never land where a later call expects zeroed counters. */
@@ -214,6 +301,7 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
         if (grown != HIPREDUCE_STATUS_SUCCESS) return grown;
         staging = gpu->own;
         counters = gpu->own_counters;
+        counter_region = gpu->own_counter_bytes;
     }
 
     reduce_call call;
@@ -225,7 +313,11 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
     call.stream = gpu->stream;
     call.dev = &gpu->dev;
     hipError_t err = study ? study(call, gpu->block_size) : e->run[algorithm][gpu->dev.warp_size == 64](call);
-    if (err != hipSuccess) return fail(gpu, "kernel launch", err);
+    if (err != hipSuccess) {
+        /* A launch that failed may have left counters half-counted: the next call needs them zero. */
+        if (counter_region) (void)hipMemsetAsync(counters, 0, counter_region, gpu->stream);
+        return fail(gpu, "kernel launch", err);
+    }
     if (location == HIPREDUCE_RESULT_HOST) {
         err = hipMemcpyAsync(result, staging, e->elem_size, hipMemcpyDeviceToHost, gpu->stream);
         if (err != hipSuccess) return fail(gpu, "hipMemcpyAsync", err);

@@ -15,11 +15,15 @@ extern "C" {
 
 typedef struct hr_gpu hr_gpu;
 
-/* Binds to device `ordinal` (reading its properties once). */
-hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out);
+/* "cuda", "amd" or "cpu" (no GPU backend). */
+const char* hr_gpu_backend_name(void);
+
+/* Binds to device `ordinal` (reading its properties once); on failure writes why. */
+hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out, char* why, size_t why_size);
 void hr_gpu_destroy(hr_gpu* gpu);
 
-void hr_gpu_set_stream(hr_gpu* gpu, void* stream);
+/* Orders the new stream after the old one's work (no host synchronisation). */
+hipreduce_status hr_gpu_set_stream(hr_gpu* gpu, void* stream);
 
 /* Threads per block of the study algorithms (validated by src/api.c; 0 = their default). */
 void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads);
@@ -37,8 +41,8 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
 /* Message of the last runtime error on this executor ("" if none). */
 const char* hr_gpu_error_message(const hr_gpu* gpu);
 
-/* Number of GPUs visible, 0 when there are none or the runtime cannot start. */
-int hr_gpu_count(void);
+/* Number of GPUs visible, 0 when there are none or the runtime cannot start (then writes why). */
+int hr_gpu_count(char* why, size_t why_size);
 
 #ifdef __cplusplus
 }

@@ -16,8 +16,15 @@
  *   (too small) caller workspace; NULL with 0 returns to the handle-owned workspace.
  * - hipreduce_last_error_message: "" for NULL and CPU handles (the CPU has no runtime errors);
  *   the GPU executor's message otherwise.
+ * - Handle tag: every entry point checks it first (bad_handle); destroy of a bad handle returns
+ *   INVALID_HANDLE and frees nothing. For a destroyed handle this is a best effort: reading freed
+ *   memory is still undefined and the allocator may have reused it, but the common mistake (a
+ *   second destroy, a call after destroy) usually meets the cleared tag and gets a status.
+ * - Creation errors are kept in thread-local storage (hipreduce_create_error_message), since no
+ *   handle exists to carry them.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cpu_reduce.h"
@@ -25,7 +32,12 @@
 #include "hipreduce/hipreduce.h"
 #include "types.h"
 
+/* Every live handle carries this tag; destroy clears it before freeing, so a destroyed or
+ * foreign pointer passed by mistake is INVALID_HANDLE wherever its memory no longer holds it. */
+#define HR_HANDLE_TAG UINT64_C(0x68697072656475ce) /* "hipredu" + 0xce */
+
 struct hipreduce_handle_s {
+    uint64_t tag;
     hipreduce_device_kind kind;
     hipreduce_algorithm algorithm;
     hr_gpu* gpu; /* NULL on the CPU device */
@@ -44,18 +56,53 @@ static int bytes_overflow(uint64_t n, size_t elem_size)
     return n > UINT64_MAX / elem_size || n > SIZE_MAX / elem_size;
 }
 
+static int bad_handle(hipreduce_handle handle) { return handle == NULL || handle->tag != HR_HANDLE_TAG; }
+
+/* Why the last hipreduce_create / hipreduce_get_device_count of this thread failed. */
+static _Thread_local char create_error[256];
+
+const char* hipreduce_create_error_message(void) { return create_error; }
+
+const char* hipreduce_backend_name(void) { return hr_gpu_backend_name(); }
+
+hipreduce_status hipreduce_get_device_count(int* count)
+{
+    if (count == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+    create_error[0] = '\0';
+    *count = hr_gpu_count(create_error, sizeof create_error);
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
 hipreduce_status hipreduce_create(hipreduce_handle* handle, hipreduce_device_kind kind, int device_ordinal)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if (kind != HIPREDUCE_DEVICE_CPU && kind != HIPREDUCE_DEVICE_GPU) return HIPREDUCE_STATUS_INVALID_DEVICE;
-    if (kind == HIPREDUCE_DEVICE_GPU && (device_ordinal < 0 || device_ordinal >= hr_gpu_count()))
+    create_error[0] = '\0';
+    if (handle == NULL) {
+        snprintf(create_error, sizeof create_error, "handle out-pointer is NULL");
+        return HIPREDUCE_STATUS_INVALID_POINTER;
+    }
+    if (kind != HIPREDUCE_DEVICE_CPU && kind != HIPREDUCE_DEVICE_GPU) {
+        snprintf(create_error, sizeof create_error, "unknown device kind %d", (int)kind);
         return HIPREDUCE_STATUS_INVALID_DEVICE;
+    }
+    if (kind == HIPREDUCE_DEVICE_GPU) {
+        const int count = hr_gpu_count(create_error, sizeof create_error);
+        if (device_ordinal < 0 || device_ordinal >= count) {
+            if (create_error[0] == '\0')
+                snprintf(create_error, sizeof create_error, "device ordinal %d out of range (%d GPU%s, %s backend)",
+                         device_ordinal, count, count == 1 ? "" : "s", hr_gpu_backend_name());
+            return HIPREDUCE_STATUS_INVALID_DEVICE;
+        }
+    }
     struct hipreduce_handle_s* h = (struct hipreduce_handle_s*)calloc(1, sizeof *h);
-    if (h == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    if (h == NULL) {
+        snprintf(create_error, sizeof create_error, "host allocation of the handle failed");
+        return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    }
+    h->tag = HR_HANDLE_TAG;
     h->kind = kind;
     h->algorithm = HIPREDUCE_ALGORITHM_AUTO;
     if (kind == HIPREDUCE_DEVICE_GPU) {
-        const hipreduce_status st = hr_gpu_create(device_ordinal, &h->gpu);
+        const hipreduce_status st = hr_gpu_create(device_ordinal, &h->gpu, create_error, sizeof create_error);
         if (st != HIPREDUCE_STATUS_SUCCESS) {
             free(h);
             return st;
@@ -68,6 +115,8 @@ hipreduce_status hipreduce_create(hipreduce_handle* handle, hipreduce_device_kin
 hipreduce_status hipreduce_destroy(hipreduce_handle handle)
 {
     if (handle == NULL) return HIPREDUCE_STATUS_SUCCESS;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    handle->tag = 0;
     if (handle->gpu) hr_gpu_destroy(handle->gpu);
     free(handle);
     return HIPREDUCE_STATUS_SUCCESS;
@@ -75,14 +124,13 @@ hipreduce_status hipreduce_destroy(hipreduce_handle handle)
 
 hipreduce_status hipreduce_set_stream(hipreduce_handle handle, void* stream)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
-    if (handle->gpu) hr_gpu_set_stream(handle->gpu, stream);
-    return HIPREDUCE_STATUS_SUCCESS;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    return handle->gpu ? hr_gpu_set_stream(handle->gpu, stream) : HIPREDUCE_STATUS_SUCCESS;
 }
 
 hipreduce_status hipreduce_set_algorithm(hipreduce_handle handle, hipreduce_algorithm algorithm)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     if (hr_algorithm_name((int)algorithm) == NULL) return HIPREDUCE_STATUS_INVALID_ALGORITHM;
     handle->algorithm = algorithm;
     return HIPREDUCE_STATUS_SUCCESS;
@@ -90,7 +138,7 @@ hipreduce_status hipreduce_set_algorithm(hipreduce_handle handle, hipreduce_algo
 
 hipreduce_status hipreduce_get_algorithm(hipreduce_handle handle, hipreduce_algorithm* algorithm)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     if (algorithm == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
     *algorithm = handle->algorithm;
     return HIPREDUCE_STATUS_SUCCESS;
@@ -98,7 +146,7 @@ hipreduce_status hipreduce_get_algorithm(hipreduce_handle handle, hipreduce_algo
 
 hipreduce_status hipreduce_set_block_size(hipreduce_handle handle, unsigned threads)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     if (threads != 0 && (threads < 32 || threads > 1024 || (threads & (threads - 1)) != 0))
         return HIPREDUCE_STATUS_INVALID_BLOCK_SIZE;
     if (handle->gpu) hr_gpu_set_block_size(handle->gpu, threads);
@@ -108,7 +156,7 @@ hipreduce_status hipreduce_set_block_size(hipreduce_handle handle, unsigned thre
 hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
                                   const void* input, uint64_t n, void* result, hipreduce_location location)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     size_t elem_size = 0;
     const hipreduce_status st = check_op_dtype(op, dtype, &elem_size);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
@@ -124,7 +172,7 @@ hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipr
 hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
                                           uint64_t n, size_t* bytes)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     size_t elem_size = 0;
     const hipreduce_status st = check_op_dtype(op, dtype, &elem_size);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
@@ -139,7 +187,7 @@ hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op 
 
 hipreduce_status hipreduce_set_workspace(hipreduce_handle handle, void* workspace, size_t bytes)
 {
-    if (handle == NULL) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     if (workspace == NULL && bytes > 0) return HIPREDUCE_STATUS_INVALID_POINTER;
     if (handle->gpu == NULL) return HIPREDUCE_STATUS_SUCCESS;
     return hr_gpu_set_workspace(handle->gpu, workspace, bytes);
@@ -147,7 +195,7 @@ hipreduce_status hipreduce_set_workspace(hipreduce_handle handle, void* workspac
 
 const char* hipreduce_last_error_message(hipreduce_handle handle)
 {
-    if (handle == NULL || handle->gpu == NULL) return "";
+    if (bad_handle(handle) || handle->gpu == NULL) return "";
     const char* message = hr_gpu_error_message(handle->gpu);
     return message ? message : "";
 }

@@ -7,21 +7,31 @@ struct hr_gpu {
     int unused;
 };
 
-int hr_gpu_count(void) { return 0; }
+const char* hr_gpu_backend_name(void) { return "cpu"; }
 
-hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out)
+int hr_gpu_count(char* why, size_t why_size)
+{
+    (void)why;
+    (void)why_size;
+    return 0;
+}
+
+hipreduce_status hr_gpu_create(int ordinal, hr_gpu** out, char* why, size_t why_size)
 {
     (void)ordinal;
     (void)out;
+    (void)why;
+    (void)why_size;
     return HIPREDUCE_STATUS_INVALID_DEVICE;
 }
 
 void hr_gpu_destroy(hr_gpu* gpu) { (void)gpu; }
 
-void hr_gpu_set_stream(hr_gpu* gpu, void* stream)
+hipreduce_status hr_gpu_set_stream(hr_gpu* gpu, void* stream)
 {
     (void)gpu;
     (void)stream;
+    return HIPREDUCE_STATUS_INVALID_DEVICE;
 }
 
 hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,

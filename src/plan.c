@@ -94,3 +94,22 @@ int hr_plan_two_pass(uint64_t n, uint64_t items_per_block, uint64_t max_blocks, 
     plan->workspace_bytes = total;
     return 0;
 }
+
+/* 256 bytes plus 1/1024 of the workspace, in 16-byte steps: the tree's counters are about
+ * 4 / (acc_size * tile_items) <= 1/4096 of its partials plus 16 bytes per level. */
+uint64_t hr_counter_capacity(uint64_t workspace_bytes) { return 256 + (workspace_bytes / 16384) * 16; }
+
+uint64_t hr_workspace_need(uint64_t scratch_bytes, uint64_t counter_bytes)
+{
+    /* W - 15 - capacity(W) >= scratch + 16 at W keeps it >= scratch for every larger W: capacity
+     * grows in steps of 16 bytes, never faster than W / 1024. */
+    if (scratch_bytes > UINT64_MAX / 2 || counter_bytes > UINT64_MAX / 2) return UINT64_MAX;
+    uint64_t w = scratch_bytes + 15 + 16 + 256;
+    for (;;) {
+        const uint64_t cap = hr_counter_capacity(w);
+        if (cap >= counter_bytes && w - 15 - cap >= scratch_bytes + 16) return w;
+        const uint64_t short_by = cap < counter_bytes ? (counter_bytes - cap) * 1024 : scratch_bytes + 16 + 15 + cap - w;
+        if (short_by > UINT64_MAX / 4 - w) return UINT64_MAX;
+        w += short_by + short_by / 1023 + 16;
+    }
+}

@@ -61,6 +61,17 @@ typedef struct hr_tree_plan {
  * acc_size bytes. Returns 0, or -1 when the workspace size would overflow. */
 int hr_plan_tree(uint64_t n, uint64_t tile_items, size_t acc_size, hr_tree_plan* plan);
 
+/* Caller workspaces (hipreduce_set_workspace) have any address and a fixed size, so the executor
+ * lays them out once per workspace, not per call:
+ *   [0..15 bytes up to a 16-byte boundary][counters: hr_counter_capacity(bytes)][scratch]
+ * The counter region's size depends only on the workspace's size, so bytes that hold arrival
+ * counters never hold another call's partials: they are zeroed once when the workspace is set and
+ * every launch leaves them zero. hr_workspace_need(scratch, counters) is the smallest workspace
+ * size W such that every workspace of W or more bytes, at any address, holds a call's counters in
+ * its counter region and its scratch after it (UINT64_MAX on overflow). */
+uint64_t hr_counter_capacity(uint64_t workspace_bytes);
+uint64_t hr_workspace_need(uint64_t scratch_bytes, uint64_t counter_bytes);
+
 /* Front/back double-buffer multi-pass: pass p reduces count[p] elements to
  * count[p+1] = ceil(count[p] / factor). passes = number of launches. */
 typedef struct hr_multipass_plan {

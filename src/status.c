@@ -3,7 +3,7 @@
 
 static const char* const status_table[] = {
     [HIPREDUCE_STATUS_SUCCESS] = "success",
-    [HIPREDUCE_STATUS_INVALID_HANDLE] = "invalid handle (NULL)",
+    [HIPREDUCE_STATUS_INVALID_HANDLE] = "invalid handle (NULL, destroyed, or not a hipreduce handle)",
     [HIPREDUCE_STATUS_INVALID_POINTER] = "invalid pointer (NULL input with n > 0, NULL result or out-pointer)",
     [HIPREDUCE_STATUS_INVALID_OP] = "invalid operator",
     [HIPREDUCE_STATUS_INVALID_DTYPE] = "invalid dtype",
@@ -16,7 +16,7 @@ static const char* const status_table[] = {
     [HIPREDUCE_STATUS_RUNTIME_ERROR] = "GPU runtime error (see hipreduce_last_error_message)",
     [HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL] = "caller workspace smaller than hipreduce_workspace_size",
     [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by this algorithm for this op and dtype",
-    [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (0, or a power of two from 32 to 1024)",
+    [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (must be 0 for the default, or a power of two from 32 to 1024)",
 };
 
 const char* hipreduce_status_string(hipreduce_status status)

@@ -244,12 +244,10 @@ int main(int argc, char** argv)
     study_ctx s = {0};
     s.sanitize = argc > 1 && strcmp(argv[1], "sanitize") == 0;
     const hipreduce_status st = hipreduce_create(&s.gpu, HIPREDUCE_DEVICE_GPU, 0);
-    if (st == HIPREDUCE_STATUS_INVALID_DEVICE) {
-        printf("gpu_algorithms: skipped: hipreduce_create(GPU 0): %s\n", hipreduce_status_string(st));
-        return SKIP;
-    }
+    /* A GPU is visible: failing to open it is a failure, not a skip. */
     if (st != HIPREDUCE_STATUS_SUCCESS || hipreduce_create(&s.cpu, HIPREDUCE_DEVICE_CPU, 0) != 0) {
-        fprintf(stderr, "FAIL: hipreduce_create: %s\n", hipreduce_status_string(st));
+        fprintf(stderr, "FAIL: %d GPU(s) visible, but hipreduce_create(GPU 0): %s (%s)\n", count,
+                hipreduce_status_string(st), hipreduce_create_error_message());
         return 1;
     }
     printf("gpu_algorithms: device 0: %s, algorithms %d..%d\n", gm_device_name(0), FIRST, LAST);

@@ -26,6 +26,9 @@ echo "ctest: exit $rc, $((SECONDS - start)) s"
 fi
 if [ "${SANITIZE:-0}" = 1 ]; then
   test/sanitize.sh "$build" "$build/sanitize" | tee "$out/sanitize.txt"
+  sanitize_rc=${PIPESTATUS[0]}
+  echo "sanitize: exit $sanitize_rc"
+  [ "$sanitize_rc" -eq 0 ] || rc=1
 fi
 if [ "${BENCH:-0}" = 1 ]; then
   start=$SECONDS

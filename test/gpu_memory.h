@@ -17,6 +17,35 @@ static inline int gm_to_host(void* dst, const void* src, size_t bytes) { return 
 static inline int gm_memset(void* dst, int value, size_t bytes) { return cudaMemset(dst, value, bytes) == cudaSuccess ? 0 : -1; }
 static inline int gm_sync(void) { return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1; }
 static inline const char* gm_device_name(int d) { static struct cudaDeviceProp p; return cudaGetDeviceProperties(&p, d) == cudaSuccess ? p.name : "?"; }
+static inline void* gm_stream_create(void) { cudaStream_t s = NULL; return cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess ? (void*)s : NULL; }
+static inline void gm_stream_destroy(void* s) { cudaStreamDestroy((cudaStream_t)s); }
+/* Captures fn(arg)'s work on stream s into a graph, launches it once and waits. Returns the
+ * graph's node count (-1 on a runtime error, -2 where capture is not available); *kernels
+ * receives how many nodes are kernels. */
+static inline int gm_capture(void* s, int (*fn)(void*), void* arg, int* kernels)
+{
+    cudaStream_t st = (cudaStream_t)s;
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    cudaGraphNode_t nodes[16];
+    size_t count = 16;
+    if (cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal) != cudaSuccess) return -1;
+    const int fn_failed = fn(arg);
+    if (cudaStreamEndCapture(st, &graph) != cudaSuccess || fn_failed) return -1;
+    int rc = cudaGraphGetNodes(graph, nodes, &count) == cudaSuccess ? (int)count : -1;
+    *kernels = 0;
+    for (size_t i = 0; rc >= 0 && i < count && i < 16; ++i) {
+        enum cudaGraphNodeType type;
+        if (cudaGraphNodeGetType(nodes[i], &type) != cudaSuccess) rc = -1;
+        else *kernels += type == cudaGraphNodeTypeKernel;
+    }
+    if (rc >= 0 && (cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess || cudaGraphLaunch(exec, st) != cudaSuccess ||
+                    cudaStreamSynchronize(st) != cudaSuccess))
+        rc = -1;
+    if (exec) cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    return rc;
+}
 #elif defined(HR_RUNTIME_HIP)
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__
@@ -31,6 +60,32 @@ static inline int gm_to_host(void* dst, const void* src, size_t bytes) { return 
 static inline int gm_memset(void* dst, int value, size_t bytes) { return hipMemset(dst, value, bytes) == hipSuccess ? 0 : -1; }
 static inline int gm_sync(void) { return hipDeviceSynchronize() == hipSuccess ? 0 : -1; }
 static inline const char* gm_device_name(int d) { static hipDeviceProp_t p; return hipGetDeviceProperties(&p, d) == hipSuccess ? p.name : "?"; }
+static inline void* gm_stream_create(void) { hipStream_t s = NULL; return hipStreamCreateWithFlags(&s, hipStreamNonBlocking) == hipSuccess ? (void*)s : NULL; }
+static inline void gm_stream_destroy(void* s) { (void)hipStreamDestroy((hipStream_t)s); }
+static inline int gm_capture(void* s, int (*fn)(void*), void* arg, int* kernels)
+{
+    hipStream_t st = (hipStream_t)s;
+    hipGraph_t graph = NULL;
+    hipGraphExec_t exec = NULL;
+    hipGraphNode_t nodes[16];
+    size_t count = 16;
+    if (hipStreamBeginCapture(st, hipStreamCaptureModeThreadLocal) != hipSuccess) return -1;
+    const int fn_failed = fn(arg);
+    if (hipStreamEndCapture(st, &graph) != hipSuccess || fn_failed) return -1;
+    int rc = hipGraphGetNodes(graph, nodes, &count) == hipSuccess ? (int)count : -1;
+    *kernels = 0;
+    for (size_t i = 0; rc >= 0 && i < count && i < 16; ++i) {
+        hipGraphNodeType type;
+        if (hipGraphNodeGetType(nodes[i], &type) != hipSuccess) rc = -1;
+        else *kernels += type == hipGraphNodeTypeKernel;
+    }
+    if (rc >= 0 && (hipGraphInstantiate(&exec, graph, NULL, NULL, 0) != hipSuccess ||
+                    hipGraphLaunch(exec, st) != hipSuccess || hipStreamSynchronize(st) != hipSuccess))
+        rc = -1;
+    if (exec) (void)hipGraphExecDestroy(exec);
+    (void)hipGraphDestroy(graph);
+    return rc;
+}
 #else
 static inline int gm_count(void) { return 0; }
 static inline int gm_set_device(int d) { (void)d; return -1; }
@@ -41,6 +96,9 @@ static inline int gm_to_host(void* d, const void* s, size_t b) { (void)d; (void)
 static inline int gm_memset(void* d, int v, size_t b) { (void)d; (void)v; (void)b; return -1; }
 static inline int gm_sync(void) { return -1; }
 static inline const char* gm_device_name(int d) { (void)d; return "none"; }
+static inline void* gm_stream_create(void) { return NULL; }
+static inline void gm_stream_destroy(void* s) { (void)s; }
+static inline int gm_capture(void* s, int (*fn)(void*), void* arg, int* kernels) { (void)s; (void)fn; (void)arg; *kernels = 0; return -2; }
 #endif
 
 #endif

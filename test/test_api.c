@@ -243,6 +243,62 @@ static int handle_calls(hipreduce_handle h)
     return fails;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define HR_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HR_TEST_ASAN 1
+#endif
+#endif
+
+/* The handle tag, creation errors, the device count and the backend name. */
+static int handle_tag_and_backend(void)
+{
+    int fails = 0;
+    float r = 0, x[4] = {1, 2, 3, 4};
+    /* A pointer that is not a handle: every call refuses it, destroy frees nothing. */
+    uint64_t foreign[16] = {0};
+    const hipreduce_handle bogus = (hipreduce_handle)foreign;
+    fails += REF_EXPECT(hipreduce_reduce(bogus, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, 4, &r, HIPREDUCE_RESULT_HOST) ==
+                        HIPREDUCE_STATUS_INVALID_HANDLE && r == 0);
+    fails += REF_EXPECT(hipreduce_set_stream(bogus, NULL) == HIPREDUCE_STATUS_INVALID_HANDLE);
+    fails += REF_EXPECT(hipreduce_set_workspace(bogus, NULL, 0) == HIPREDUCE_STATUS_INVALID_HANDLE);
+    fails += REF_EXPECT(hipreduce_destroy(bogus) == HIPREDUCE_STATUS_INVALID_HANDLE);
+    fails += REF_EXPECT(strcmp(hipreduce_last_error_message(bogus), "") == 0);
+#if defined(HR_TEST_ASAN)
+    printf("api: a destroyed handle is not passed again under AddressSanitizer (a use after free)\n");
+#else
+    /* A destroyed handle passed again (best effort, documented): the cleared tag is refused. */
+    hipreduce_handle gone = NULL;
+    fails += REF_EXPECT(hipreduce_create(&gone, HIPREDUCE_DEVICE_CPU, 0) == 0);
+    fails += REF_EXPECT(hipreduce_destroy(gone) == HIPREDUCE_STATUS_SUCCESS);
+    fails += REF_EXPECT(hipreduce_reduce(gone, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, 4, &r, HIPREDUCE_RESULT_HOST) ==
+                        HIPREDUCE_STATUS_INVALID_HANDLE && r == 0);
+    fails += REF_EXPECT(hipreduce_destroy(gone) == HIPREDUCE_STATUS_INVALID_HANDLE);
+#endif
+    /* Creation errors keep their cause; a success clears it. */
+    hipreduce_handle h = NULL;
+    fails += REF_EXPECT(hipreduce_create(&h, HIPREDUCE_DEVICE_GPU, 1 << 20) == HIPREDUCE_STATUS_INVALID_DEVICE);
+    fails += REF_EXPECT(strlen(hipreduce_create_error_message()) > 0);
+    printf("api: create(GPU 1<<20): %s\n", hipreduce_create_error_message());
+    fails += REF_EXPECT(hipreduce_create(&h, (hipreduce_device_kind)7, 0) == HIPREDUCE_STATUS_INVALID_DEVICE &&
+                        strstr(hipreduce_create_error_message(), "kind") != NULL);
+    fails += REF_EXPECT(hipreduce_create(&h, HIPREDUCE_DEVICE_CPU, 0) == 0 && strcmp(hipreduce_create_error_message(), "") == 0);
+    fails += REF_EXPECT(hipreduce_destroy(h) == 0);
+    /* Device count and backend. */
+    int count = -1;
+    fails += REF_EXPECT(hipreduce_get_device_count(NULL) == HIPREDUCE_STATUS_INVALID_POINTER);
+    fails += REF_EXPECT(hipreduce_get_device_count(&count) == 0 && count >= 0);
+    const char* backend = hipreduce_backend_name();
+    fails += REF_EXPECT(backend != NULL && (strcmp(backend, "cuda") == 0 || strcmp(backend, "amd") == 0 ||
+                                            strcmp(backend, "cpu") == 0 || strcmp(backend, "emu") == 0));
+    if (backend && strcmp(backend, "cpu") == 0) fails += REF_EXPECT(count == 0);
+    printf("api: backend %s, %d GPU(s)%s%s\n", backend ? backend : "?", count, count ? "" : " ",
+           count ? "" : hipreduce_create_error_message());
+    fails += REF_EXPECT(strstr(hipreduce_status_string(HIPREDUCE_STATUS_INVALID_BLOCK_SIZE), "0 for the default") != NULL);
+    return fails;
+}
+
 /* Three levels of tiles for f32 (4096^2 + 1 elements) against the model. */
 static int three_levels(hipreduce_handle h)
 {
@@ -270,6 +326,7 @@ int main(void)
     }
     int fails = 0;
     fails += handle_calls(h);
+    fails += handle_tag_and_backend();
     fails += bad_arguments(h);
     fails += known_bits(h);
     fails += ref_for_each_case((UINT64_C(1) << 22) + 1, cpu_case, h);

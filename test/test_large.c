@@ -1,8 +1,12 @@
-/* large: more than 2^32 elements on GPU 0, where it has the memory. Inputs are made
- * with memset (every byte the same), so the integer results are known in closed form
- * and 64-bit lengths, tile indices and byte offsets past 4 GiB are exercised for real.
- * The f32 sum is checked bit-for-bit against the cpu device over the same bytes.
- * Exits 77 (skipped) without a GPU or without the memory. */
+/* large: more than 2^32 elements on GPU 0, where it has the memory. The inputs are random, with
+ * the extreme values planted past index 2^32, so a 32-bit truncation of a length, tile index or
+ * byte offset gives a wrong answer (constant data would hide it):
+ *  - u8, 2^32 + 17 values in 1..254, 255 planted at 2^32 + 5 and 0 at 2^32 + 11: sum and xor
+ *    (exact, modulo 2^8), min and max, for the three drivers;
+ *  - 2^32 + 5 words (16 GiB): as f32 in (-2, 2) with 4.0 planted at 2^32 + 3 (max), as u32 for the
+ *    exact sum modulo 2^32, and the f32 sum bit-identical to the cpu device over the same bytes.
+ * Exits 77 (skipped) without a GPU, or when a part cannot get its memory (after running the
+ * other part); a failure anywhere is exit 1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,84 +14,143 @@
 #include "gpu_memory.h"
 #include "hipreduce/hipreduce.h"
 
-static int failures;
+static int failures, skipped;
 
-static void expect_u64(const char* what, uint64_t got, uint64_t want)
+static void expect_u64(const char* what, hipreduce_status st, uint64_t got, uint64_t want)
 {
-    if (got != want) {
-        printf("FAIL %s: got %llu, want %llu\n", what, (unsigned long long)got, (unsigned long long)want);
+    if (st != HIPREDUCE_STATUS_SUCCESS || got != want) {
+        printf("FAIL %s: got %llu (status %s), want %llu\n", what, (unsigned long long)got,
+               hipreduce_status_string(st), (unsigned long long)want);
         ++failures;
     } else {
         printf("ok   %s = %llu\n", what, (unsigned long long)got);
     }
 }
 
+/* xorshift64*: fast enough for 2^32 values on one core. */
+static uint64_t next(uint64_t* s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+static void bytes_part(hipreduce_handle gpu, hipreduce_handle cpu)
+{
+    const uint64_t n = (UINT64_C(1) << 32) + 17, at_max = (UINT64_C(1) << 32) + 5, at_min = (UINT64_C(1) << 32) + 11;
+    unsigned char* h = malloc(n);
+    unsigned char* d = h ? gm_alloc(n) : NULL;
+    if (!h || !d) {
+        printf("skipped: no room for %llu bytes (host or device)\n", (unsigned long long)n);
+        ++skipped;
+        free(h);
+        gm_free(d);
+        return;
+    }
+    uint64_t s = 42, sum = 0;
+    unsigned xr = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        h[i] = (unsigned char)(1 + next(&s) % 254);
+        if (i == at_max) h[i] = 255;
+        if (i == at_min) h[i] = 0;
+        sum += h[i];
+        xr ^= h[i];
+    }
+    if (gm_to_device(d, h, n) != 0) {
+        printf("FAIL upload of %llu bytes\n", (unsigned long long)n);
+        ++failures;
+    }
+    const hipreduce_algorithm algorithms[] = {HIPREDUCE_ALGORITHM_AUTO, HIPREDUCE_ALGORITHM_MULTIPASS,
+                                              HIPREDUCE_ALGORITHM_TWO_PASS};
+    const struct { hipreduce_op op; uint64_t want; } ops[] = {
+        {HIPREDUCE_OP_SUM, (uint8_t)sum}, {HIPREDUCE_OP_XOR, xr}, {HIPREDUCE_OP_MAX, 255}, {HIPREDUCE_OP_MIN, 0}};
+    for (size_t a = 0; a < 3; ++a) {
+        hipreduce_set_algorithm(gpu, algorithms[a]);
+        for (size_t k = 0; k < 4; ++k) {
+            char what[96];
+            uint8_t r = 99;
+            const hipreduce_status st = hipreduce_reduce(gpu, ops[k].op, HIPREDUCE_U8, d, n, &r, HIPREDUCE_RESULT_HOST);
+            snprintf(what, sizeof what, "gpu %s u8 %s of 2^32+17", hipreduce_algorithm_name(algorithms[a]),
+                     hipreduce_op_name(ops[k].op));
+            expect_u64(what, st, r, ops[k].want);
+        }
+    }
+    hipreduce_set_algorithm(gpu, HIPREDUCE_ALGORITHM_AUTO);
+    for (size_t k = 0; k < 4; ++k) {
+        char what[96];
+        uint8_t r = 99;
+        const hipreduce_status st = hipreduce_reduce(cpu, ops[k].op, HIPREDUCE_U8, h, n, &r, HIPREDUCE_RESULT_HOST);
+        snprintf(what, sizeof what, "cpu u8 %s of 2^32+17", hipreduce_op_name(ops[k].op));
+        expect_u64(what, st, r, ops[k].want);
+    }
+    gm_free(d);
+    free(h);
+}
+
+static void words_part(hipreduce_handle gpu, hipreduce_handle cpu)
+{
+    const uint64_t n = (UINT64_C(1) << 32) + 5, at_max = (UINT64_C(1) << 32) + 3;
+    float* h = malloc(n * 4);
+    unsigned char* d = h ? gm_alloc(n * 4) : NULL;
+    if (!h || !d) {
+        printf("skipped: no room for 16 GiB (host or device)\n");
+        ++skipped;
+        free(h);
+        gm_free(d);
+        return;
+    }
+    uint64_t s = 7;
+    uint32_t usum = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t r = next(&s);
+        h[i] = i == at_max ? 4.0f : (float)((int64_t)(r >> 11) - (INT64_C(1) << 52)) * 0x1p-52f; /* (-1, 1) */
+        uint32_t bits;
+        memcpy(&bits, &h[i], 4);
+        usum += bits;
+    }
+    if (gm_to_device(d, h, n * 4) != 0) {
+        printf("FAIL upload of 16 GiB\n");
+        ++failures;
+    }
+    uint32_t ru = 0;
+    hipreduce_status st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_U32, d, n, &ru, HIPREDUCE_RESULT_HOST);
+    expect_u64("gpu auto u32 sum of 2^32+5 words", st, ru, usum);
+    float fmax = 0;
+    uint32_t max_bits;
+    st = hipreduce_reduce(gpu, HIPREDUCE_OP_MAX, HIPREDUCE_F32, d, n, &fmax, HIPREDUCE_RESULT_HOST);
+    memcpy(&max_bits, &fmax, 4);
+    expect_u64("gpu auto f32 max of 2^32+5, bits (4.0f = 0x40800000 planted at 2^32+3)", st, max_bits, 0x40800000);
+    float fg = 0, fc = 1;
+    st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, d, n, &fg, HIPREDUCE_RESULT_HOST);
+    const hipreduce_status sc = hipreduce_reduce(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, h, n, &fc, HIPREDUCE_RESULT_HOST);
+    if (st != HIPREDUCE_STATUS_SUCCESS || sc != HIPREDUCE_STATUS_SUCCESS || memcmp(&fg, &fc, sizeof fg) != 0) {
+        printf("FAIL auto f32 sum of 2^32+5: gpu %.9g (status %d), cpu %.9g (status %d)\n", fg, (int)st, fc, (int)sc);
+        ++failures;
+    } else {
+        printf("ok   auto f32 sum of 2^32+5 = %.9g, bit-identical to the cpu device\n", fg);
+    }
+    gm_free(d);
+    free(h);
+}
+
 int main(void)
 {
     if (gm_count() == 0) {
-        printf("no GPU: skipped\n");
+        printf("large: skipped: no GPU\n");
         return 77;
     }
     hipreduce_handle gpu, cpu;
     if (hipreduce_create(&gpu, HIPREDUCE_DEVICE_GPU, 0) != HIPREDUCE_STATUS_SUCCESS ||
         hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
-        printf("cannot create handles: skipped\n");
-        return 77;
+        printf("FAIL: a GPU is visible but the handles cannot be created: %s\n", hipreduce_create_error_message());
+        return 1;
     }
-    /* u8: 2^32 + 17 bytes of 0x03. */
-    const uint64_t n8 = (UINT64_C(1) << 32) + 17;
-    unsigned char* d8 = gm_alloc(n8);
-    if (!d8) {
-        printf("no room for %llu bytes on %s: skipped\n", (unsigned long long)n8, gm_device_name(0));
-        return 77;
-    }
-    if (gm_memset(d8, 3, n8) != 0) return 1;
-    const hipreduce_algorithm algorithms[] = {HIPREDUCE_ALGORITHM_AUTO, HIPREDUCE_ALGORITHM_MULTIPASS,
-                                              HIPREDUCE_ALGORITHM_TWO_PASS};
-    for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; ++a) {
-        char what[96];
-        uint8_t r8 = 0;
-        hipreduce_set_algorithm(gpu, algorithms[a]);
-        hipreduce_status st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_U8, d8, n8, &r8, HIPREDUCE_RESULT_HOST);
-        snprintf(what, sizeof what, "%s u8 sum of 2^32+17 threes (status %d)", hipreduce_algorithm_name(algorithms[a]),
-                 (int)st);
-        expect_u64(what, st == HIPREDUCE_STATUS_SUCCESS ? r8 : 999, (uint8_t)(3 * n8));
-        st = hipreduce_reduce(gpu, HIPREDUCE_OP_XOR, HIPREDUCE_U8, d8, n8, &r8, HIPREDUCE_RESULT_HOST);
-        snprintf(what, sizeof what, "%s u8 xor (status %d)", hipreduce_algorithm_name(algorithms[a]), (int)st);
-        expect_u64(what, st == HIPREDUCE_STATUS_SUCCESS ? r8 : 999, n8 & 1 ? 3 : 0);
-    }
-    gm_free(d8);
-    hipreduce_set_algorithm(gpu, HIPREDUCE_ALGORITHM_AUTO);
-
-    /* i32 and f32: 2^32 + 5 words of 0x3c3c3c3c (16 GiB). */
-    const uint64_t n32 = (UINT64_C(1) << 32) + 5;
-    unsigned char* d32 = gm_alloc(n32 * 4);
-    unsigned char* h32 = malloc(n32 * 4);
-    if (!d32 || !h32) {
-        printf("no room for 16 GiB (device or host): the 32-bit part is skipped\n");
-    } else {
-        if (gm_memset(d32, 0x3c, n32 * 4) != 0) return 1;
-        memset(h32, 0x3c, n32 * 4);
-        uint32_t ri = 0;
-        hipreduce_status st =
-            hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_U32, d32, n32, &ri, HIPREDUCE_RESULT_HOST);
-        expect_u64("auto u32 sum of 2^32+5 words", st == HIPREDUCE_STATUS_SUCCESS ? ri : 0,
-                   (uint32_t)(UINT32_C(0x3c3c3c3c) * (uint32_t)n32));
-        float fg = 0, fc = 1;
-        st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, d32, n32, &fg, HIPREDUCE_RESULT_HOST);
-        hipreduce_status sc = hipreduce_reduce(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, h32, n32, &fc, HIPREDUCE_RESULT_HOST);
-        if (st != HIPREDUCE_STATUS_SUCCESS || sc != HIPREDUCE_STATUS_SUCCESS || memcmp(&fg, &fc, sizeof fg) != 0) {
-            printf("FAIL auto f32 sum of 2^32+5: gpu %.9g (status %d), cpu %.9g (status %d)\n", fg, (int)st, fc,
-                   (int)sc);
-            ++failures;
-        } else {
-            printf("ok   auto f32 sum of 2^32+5 = %.9g, bit-identical to the cpu device\n", fg);
-        }
-    }
-    gm_free(d32);
-    free(h32);
+    printf("large: %s\n", gm_device_name(0));
+    bytes_part(gpu, cpu);
+    words_part(gpu, cpu);
     hipreduce_destroy(gpu);
     hipreduce_destroy(cpu);
-    printf("%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    printf("large: %d failure(s), %d part(s) skipped\n", failures, skipped);
+    return failures ? 1 : skipped ? 77 : 0;
 }

@@ -24,8 +24,17 @@
  * between x86 and GPUs). Its order is written down in src/plan.h.
  *
  * Every call validates its arguments before touching memory; a bad argument
- * returns its own status and writes nothing. Nothing in the library prints or
- * aborts. Handles are not thread-safe: use one handle per host thread.
+ * returns its own status and writes nothing. The checks run in this order and the
+ * first that fails decides the status: handle (NULL, destroyed or not a handle:
+ * INVALID_HANDLE), operator, dtype, operator/dtype pair, result location, pointers
+ * (result; input when n > 0), byte-count overflow, then what only the executor
+ * knows (workspace size, algorithm support). Nothing in the library prints or
+ * aborts. A runtime failure in the middle of a call (allocation, launch) returns
+ * its status and leaves the handle usable. Handles are not thread-safe: use one
+ * handle per host thread (or one thread at a time).
+ *
+ * The API is 0.x: it may change in incompatible ways until 1.0 (the soname
+ * carries the minor version).
  */
 #ifndef HIPREDUCE_HIPREDUCE_H
 #define HIPREDUCE_HIPREDUCE_H
@@ -43,7 +52,7 @@ extern "C" {
 /* Status codes. The numeric values are fixed and never renumbered. */
 typedef enum hipreduce_status {
     HIPREDUCE_STATUS_SUCCESS = 0,
-    HIPREDUCE_STATUS_INVALID_HANDLE = 1,     /* handle is NULL */
+    HIPREDUCE_STATUS_INVALID_HANDLE = 1,     /* handle is NULL, destroyed, or not a hipreduce handle (where detectable) */
     HIPREDUCE_STATUS_INVALID_POINTER = 2,    /* NULL input (n > 0), result or out-pointer */
     HIPREDUCE_STATUS_INVALID_OP = 3,         /* op is not a hipreduce_op value */
     HIPREDUCE_STATUS_INVALID_DTYPE = 4,      /* dtype is not a hipreduce_dtype value */
@@ -56,7 +65,7 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_RUNTIME_ERROR = 11,     /* HIP/CUDA runtime failure: see hipreduce_last_error_message */
     HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
     HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this op/dtype */
-    HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14 /* block size not 0 or a power of two from 32 to 1024 */
+    HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14 /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. */
@@ -187,19 +196,39 @@ HIPREDUCE_EXPORT const char* hipreduce_op_name(hipreduce_op op);
 HIPREDUCE_EXPORT const char* hipreduce_dtype_name(hipreduce_dtype dtype);
 HIPREDUCE_EXPORT const char* hipreduce_algorithm_name(hipreduce_algorithm algorithm);
 
+/* The GPU backend this library was built with: "cuda", "amd", or "cpu" (no GPU
+ * backend: only HIPREDUCE_DEVICE_CPU handles can be created). Never NULL. */
+HIPREDUCE_EXPORT const char* hipreduce_backend_name(void);
+
+/* Number of GPUs the backend's runtime sees (0 on the cpu backend, or when the
+ * runtime cannot start: hipreduce_create_error_message then says why). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_get_device_count(int* count);
+
 /* Creates a handle for the CPU (device_ordinal ignored) or for GPU device_ordinal.
  * The GPU handle uses the default stream until hipreduce_set_stream; each call
  * makes its device current and restores the caller's current device before it
- * returns. On failure *handle is left untouched. */
+ * returns. On failure *handle is left untouched and hipreduce_create_error_message
+ * says why. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_create(hipreduce_handle* handle,
                                                    hipreduce_device_kind kind,
                                                    int device_ordinal);
 
-/* Frees the handle and the workspace it owns. NULL is accepted. */
+/* Why the last hipreduce_create (or hipreduce_get_device_count) on this host thread
+ * failed, e.g. the runtime's message or "device ordinal 3 out of range (2 GPUs)";
+ * "" after a success. Thread-local, valid until the thread's next such call. */
+HIPREDUCE_EXPORT const char* hipreduce_create_error_message(void);
+
+/* Frees the handle and the workspace it owns. NULL is accepted. A destroyed handle
+ * passed again is INVALID_HANDLE where its memory still holds the cleared tag (the
+ * library clears it before freeing); do not rely on it: that is a bug to fix. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_destroy(hipreduce_handle handle);
 
 /* Stream for later calls: a hipStream_t or cudaStream_t, NULL for the default
- * stream. The CPU device ignores it. */
+ * stream. Work already enqueued on the old stream may still be using the handle's
+ * workspace: the new stream is ordered after it (an event recorded on the old
+ * stream that the new one waits for; no host synchronisation), so switching streams
+ * between calls is always safe. A runtime failure there returns its status and
+ * keeps the old stream. The CPU device ignores the stream. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_stream(hipreduce_handle handle, void* stream);
 
 /* Algorithm for later calls (default AUTO). The CPU device always runs AUTO's order. */
@@ -236,16 +265,20 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_workspace_size(hipreduce_handle hand
                                                            size_t* bytes);
 
 /* Gives the handle caller-owned device workspace to use instead of its own, so
- * that no later call allocates (for graph capture). It needs no initialisation: the
- * few arrival counters the default algorithm keeps in it are zeroed on the stream by
- * each call. A call whose workspace_size exceeds `bytes` returns
- * HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL. NULL with 0 bytes returns to handle-owned
- * workspace (NULL with bytes > 0 is HIPREDUCE_STATUS_INVALID_POINTER). The memory
- * must stay valid while calls that use it are in flight. Without it, the handle's
- * own workspace grows on the first call that needs more (an allocation, after a
- * synchronisation of the stream when it replaces a smaller one); later calls of the
- * same or smaller size neither allocate nor synchronise on the device-result path.
- * The CPU device accepts and ignores a workspace. */
+ * that no later call allocates (for graph capture). Any address works (no alignment
+ * is required: the library aligns its regions inside, and the size query counts
+ * that slack), and it needs no initialisation: this call zeroes the default
+ * algorithm's arrival counters in it once, stream-ordered on the handle's current
+ * stream; every call leaves them zero again (a call that fails at run time
+ * re-zeroes them), so calls themselves launch nothing but their kernels. Do not
+ * write into the workspace while it is set. A call whose workspace_size exceeds
+ * `bytes` returns HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL. NULL with 0 bytes returns to
+ * handle-owned workspace (NULL with bytes > 0 is HIPREDUCE_STATUS_INVALID_POINTER).
+ * The memory must stay valid while calls that use it are in flight. Without it, the
+ * handle's own workspace grows on the first call that needs more (an allocation,
+ * after a synchronisation of the stream when it replaces a smaller one); later calls
+ * of the same or smaller size neither allocate nor synchronise on the device-result
+ * path. The CPU device accepts and ignores a workspace. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_workspace(hipreduce_handle handle,
                                                           void* workspace,
                                                           size_t bytes);
