@@ -401,14 +401,16 @@ int main(void)
         return 1;
     }
     int fails = 0;
+    /* HIPREDUCE_TEST_HARDENING_ONLY: only the argument, workspace and stream checks (issue 8). */
+    const int hardening_only = getenv("HIPREDUCE_TEST_HARDENING_ONLY") != NULL;
     fails += gpu_arguments(&g);
-    fails += ref_for_each_case(matrix_max, gpu_case, &g);
+    if (!hardening_only) fails += ref_for_each_case(matrix_max, gpu_case, &g);
     fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F32, (1u << 20) + 1, x);
     fails += caller_workspace(&g, HIPREDUCE_OP_XOR, HIPREDUCE_U16, 100, x);
     fails += misaligned_workspace(&g, x, quick);
     fails += graph_capture(&g, x);
     fails += alternating_streams(&g, x);
-    if (!quick) {
+    if (!quick && !hardening_only) {
         fails += caller_workspace(&g, HIPREDUCE_OP_MAX, HIPREDUCE_I8, (1u << 24) + 5, x);
         fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F64, (1u << 22) + 3, x);
         fails += large(&g, x);

@@ -253,10 +253,42 @@ static void check_status_strings(void)
     CHECK(hipreduce_get_version() == HIPREDUCE_VERSION, "version");
 }
 
+/* Caller workspaces (plan.h): every workspace of at least hr_workspace_need bytes, at any of the 16
+ * addresses mod 16, holds the call's counters in its counter region and its scratch after it; the
+ * tree's real counters fit the capacity of the workspace the size query asks for. */
+static void check_workspace_layout(void)
+{
+    for (uint64_t scratch = 0; scratch < (UINT64_C(1) << 36); scratch = scratch < 4096 ? scratch + 1 : scratch * 3 + 7) {
+        for (uint64_t counters = 0; counters < 100000; counters = counters * 5 + 16) {
+            const uint64_t need = hr_workspace_need(scratch, counters);
+            current_n = scratch;
+            for (uint64_t w = need; w < need + 70000; w += w < need + 64 ? 1 : 4093) {
+                const uint64_t cap = hr_counter_capacity(w);
+                CHECK(cap % 16 == 0 && cap >= counters && w >= 15 + cap + scratch, "caller workspace layout");
+            }
+        }
+    }
+    const size_t elem[4] = {1, 2, 4, 8};
+    for (int e = 0; e < 4; ++e) {
+        for (uint64_t n = 1; n < (UINT64_C(1) << 40); n = n * 3 + 1) {
+            hr_tree_plan tp;
+            current_n = n;
+            const size_t acc = elem[e] < 8 ? 4 : 8;
+            CHECK(hr_plan_tree(n, hr_tile_items(elem[e]), acc, &tp) == 0, "tree plan");
+            const uint64_t need = hr_workspace_need(tp.partial_bytes + 16, tp.counter_bytes);
+            CHECK(hr_counter_capacity(need) >= tp.counter_bytes, "tree counters fit the capacity");
+            CHECK(need - (tp.partial_bytes + 16 + tp.counter_bytes) <= 320 + need / 1000, "layout slack stays small");
+        }
+    }
+    current_n = 0;
+    CHECK(hr_workspace_need(UINT64_MAX / 2 + 1, 0) == UINT64_MAX, "need overflow");
+}
+
 int main(void)
 {
     check_geometry();
     check_plans();
+    check_workspace_layout();
     check_tables();
     check_status_strings();
     printf("unit: %d failures\n", fails);
