@@ -1,0 +1,256 @@
+/* hipreduce-bench on the cpu device: the host's monotonic clock around each hipreduce_reduce call
+ * (synchronous on the calling thread), timed in turn with a plain read of the same buffer (a sum of
+ * its 64-bit words on the same thread), which is the row's read ceiling. Warm-up rounds, then the
+ * median of --reps; inputs rotated over copies that together exceed ROTATION_BYTES, so that sizes
+ * from a few MiB up are read from memory rather than from the last-level cache. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <hipreduce/hipreduce.h>
+
+enum { MAX_COPIES = 64 };
+#define ROTATION_BYTES ((uint64_t)256 << 20)
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* splitmix64, as the GPU bench's fill kernel: a well-mixed value for every (seed, index). */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Integers: random bits. Floats: uniform in [0.5, 1.5), so every op stays finite. */
+static void fill(int dtype, unsigned char* p, uint64_t n, uint64_t seed)
+{
+#define FILL(T, VALUE)                                            \
+    for (uint64_t i = 0; i < n; ++i) {                            \
+        const uint64_t r = mix64(seed ^ (i * 0xd1b54a32d192ed03ull)); \
+        const T v = (VALUE);                                      \
+        memcpy(p + i * sizeof(T), &v, sizeof v);                  \
+    }                                                             \
+    break;
+    switch (dtype) {
+    case HIPREDUCE_I8: FILL(int8_t, (int8_t)(uint8_t)r)
+    case HIPREDUCE_U8: FILL(uint8_t, (uint8_t)r)
+    case HIPREDUCE_I16: FILL(int16_t, (int16_t)(uint16_t)r)
+    case HIPREDUCE_U16: FILL(uint16_t, (uint16_t)r)
+    case HIPREDUCE_I32: FILL(int32_t, (int32_t)(uint32_t)r)
+    case HIPREDUCE_U32: FILL(uint32_t, (uint32_t)r)
+    case HIPREDUCE_I64: FILL(int64_t, (int64_t)r)
+    case HIPREDUCE_U64: FILL(uint64_t, r)
+    case HIPREDUCE_F32: FILL(float, 0.5f + (float)(r >> 11) * (float)(1.0 / 9007199254740992.0))
+    case HIPREDUCE_F64: FILL(double, 0.5 + (double)(r >> 11) * (1.0 / 9007199254740992.0))
+    default: break;
+    }
+#undef FILL
+}
+
+/* The ceiling: every byte read once, summed as 64-bit words in four chains; the sum goes to a
+ * volatile so that the loads stay. */
+static volatile uint64_t sink;
+
+static void read_all(const unsigned char* p, uint64_t bytes)
+{
+    const uint64_t words = bytes / 8;
+    uint64_t a = 0, b = 0, c = 0, d = 0, i = 0;
+    for (; i + 4 <= words; i += 4) {
+        uint64_t w[4];
+        memcpy(w, p + 8 * i, sizeof w);
+        a += w[0];
+        b += w[1];
+        c += w[2];
+        d += w[3];
+    }
+    for (; i < words; ++i) {
+        uint64_t w;
+        memcpy(&w, p + 8 * i, sizeof w);
+        a += w;
+    }
+    for (uint64_t j = 8 * words; j < bytes; ++j) a += p[j];
+    sink = a + b + c + d;
+}
+
+typedef struct row_data {
+    hipreduce_handle h;
+    hipreduce_op op;
+    hipreduce_dtype dtype;
+    uint64_t n, bytes, stride; /* stride: bytes from one copy to the next */
+    const unsigned char* data;
+    int copies;
+} row_data;
+
+static hipreduce_status reduce_copy(const row_data* d, int copy)
+{
+    unsigned char result[16];
+    return hipreduce_reduce(d->h, d->op, d->dtype, d->data + (size_t)copy * d->stride, d->n, result,
+                            HIPREDUCE_RESULT_HOST);
+}
+
+static int compare_double(const void* x, const void* y)
+{
+    const double a = *(const double*)x, b = *(const double*)y;
+    return (a > b) - (a < b);
+}
+
+static double median(double* v, int count)
+{
+    qsort(v, (size_t)count, sizeof *v, compare_double);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+/* Median ms of the reduction (ms[0]) and of the plain read (ms[1]), timed in turn, the first
+ * of each round alternating, consecutive calls on different copies. */
+static int time_row(const row_data* d, const bench_options* o, double ms[2])
+{
+    double* t = malloc(2 * (size_t)o->reps * sizeof *t);
+    if (!t) return -1;
+    uint64_t next = 0;
+    for (int i = 0; i < o->warmup; ++i) {
+        if (reduce_copy(d, (int)(next++ % (uint64_t)d->copies)) != HIPREDUCE_STATUS_SUCCESS) goto failed;
+        read_all(d->data + (size_t)(next++ % (uint64_t)d->copies) * d->stride, d->bytes);
+    }
+    for (int i = 0; i < o->reps; ++i) {
+        for (int j = 0; j < 2; ++j) {
+            const int which = (i + j) % 2;
+            const unsigned char* p = d->data + (size_t)(next % (uint64_t)d->copies) * d->stride;
+            const double t0 = now_ms();
+            if (which == 0) {
+                if (reduce_copy(d, (int)(next % (uint64_t)d->copies)) != HIPREDUCE_STATUS_SUCCESS) goto failed;
+            } else {
+                read_all(p, d->bytes);
+            }
+            t[which * o->reps + i] = now_ms() - t0;
+            ++next;
+        }
+    }
+    ms[0] = median(t, o->reps);
+    ms[1] = median(t + o->reps, o->reps);
+    free(t);
+    return 0;
+failed:
+    free(t);
+    return -1;
+}
+
+/* "cpu device (<model name>)" from /proc/cpuinfo where there is one. */
+static void cpu_name(char* out, size_t size)
+{
+    char line[512], model[256] = "";
+    FILE* f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f)) {
+        const char* colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            snprintf(model, sizeof model, "%s", colon + 2);
+            model[strcspn(model, "\n")] = '\0';
+            break;
+        }
+    }
+    if (f) fclose(f);
+    snprintf(out, size, model[0] ? "cpu device (%s, 1 thread)" : "cpu device%s", model);
+}
+
+/* Times one (op, dtype, n) on the copies in d and appends its row; 1: skipped, -1: failed. */
+static int run_op(row_data* d, const bench_options* o, bench_result* r)
+{
+    size_t ws_bytes = 0;
+    hipreduce_status s = hipreduce_workspace_size(d->h, d->op, d->dtype, d->n, &ws_bytes);
+    if (s == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) return 1;
+    void* ws = NULL;
+    if (s == HIPREDUCE_STATUS_SUCCESS && o->workspace == BENCH_WORKSPACE_CALLER) {
+        ws = malloc(ws_bytes ? ws_bytes : 1);
+        if (!ws) s = HIPREDUCE_STATUS_ALLOCATION_FAILED;
+        else s = hipreduce_set_workspace(d->h, ws, ws_bytes);
+    }
+    if (s == HIPREDUCE_STATUS_SUCCESS) s = reduce_copy(d, 0);
+    double ms[2];
+    const int timed = s == HIPREDUCE_STATUS_SUCCESS && time_row(d, o, ms) == 0;
+    if (ws) hipreduce_set_workspace(d->h, NULL, 0);
+    free(ws);
+    if (!timed) {
+        fprintf(stderr, "\nhipreduce-bench: %s %s n=%llu on the cpu device: %s\n", hipreduce_op_name(d->op),
+                hipreduce_dtype_name(d->dtype), (unsigned long long)d->n,
+                s != HIPREDUCE_STATUS_SUCCESS ? hipreduce_status_string(s) : "failed while timing");
+        return -1;
+    }
+    const bench_row row = {hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_AUTO), hipreduce_op_name(d->op),
+                           hipreduce_dtype_name(d->dtype), d->n, ms[0], (double)d->bytes / ms[0] * 1e-6,
+                           (double)d->bytes / ms[1] * 1e-6, 0.0};
+    if (bench_add_row(r, &row) != 0) {
+        fprintf(stderr, "\nhipreduce-bench: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+int bench_run_cpu(const bench_options* o, bench_result* r)
+{
+    cpu_name(r->device, sizeof r->device);
+    r->vendor = NULL;
+    r->ceiling_kind = "64-bit word sum of the same buffers, 1 thread";
+    r->device_ceiling = 0;
+    row_data d;
+    memset(&d, 0, sizeof d);
+    hipreduce_status s = hipreduce_create(&d.h, HIPREDUCE_DEVICE_CPU, 0);
+    if (s != HIPREDUCE_STATUS_SUCCESS) {
+        fprintf(stderr, "hipreduce-bench: hipreduce_create (cpu device): %s\n", hipreduce_status_string(s));
+        return 1;
+    }
+    const size_t total = (size_t)o->n_dtypes * o->n_sizes * (size_t)o->n_ops;
+    size_t done = 0;
+    int rc = 0;
+    for (int t = 0; t < o->n_dtypes && rc == 0; ++t) {
+        d.dtype = (hipreduce_dtype)o->dtypes[t];
+        const size_t elem = hipreduce_dtype_size(d.dtype);
+        for (size_t k = 0; k < o->n_sizes && rc == 0; ++k) {
+            d.n = o->sizes[k];
+            if (d.n > (UINT64_MAX - 255) / elem / MAX_COPIES) {
+                fprintf(stderr, "hipreduce-bench: n=%llu is too large\n", (unsigned long long)d.n);
+                rc = 1;
+                break;
+            }
+            d.bytes = d.n * elem;
+            d.stride = (d.bytes + 255) / 256 * 256;
+            const uint64_t want = (ROTATION_BYTES + d.stride - 1) / d.stride;
+            d.copies = (int)(want < 2 ? 2 : want > MAX_COPIES ? MAX_COPIES : want);
+            const uint64_t all = d.stride * (uint64_t)d.copies;
+            unsigned char* data = all <= SIZE_MAX ? aligned_alloc(256, (size_t)all) : NULL;
+            if (!data) {
+                fprintf(stderr, "hipreduce-bench: cannot allocate %llu bytes (%d copies of n=%llu %s)\n",
+                        (unsigned long long)all, d.copies, (unsigned long long)d.n, hipreduce_dtype_name(d.dtype));
+                rc = 1;
+                break;
+            }
+            for (int c = 0; c < d.copies; ++c) {
+                fill(d.dtype, data + (size_t)c * d.stride, d.n, 1234 + (uint64_t)c);
+                memset(data + (size_t)c * d.stride + d.bytes, 0, (size_t)(d.stride - d.bytes));
+            }
+            d.data = data;
+            for (int i = 0; i < o->n_ops; ++i) {
+                d.op = (hipreduce_op)o->ops[i];
+                fprintf(stderr, "\r[%zu/%zu] auto %s %s n=%llu        ", ++done, total, hipreduce_op_name(d.op),
+                        hipreduce_dtype_name(d.dtype), (unsigned long long)d.n);
+                if (run_op(&d, o, r) < 0) {
+                    rc = 1;
+                    break;
+                }
+            }
+            free(data);
+        }
+    }
+    fprintf(stderr, "\n");
+    hipreduce_destroy(d.h);
+    return rc;
+}

@@ -1,0 +1,391 @@
+/* hipreduce-bench's command line: a table of options (name, value form, default, help, setter),
+ * strict parsing of every value, and --help built from that table and from the library's own name
+ * functions, so that neither the option list nor the name lists can go stale. To add an option,
+ * add a setter and a row to `options`. */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <hipreduce/hipreduce.h>
+
+#ifndef HIPREDUCE_BENCH_BACKEND
+#define HIPREDUCE_BENCH_BACKEND "cpu"
+#endif
+
+static const char* algorithm_name(int v) { return hipreduce_algorithm_name((hipreduce_algorithm)v); }
+static const char* op_name(int v) { return hipreduce_op_name((hipreduce_op)v); }
+static const char* dtype_name(int v) { return hipreduce_dtype_name((hipreduce_dtype)v); }
+
+static int fail(const char* option, const char* what, const char* value)
+{
+    fprintf(stderr, "hipreduce-bench: %s: %s '%s' (see --help)\n", option, what, value);
+    return -1;
+}
+
+/* Decimal digits in [s, end), nothing else, no overflow. */
+static int parse_u64(const char* s, const char* end, uint64_t* out)
+{
+    uint64_t v = 0;
+    if (s == end) return -1;
+    for (; s < end; ++s) {
+        if (*s < '0' || *s > '9') return -1;
+        const uint64_t d = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10) return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* One size: 1048576, 2^20, 1e9, each optionally followed by +D or -D (2^24+1, 2^20-3, 1e8+7).
+ * At least 1, no overflow. */
+static int parse_size(const char* s, uint64_t* out)
+{
+    const char* end = s + strlen(s);
+    const char* sign = strpbrk(s, "+-");
+    const char* term_end = sign ? sign : end;
+    uint64_t value = 0, a = 0, b = 0;
+    if (strncmp(s, "2^", 2) == 0) {
+        if (parse_u64(s + 2, term_end, &a) != 0 || a > 63) return -1;
+        value = (uint64_t)1 << a;
+    } else {
+        const char* e = memchr(s, 'e', (size_t)(term_end - s));
+        if (parse_u64(s, e ? e : term_end, &value) != 0) return -1;
+        if (e) {
+            if (parse_u64(e + 1, term_end, &b) != 0 || b > 19) return -1;
+            for (; b > 0; --b) {
+                if (value > UINT64_MAX / 10) return -1;
+                value *= 10;
+            }
+        }
+    }
+    if (sign) {
+        uint64_t delta = 0;
+        if (parse_u64(sign + 1, end, &delta) != 0) return -1;
+        if (*sign == '+' ? value > UINT64_MAX - delta : value < delta) return -1;
+        value = *sign == '+' ? value + delta : value - delta;
+    }
+    if (value == 0) return -1;
+    *out = value;
+    return 0;
+}
+
+static int parse_int(const char* option, const char* value, int lo, int hi, int* out)
+{
+    uint64_t v = 0;
+    if (parse_u64(value, value + strlen(value), &v) != 0 || v < (uint64_t)lo || v > (uint64_t)hi) {
+        fprintf(stderr, "hipreduce-bench: %s: expected an integer from %d to %d, got '%s'\n", option, lo, hi, value);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* A comma-separated list of names known to name_of, or "all"; duplicates are dropped. */
+static int parse_names(const char* option, const char* list, const char* (*name_of)(int), const char* kind,
+                       int* out, int* count, int* saw_all)
+{
+    *count = 0;
+    if (*list == '\0') return fail(option, "empty list", list);
+    const char* p = list;
+    for (;;) {
+        const char* comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char want[64];
+        if (len == 0 || len >= sizeof want) return fail(option, "bad list", list);
+        memcpy(want, p, len);
+        want[len] = '\0';
+        const int all = strcmp(want, "all") == 0;
+        int found = 0;
+        if (all && saw_all) *saw_all = 1;
+        for (int v = 0; v < BENCH_MAX_NAMES; ++v) {
+            const char* name = name_of(v);
+            if (!name || (!all && strcmp(want, name) != 0)) continue;
+            found = 1;
+            int dup = 0;
+            for (int k = 0; k < *count; ++k) dup |= out[k] == v;
+            if (!dup) out[(*count)++] = v;
+        }
+        if (!found) {
+            char what[64];
+            snprintf(what, sizeof what, "unknown %s", kind);
+            return fail(option, what, want);
+        }
+        if (!comma) return 0;
+        p = comma + 1;
+    }
+}
+
+/* ---- setters: one per option; each returns 0 or reports the value and returns -1 ---- */
+
+static int set_device(bench_options* o, const char* opt, const char* v)
+{
+    if (strcmp(v, "auto") == 0) o->device = BENCH_DEVICE_AUTO;
+    else if (strcmp(v, "gpu") == 0) o->device = BENCH_DEVICE_GPU;
+    else if (strcmp(v, "cpu") == 0) o->device = BENCH_DEVICE_CPU;
+    else return fail(opt, "expected auto, gpu or cpu, got", v);
+    return 0;
+}
+static int set_algorithms(bench_options* o, const char* opt, const char* v)
+{
+    o->algorithms_all = 0;
+    return parse_names(opt, v, algorithm_name, "algorithm", o->algorithms, &o->n_algorithms, &o->algorithms_all);
+}
+static int set_ops(bench_options* o, const char* opt, const char* v)
+{
+    return parse_names(opt, v, op_name, "op", o->ops, &o->n_ops, NULL);
+}
+static int set_dtypes(bench_options* o, const char* opt, const char* v)
+{
+    return parse_names(opt, v, dtype_name, "dtype", o->dtypes, &o->n_dtypes, NULL);
+}
+static int set_sizes(bench_options* o, const char* opt, const char* v)
+{
+    size_t count = 1;
+    for (const char* c = v; *c; ++c) count += *c == ',';
+    uint64_t* sizes = malloc(count * sizeof *sizes);
+    if (!sizes) return fail(opt, "out of memory for", v);
+    size_t k = 0;
+    for (const char* p = v;; ++k) {
+        const char* comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char one[64];
+        if (len < sizeof one) {
+            memcpy(one, p, len);
+            one[len] = '\0';
+        }
+        if (len >= sizeof one || parse_size(one, &sizes[k]) != 0) {
+            free(sizes);
+            fprintf(stderr, "hipreduce-bench: %s: bad size '%.*s' (forms: 1048576, 2^20, 1e9, 2^24+1, 2^20-3; "
+                    "at least 1)\n", opt, (int)len, p);
+            return -1;
+        }
+        if (!comma) break;
+        p = comma + 1;
+    }
+    free(o->sizes);
+    o->sizes = sizes;
+    o->n_sizes = k + 1;
+    return 0;
+}
+static int set_reps(bench_options* o, const char* opt, const char* v) { return parse_int(opt, v, 1, 1000000, &o->reps); }
+static int set_warmup(bench_options* o, const char* opt, const char* v)
+{
+    return parse_int(opt, v, 0, 1000000, &o->warmup);
+}
+static int set_workspace(bench_options* o, const char* opt, const char* v)
+{
+    if (strcmp(v, "own") == 0) o->workspace = BENCH_WORKSPACE_OWN;
+    else if (strcmp(v, "caller") == 0) o->workspace = BENCH_WORKSPACE_CALLER;
+    else return fail(opt, "expected own or caller, got", v);
+    return 0;
+}
+static int set_no_vendor(bench_options* o, const char* opt, const char* v)
+{
+    (void)opt, (void)v;
+    o->vendor = 0;
+    return 0;
+}
+static int set_format(bench_options* o, const char* opt, const char* v)
+{
+    if (strcmp(v, "table") == 0) o->format = BENCH_FORMAT_TABLE;
+    else if (strcmp(v, "csv") == 0) o->format = BENCH_FORMAT_CSV;
+    else if (strcmp(v, "json") == 0) o->format = BENCH_FORMAT_JSON;
+    else return fail(opt, "expected table, csv or json, got", v);
+    return 0;
+}
+static int set_output(bench_options* o, const char* opt, const char* v)
+{
+    if (*v == '\0') return fail(opt, "empty file name", v);
+    o->output = v;
+    return 0;
+}
+
+typedef struct option_spec {
+    const char* name;
+    const char* value; /* the value's form in --help; NULL: a flag without value */
+    const char* help;  /* lines separated by '\n'; the last one says the default */
+    int (*set)(bench_options*, const char* option, const char* value);
+} option_spec;
+
+static const option_spec options[] = {
+    {"--device", "auto|gpu|cpu",
+     "gpu: GPU 0; cpu: the cpu device; auto: GPU 0 where this build\n"
+     "has a GPU backend and its runtime sees a GPU, else the cpu device\n"
+     "(default: auto)",
+     set_device},
+    {"--algorithms", "LIST", "algorithm names, comma-separated, or all (default: auto)", set_algorithms},
+    {"--ops", "LIST", "op names, comma-separated, or all (default: sum)", set_ops},
+    {"--dtypes", "LIST", "dtype names, comma-separated, or all (default: f32)", set_dtypes},
+    {"--sizes", "LIST",
+     "element counts, comma-separated: 1048576, 2^20 or 1e9, each\n"
+     "optionally followed by +D or -D (2^24+1, 1e8+7); at least 1\n"
+     "(default: 2^10..2^28 and 1000,100003,2^20+7,2^24+1,100000007)",
+     set_sizes},
+    {"--reps", "N", "timed calls per row, 1 to 1000000 (default: 50)", set_reps},
+    {"--warmup", "N", "untimed rounds before them, 0 to 1000000 (default: 5)", set_warmup},
+    {"--workspace", "own|caller",
+     "own: the handle's own workspace; caller: for each (op, dtype, n)\n"
+     "a workspace of the largest hipreduce_workspace_size among the\n"
+     "algorithms, allocated once and given to the handle with\n"
+     "hipreduce_set_workspace before timing (default: own)",
+     set_workspace},
+    {"--no-vendor", NULL, "do not time the vendor library (GPU only; default: time it)", set_no_vendor},
+    {"--format", "table|csv|json", "report format (default: table)", set_format},
+    {"--output", "FILE", "write the report to FILE (default: standard output)", set_output},
+};
+enum { N_OPTIONS = sizeof options / sizeof options[0] };
+
+static void print_names(const char* label, const char* (*name_of)(int))
+{
+    int col = printf("  %-12s", label);
+    for (int v = 0; v < BENCH_MAX_NAMES; ++v) {
+        const char* name = name_of(v);
+        if (!name) continue;
+        if (col + 1 + (int)strlen(name) > 98) col = printf("\n  %-12s", "");
+        col += printf(" %s", name);
+    }
+    printf("\n");
+}
+
+static void print_help(void)
+{
+    printf("usage: hipreduce-bench [OPTION]...\n\n"
+           "Times hipreduce_reduce for every combination of algorithm, op, dtype and size, one row each:\n"
+           "the median of --reps calls after --warmup untimed rounds, inputs of random values rotated\n"
+           "over copies so that a call does not find its input in cache.\n"
+           "  GPU (GPU 0): device events around each call, result in device memory; the vendor\n"
+           "    library (CUB's DeviceReduce on cuda, rocPRIM's reduce on amd) and the algorithms timed\n"
+           "    call by call in turn on the same data; ceiling: the bench's streaming-read kernel over\n"
+           "    1 GiB.\n"
+           "  cpu device: the host's monotonic clock around each (synchronous) call, in turn with a\n"
+           "    plain read of the same buffer (a sum of its 64-bit words) on the same thread, which is\n"
+           "    that row's ceiling; no vendor comparator. The cpu device always runs auto's order.\n"
+           "This build: %s backend.\n\n"
+           "Options (--name=VALUE or --name VALUE):\n",
+           HIPREDUCE_BENCH_BACKEND);
+    for (int i = 0; i < N_OPTIONS; ++i) {
+        char head[64];
+        snprintf(head, sizeof head, "%s%s%s", options[i].name, options[i].value ? "=" : "",
+                 options[i].value ? options[i].value : "");
+        const char* line = options[i].help;
+        printf("  %-26s", head);
+        for (;;) {
+            const char* nl = strchr(line, '\n');
+            printf("%.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+            if (!nl) break;
+            line = nl + 1;
+            printf("  %-26s", "");
+        }
+    }
+    printf("  %-26s%s\n\n", "--help", "this text");
+    printf("Names (from the library's hipreduce_algorithm_name, _op_name, _dtype_name):\n");
+    print_names("algorithms", algorithm_name);
+    print_names("ops", op_name);
+    print_names("dtypes", dtype_name);
+    printf("  Combinations that do not apply are left out: op/dtype pairs the library rejects (and, or,\n"
+           "  xor on floats), algorithms that do not take an op or dtype. On the cpu device only auto is\n"
+           "  accepted (all means auto there).\n\n"
+           "Output columns (table header / CSV and JSON key):\n"
+           "  algorithm op dtype n      the row: names as above, n in elements\n"
+           "  ms                        median time of one call, milliseconds\n"
+           "  GB/s        gbps          n * element size / time, in 10^9 bytes per second\n"
+           "  %%ceil       pct_ceiling   GB/s as a percentage of the read ceiling\n"
+           "  ceil GB/s   ceiling_gbps  the read ceiling of the row (in the table: cpu device only;\n"
+           "                            on a GPU one figure for the run, in the header line)\n"
+           "  vendor ms   vendor_ms     the vendor library's median on the same data\n"
+           "  ratio       ratio         ms / vendor ms: below 1 is faster than the vendor library\n"
+           "  Without a comparator (cpu device, --no-vendor, a build without one) the table leaves out\n"
+           "  the vendor columns; CSV leaves them empty, JSON writes null.\n"
+           "  The header line (CSV: a '#' line) names the device, the ceiling, the comparator and\n"
+           "  the workspace mode. Progress goes to standard error.\n\n"
+           "Exit status: 0 done, 1 a failure while running, 2 a usage error.\n");
+}
+
+static const option_spec* find_option(const char* arg, size_t len)
+{
+    for (int i = 0; i < N_OPTIONS; ++i)
+        if (strlen(options[i].name) == len && strncmp(options[i].name, arg, len) == 0) return &options[i];
+    return NULL;
+}
+
+size_t bench_default_sizes(uint64_t* out, size_t capacity)
+{
+    static const uint64_t odd[] = {1000, 100003, (1u << 20) + 7, (1u << 24) + 1, 100000007};
+    uint64_t all[32];
+    size_t k = 0;
+    for (int e = 10; e <= 28; ++e) all[k++] = (uint64_t)1 << e;
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; ++i) all[k++] = odd[i];
+    /* ascending: insertion sort of a handful */
+    for (size_t i = 1; i < k; ++i)
+        for (size_t j = i; j > 0 && all[j - 1] > all[j]; --j) {
+            const uint64_t t = all[j];
+            all[j] = all[j - 1];
+            all[j - 1] = t;
+        }
+    for (size_t i = 0; i < k && i < capacity; ++i) out[i] = all[i];
+    return k;
+}
+
+bench_parse_status bench_parse(int argc, char** argv, bench_options* o)
+{
+    memset(o, 0, sizeof *o);
+    o->algorithms[o->n_algorithms++] = HIPREDUCE_ALGORITHM_AUTO;
+    o->ops[o->n_ops++] = HIPREDUCE_OP_SUM;
+    o->dtypes[o->n_dtypes++] = HIPREDUCE_F32;
+    o->reps = 50;
+    o->warmup = 5;
+    o->vendor = 1;
+    for (int i = 1; i < argc; ++i) {
+        const char* arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            bench_free_options(o);
+            print_help();
+            return BENCH_PARSE_HELP;
+        }
+        const char* eq = strchr(arg, '=');
+        const size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const option_spec* spec = strncmp(arg, "--", 2) == 0 ? find_option(arg, len) : NULL;
+        const char* value = eq ? eq + 1 : NULL;
+        int bad = 0;
+        if (!spec) {
+            fprintf(stderr, "hipreduce-bench: unknown %s '%.*s' (see --help)\n",
+                    strncmp(arg, "-", 1) == 0 ? "option" : "argument", (int)len, arg);
+            bad = 1;
+        } else if (!spec->value && value) {
+            fprintf(stderr, "hipreduce-bench: option '%s' takes no value (see --help)\n", spec->name);
+            bad = 1;
+        } else if (spec->value && !value) {
+            if (i + 1 < argc) value = argv[++i];
+            else {
+                fprintf(stderr, "hipreduce-bench: option '%s' needs a value: %s=%s\n", spec->name, spec->name,
+                        spec->value);
+                bad = 1;
+            }
+        }
+        if (bad || spec->set(o, spec->name, value ? value : "") != 0) {
+            bench_free_options(o);
+            return BENCH_PARSE_ERROR;
+        }
+    }
+    if (!o->sizes) {
+        uint64_t sizes[32];
+        const size_t k = bench_default_sizes(sizes, 32);
+        o->sizes = malloc(k * sizeof *o->sizes);
+        if (!o->sizes) {
+            fprintf(stderr, "hipreduce-bench: out of memory\n");
+            return BENCH_PARSE_ERROR;
+        }
+        memcpy(o->sizes, sizes, k * sizeof *o->sizes);
+        o->n_sizes = k;
+    }
+    return BENCH_PARSE_OK;
+}
+
+void bench_free_options(bench_options* o)
+{
+    free(o->sizes);
+    o->sizes = NULL;
+    o->n_sizes = 0;
+}
