@@ -124,16 +124,14 @@ static int time_row(const row_data* d, const bench_options* o, double ms[2])
     }
     for (int i = 0; i < o->reps; ++i) {
         for (int j = 0; j < 2; ++j) {
-            const int which = (i + j) % 2;
-            const unsigned char* p = d->data + (size_t)(next % (uint64_t)d->copies) * d->stride;
+            const int which = (i + j) % 2, copy = (int)(next++ % (uint64_t)d->copies);
             const double t0 = now_ms();
             if (which == 0) {
-                if (reduce_copy(d, (int)(next % (uint64_t)d->copies)) != HIPREDUCE_STATUS_SUCCESS) goto failed;
+                if (reduce_copy(d, copy) != HIPREDUCE_STATUS_SUCCESS) goto failed;
             } else {
-                read_all(p, d->bytes);
+                read_all(d->data + (size_t)copy * d->stride, d->bytes);
             }
             t[which * o->reps + i] = now_ms() - t0;
-            ++next;
         }
     }
     ms[0] = median(t, o->reps);
