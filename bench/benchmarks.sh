@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The runs behind docs/BENCHMARKS.md: hipreduce-bench BUILD_DIR OUT_DIR
 #   ladder.csv  every algorithm, f32 sum, at 2^26 and 2^28
-#   sweep.csv   the default algorithm against the vendor library across the size sweep
-#               (2^10..2^30 and odd sizes), f32/f64/i32/i64 sum, min and max
-# then plots them with bench/plot.py where matplotlib is installed (NO_PLOTS=1: not).
+#   sweep_sum.csv, sweep_minmax.csv
+#               the default algorithm against the vendor library across the size sweep
+#               (2^10..2^30 and odd sizes), f32/f64/i32/i64 sum, and min and max
+# then plots them with bench/plot.py where matplotlib is installed (NO_PLOTS=1: not): every plot of
+# docs/plots, named as docs/BENCHMARKS.md links them.
 set -euo pipefail
 build=${1:?usage: bench/benchmarks.sh BUILD_DIR OUT_DIR}
 out=${2:?usage: bench/benchmarks.sh BUILD_DIR OUT_DIR}
@@ -15,5 +17,5 @@ sweep="$sweep,1000,100003,2^20+7,2^24+1,100000007,1e9"
 "$bench" --algorithms=auto --ops=sum --dtypes=f32,f64,i32,i64 --sizes="$sweep" --format=csv --output="$out/sweep_sum.csv"
 "$bench" --algorithms=auto --ops=min,max --dtypes=f32,f64,i32,i64 --sizes="$sweep" --format=csv --output="$out/sweep_minmax.csv"
 if [ -z "${NO_PLOTS:-}" ] && python3 -c "import matplotlib" 2>/dev/null; then
-  for f in ladder sweep_sum sweep_minmax; do python3 "$(dirname "$0")/plot.py" "$out/$f.csv" --out-dir "$out/plots" --ladder-n 67108864 --ladder-n 268435456; done
+  python3 "$(dirname "$0")/plot.py" "$out/ladder.csv" "$out/sweep_sum.csv" "$out/sweep_minmax.csv" --out-dir "$out/plots"
 fi
