@@ -63,3 +63,6 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
 endif()
 configure_file(cmake/hipreduce.pc.in "${PROJECT_BINARY_DIR}/hipreduce.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/hipreduce.pc" DESTINATION "${_hr_pc_dir}")
+
+# The licence travels with every install (share/doc/hipreduce/LICENSE).
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
