@@ -9,10 +9,6 @@
 
 #include <hipreduce/hipreduce.h>
 
-#ifndef HIPREDUCE_BENCH_BACKEND
-#define HIPREDUCE_BENCH_BACKEND "cpu"
-#endif
-
 static const char* algorithm_name(int v) { return hipreduce_algorithm_name((hipreduce_algorithm)v); }
 static const char* op_name(int v) { return hipreduce_op_name((hipreduce_op)v); }
 static const char* dtype_name(int v) { return hipreduce_dtype_name((hipreduce_dtype)v); }
@@ -264,7 +260,7 @@ static void print_help(void)
            "    that row's ceiling; no vendor comparator. The cpu device always runs auto's order.\n"
            "This build: %s backend.\n\n"
            "Options (--name=VALUE or --name VALUE):\n",
-           HIPREDUCE_BENCH_BACKEND);
+           hipreduce_backend_name());
     for (int i = 0; i < N_OPTIONS; ++i) {
         char head[64];
         snprintf(head, sizeof head, "%s%s%s", options[i].name, options[i].value ? "=" : "",
