@@ -100,6 +100,7 @@ static uint64_t bits_of(hipreduce_dtype d, const void* p)
     return bits == 64 ? load_int(d, p, 0) : load_int(d, p, 0) & ((UINT64_C(1) << bits) - 1);
 }
 int ref_same_bits(hipreduce_dtype d, const void* a, const void* b) { return bits_of(d, a) == bits_of(d, b); }
+int ref_is_nan(hipreduce_dtype d, const void* p) { return ref_is_float(d) && isnan(load_float(d, p, 0)); }
 
 static uint64_t sign_mask(hipreduce_dtype d) { return UINT64_C(1) << (8 * ref_size(d) - 1); }
 static uint64_t canonical_nan(hipreduce_dtype d)
@@ -296,4 +297,95 @@ int ref_check(const char* what, hipreduce_op op, hipreduce_dtype d, ref_data dat
     if (!(fabsl(gv - exact) <= bound + slack))
         return fail(what, op, d, data, n, g, 0, "outside the error bound", gv, exact);
     return 0;
+}
+
+/* ---- float sum/prod on any data: the outcomes IEEE arithmetic allows in some order ---- */
+
+typedef struct ieee_scan {
+    int nan, pinf, ninf, zero, negative, all_negative_zero;
+    long double pos, neg;  /* sums of the finite positive / negative elements' magnitudes */
+    long double up, down;  /* prod: log2 of the largest / smallest product of finite nonzero elements */
+} ieee_scan;
+
+static ieee_scan ieee_scan_input(hipreduce_op op, hipreduce_dtype d, const void* x, uint64_t n)
+{
+    ieee_scan s = {0, 0, 0, 0, 0, n > 0, 0, 0, 0, 0};
+    /* The products of the elements above / below 1 in magnitude, as mantissa * 2^exponent. */
+    long double up = 1, down = 1;
+    int up_exp = 0, down_exp = 0, e;
+    for (uint64_t i = 0; i < n; ++i) {
+        const long double v = load_float(d, x, i);
+        const uint64_t b = float_bits(d, x, i);
+        s.all_negative_zero &= b == sign_mask(d);
+        if (isnan(v)) {
+            s.nan = 1;
+            continue;
+        }
+        s.negative ^= (b & sign_mask(d)) != 0;
+        if (isinf(v)) {
+            s.pinf |= v > 0;
+            s.ninf |= v < 0;
+        } else if (v == 0) {
+            s.zero = 1;
+        } else {
+            if (v > 0) s.pos += v;
+            else s.neg -= v;
+            if (op == HIPREDUCE_OP_PROD && fabsl(v) > 1 && (up *= fabsl(v)) > 0x1p8000L)
+                up = frexpl(up, &e), up_exp += e;
+            if (op == HIPREDUCE_OP_PROD && fabsl(v) < 1 && (down *= fabsl(v)) < 0x1p-8000L)
+                down = frexpl(down, &e), down_exp += e;
+        }
+    }
+    s.up = up_exp + log2l(up);
+    s.down = down_exp + log2l(down);
+    return s;
+}
+
+/* NULL when the IEEE rules let some order of operations on this input give a result of got's
+ * class (NaN, signed infinity, signed zero, finite); else the rule it breaks. *bounded: no
+ * partial result can overflow or (prod) lose precision to underflow, so ref_check's bound holds. */
+static const char* ieee_rule(hipreduce_op op, hipreduce_dtype d, const ieee_scan* s, uint64_t g, long double gv,
+                             int* bounded)
+{
+    const int nan = isnan(gv), inf = isinf(gv), zero = gv == 0, neg = (g & sign_mask(d)) != 0;
+    const int inf_in = s->pinf || s->ninf;
+    if (op == HIPREDUCE_OP_SUM) {
+        /* A partial sum stays within the same-sign magnitudes times (1 + a rounding margin). */
+        const long double top = d == HIPREDUCE_F32 ? FLT_MAX : DBL_MAX, margin = 1 + 1.0L / 1024;
+        const int reach_p = s->pinf || s->pos * margin >= top, reach_n = s->ninf || s->neg * margin >= top;
+        *bounded = !s->nan && !reach_p && !reach_n;
+        if (s->nan || (s->pinf && s->ninf)) return nan ? NULL : "NaN, or +inf and -inf, in the input make NaN";
+        if (nan) return reach_p && reach_n ? NULL : "NaN from an input that cannot reach inf - inf";
+        if (inf) return (neg ? reach_n && !s->pinf : reach_p && !s->ninf) ? NULL : "an unreachable infinity";
+        if (inf_in) return "a finite sum of an input with an infinity";
+        if (zero && neg != s->all_negative_zero) return "a zero sum is -0 only when every element is -0";
+        return NULL;
+    }
+    /* prod: partial products lie in [2^down, 2^up], up to rounding (2 binades of margin). */
+    const int top = d == HIPREDUCE_F32 ? 128 : 1024, bottom = d == HIPREDUCE_F32 ? -126 : -1022;
+    const int over = s->up >= top - 2, under = s->down <= bottom + 2;
+    *bounded = !s->nan && !inf_in && !s->zero && !over && !under;
+    if (s->nan || (s->zero && inf_in)) return nan ? NULL : "NaN, or 0 and inf, in the input make NaN";
+    if (nan) return (s->zero && over) || (inf_in && under) || (over && under) ? NULL : "an unreachable NaN";
+    if (neg != s->negative) return "product sign (the parity of the sign bits)";
+    if (inf) return !s->zero && (inf_in || over) ? NULL : "an unreachable infinite product";
+    if (zero) return !inf_in && (s->zero || under) ? NULL : "an unreachable zero product";
+    return !s->zero && !inf_in ? NULL : "a finite nonzero product of an input with 0 or inf";
+}
+
+int ref_check_ieee(const char* what, hipreduce_op op, hipreduce_dtype d, ref_data data, const void* x, uint64_t n,
+                   const void* got)
+{
+    const ieee_scan s = ieee_scan_input(op, d, x, n);
+    const uint64_t g = bits_of(d, got);
+    const long double gv = load_float(d, got, 0);
+    int bounded = 0;
+    const char* why = ieee_rule(op, d, &s, g, gv, &bounded);
+    if (why) return fail(what, op, d, data, n, g, 0, why, gv, 0);
+    if (bounded) return ref_check(what, op, d, data, x, n, got, REF_CANONICAL);
+    unsigned char model[8];
+    ref_model(op, d, x, n, model);
+    const long double mv = load_float(d, model, 0);
+    if (g == bits_of(d, model) || (isnan(gv) && isnan(mv))) return 0;
+    return fail(what, op, d, data, n, g, bits_of(d, model), "canonical order model (NaN: any payload)", gv, mv);
 }

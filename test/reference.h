@@ -42,6 +42,15 @@ typedef enum ref_order { REF_CANONICAL, REF_ANY_ORDER } ref_order;
 int ref_check(const char* what, hipreduce_op op, hipreduce_dtype dtype, ref_data data, const void* x, uint64_t n,
               const void* got, ref_order order);
 
+/* Float sum/prod on any data (NaN payloads, infinities, signed zeros, subnormals, sums and
+ * products that overflow or underflow): got must be of a class the IEEE rules allow for this
+ * input in some order (NaN from NaN, inf - inf or 0 * inf; infinities and zeros with their IEEE
+ * signs), carry the canonical-order model's bits (any NaN where the model gives NaN), and, where
+ * no partial result can overflow or underflow, pass ref_check (REF_CANONICAL). 0 when right, else
+ * prints why and returns 1. */
+int ref_check_ieee(const char* what, hipreduce_op op, hipreduce_dtype dtype, ref_data data, const void* x,
+                   uint64_t n, const void* got);
+
 /* The canonical-order model (float sum/prod only): writes one element of dtype to out. */
 void ref_model(hipreduce_op op, hipreduce_dtype dtype, const void* x, uint64_t n, void* out);
 
@@ -65,6 +74,8 @@ int ref_for_each_case(uint64_t max_n, ref_case_fn fn, void* ctx);
 
 /* Bit-exact equality of two results of dtype. */
 int ref_same_bits(hipreduce_dtype dtype, const void* a, const void* b);
+/* Whether one element of dtype at p is a NaN (0 for integer dtypes). */
+int ref_is_nan(hipreduce_dtype dtype, const void* p);
 
 /* Test helpers. */
 #define REF_EXPECT(cond)                                                                          \
