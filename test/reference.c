@@ -312,7 +312,8 @@ static ieee_scan ieee_scan_input(hipreduce_op op, hipreduce_dtype d, const void*
     ieee_scan s = {0, 0, 0, 0, 0, n > 0, 0, 0, 0, 0};
     /* The products of the elements above / below 1 in magnitude, as mantissa * 2^exponent. */
     long double up = 1, down = 1;
-    int up_exp = 0, down_exp = 0, e;
+    int64_t up_exp = 0, down_exp = 0; /* 2^24 subnormals reach -2^34 */
+    int e;
     for (uint64_t i = 0; i < n; ++i) {
         const long double v = load_float(d, x, i);
         const uint64_t b = float_bits(d, x, i);
@@ -336,8 +337,8 @@ static ieee_scan ieee_scan_input(hipreduce_op op, hipreduce_dtype d, const void*
                 down = frexpl(down, &e), down_exp += e;
         }
     }
-    s.up = up_exp + log2l(up);
-    s.down = down_exp + log2l(down);
+    s.up = (long double)up_exp + log2l(up);
+    s.down = (long double)down_exp + log2l(down);
     return s;
 }
 
