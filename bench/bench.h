@@ -38,6 +38,7 @@ typedef struct bench_options {
     int vendor;
     bench_device device;
     bench_workspace workspace;
+    unsigned threads; /* cpu device: hipreduce_set_threads' count, 0 = the library's default */
 } bench_options;
 
 typedef enum { BENCH_PARSE_OK = 0, BENCH_PARSE_HELP = 1, BENCH_PARSE_ERROR = 2 } bench_parse_status;

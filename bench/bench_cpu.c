@@ -143,8 +143,8 @@ failed:
     return -1;
 }
 
-/* "cpu device (<model name>)" from /proc/cpuinfo where there is one. */
-static void cpu_name(char* out, size_t size)
+/* "cpu device (<model name>, N threads)" from /proc/cpuinfo where there is one. */
+static void cpu_name(char* out, size_t size, unsigned threads)
 {
     char line[512], model[256] = "";
     FILE* f = fopen("/proc/cpuinfo", "r");
@@ -157,7 +157,8 @@ static void cpu_name(char* out, size_t size)
         }
     }
     if (f) fclose(f);
-    snprintf(out, size, model[0] ? "cpu device (%s, 1 thread)" : "cpu device%s", model);
+    if (model[0]) snprintf(out, size, "cpu device (%s, %u thread%s)", model, threads, threads == 1 ? "" : "s");
+    else snprintf(out, size, "cpu device (%u thread%s)", threads, threads == 1 ? "" : "s");
 }
 
 /* Times one (op, dtype, n) on the copies in d and appends its row; 1: skipped, -1: failed. */
@@ -195,7 +196,6 @@ static int run_op(row_data* d, const bench_options* o, bench_result* r)
 
 int bench_run_cpu(const bench_options* o, bench_result* r)
 {
-    cpu_name(r->device, sizeof r->device);
     r->vendor = NULL;
     r->ceiling_kind = "64-bit word sum of the same buffers, 1 thread";
     r->device_ceiling = 0;
@@ -206,6 +206,10 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
         fprintf(stderr, "hipreduce-bench: hipreduce_create (cpu device): %s\n", hipreduce_status_string(s));
         return 1;
     }
+    unsigned threads = 1;
+    hipreduce_set_threads(d.h, o->threads);
+    hipreduce_get_threads(d.h, &threads);
+    cpu_name(r->device, sizeof r->device, threads);
     const size_t total = (size_t)o->n_dtypes * o->n_sizes * (size_t)o->n_ops;
     size_t done = 0;
     int rc = 0;

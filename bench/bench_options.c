@@ -177,6 +177,13 @@ static int set_workspace(bench_options* o, const char* opt, const char* v)
     else return fail(opt, "expected own or caller, got", v);
     return 0;
 }
+static int set_threads(bench_options* o, const char* opt, const char* v)
+{
+    int threads = 0;
+    if (parse_int(opt, v, 0, 256, &threads) != 0) return -1;
+    o->threads = (unsigned)threads;
+    return 0;
+}
 static int set_no_vendor(bench_options* o, const char* opt, const char* v)
 {
     (void)opt, (void)v;
@@ -227,6 +234,10 @@ static const option_spec options[] = {
      "algorithms, allocated once and given to the handle with\n"
      "hipreduce_set_workspace before timing (default: own)",
      set_workspace},
+    {"--threads", "N",
+     "cpu device: threads per call (hipreduce_set_threads), 1 to 256,\n"
+     "or 0 for the library's default, the available cores (default: 0)",
+     set_threads},
     {"--no-vendor", NULL, "do not time the vendor library (GPU only; default: time it)", set_no_vendor},
     {"--format", "table|csv|json", "report format (default: table)", set_format},
     {"--output", "FILE", "write the report to FILE (default: standard output)", set_output},

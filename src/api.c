@@ -8,10 +8,14 @@
  * - A failing call writes nothing through its out-pointers (hipreduce_create leaves *handle).
  * - CPU handles: any valid algorithm (study ones included) and block size is accepted and
  *   remembered (get_algorithm returns it), but the CPU always runs AUTO's order, so every
- *   algorithm gives AUTO's bits. The stream is
- *   ignored (calls are synchronous on the calling thread). The workspace size is 0 and
- *   set_workspace accepts any valid workspace and never touches it (the CPU keeps its partials
- *   on the host heap), so code written for GPU handles runs unchanged.
+ *   algorithm gives AUTO's bits. The stream is ignored (calls return when the result is
+ *   written). The executor (cpu_reduce.h) owns a pool of threads, started by the first call
+ *   with enough work for more than one and joined by destroy or by a changed thread count;
+ *   its workspace is host memory: the tile partials of level 1 (workspace_size reports them,
+ *   0 when one tile covers n), handle-owned and grown on demand, or the caller's (any
+ *   alignment, no initialisation; too small is WORKSPACE_TOO_SMALL). A forked child must not
+ *   use a CPU handle created before the fork (its pool's threads do not exist there).
+ * - set_threads / get_threads: GPU handles accept and ignore the count and report 0.
  * - set_workspace: NULL with bytes > 0 is INVALID_POINTER; a non-NULL workspace of 0 bytes is a
  *   (too small) caller workspace; NULL with 0 returns to the handle-owned workspace.
  * - hipreduce_last_error_message: "" for NULL and CPU handles (the CPU has no runtime errors);
@@ -41,6 +45,7 @@ struct hipreduce_handle_s {
     hipreduce_device_kind kind;
     hipreduce_algorithm algorithm;
     hr_gpu* gpu; /* NULL on the CPU device */
+    hr_cpu* cpu; /* NULL on a GPU device */
 };
 
 /* Checks shared by reduce and workspace_size after the handle: op, dtype, applicability. */
@@ -107,6 +112,10 @@ hipreduce_status hipreduce_create(hipreduce_handle* handle, hipreduce_device_kin
             free(h);
             return st;
         }
+    } else if (hr_cpu_create(&h->cpu) != HIPREDUCE_STATUS_SUCCESS) {
+        snprintf(create_error, sizeof create_error, "host allocation of the cpu executor failed");
+        free(h);
+        return HIPREDUCE_STATUS_ALLOCATION_FAILED;
     }
     *handle = h;
     return HIPREDUCE_STATUS_SUCCESS;
@@ -118,6 +127,7 @@ hipreduce_status hipreduce_destroy(hipreduce_handle handle)
     if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     handle->tag = 0;
     if (handle->gpu) hr_gpu_destroy(handle->gpu);
+    hr_cpu_destroy(handle->cpu);
     free(handle);
     return HIPREDUCE_STATUS_SUCCESS;
 }
@@ -153,6 +163,20 @@ hipreduce_status hipreduce_set_block_size(hipreduce_handle handle, unsigned thre
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
+hipreduce_status hipreduce_set_threads(hipreduce_handle handle, unsigned threads)
+{
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    return handle->cpu ? hr_cpu_set_threads(handle->cpu, threads) : HIPREDUCE_STATUS_SUCCESS;
+}
+
+hipreduce_status hipreduce_get_threads(hipreduce_handle handle, unsigned* threads)
+{
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (threads == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+    *threads = handle->cpu ? hr_cpu_threads(handle->cpu) : 0;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
 hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
                                   const void* input, uint64_t n, void* result, hipreduce_location location)
 {
@@ -165,7 +189,7 @@ hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipr
     if (location == HIPREDUCE_RESULT_DEVICE && handle->gpu == NULL) return HIPREDUCE_STATUS_INVALID_LOCATION;
     if (result == NULL || (input == NULL && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
     if (bytes_overflow(n, elem_size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
-    if (handle->gpu == NULL) return hr_cpu_reduce(op, dtype, input, n, result);
+    if (handle->cpu) return hr_cpu_reduce(handle->cpu, op, dtype, input, n, result);
     return hr_gpu_reduce(handle->gpu, handle->algorithm, op, dtype, input, n, result, location);
 }
 
@@ -178,8 +202,8 @@ hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op 
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
     if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
     if (bytes_overflow(n, elem_size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
-    if (handle->gpu == NULL) {
-        *bytes = 0;
+    if (handle->cpu) {
+        *bytes = hr_cpu_workspace_size(op, dtype, n);
         return HIPREDUCE_STATUS_SUCCESS;
     }
     return hr_gpu_workspace_size(handle->gpu, handle->algorithm, op, dtype, n, bytes);
@@ -189,7 +213,10 @@ hipreduce_status hipreduce_set_workspace(hipreduce_handle handle, void* workspac
 {
     if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
     if (workspace == NULL && bytes > 0) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if (handle->gpu == NULL) return HIPREDUCE_STATUS_SUCCESS;
+    if (handle->cpu) {
+        hr_cpu_set_workspace(handle->cpu, workspace, bytes);
+        return HIPREDUCE_STATUS_SUCCESS;
+    }
     return hr_gpu_set_workspace(handle->gpu, workspace, bytes);
 }
 

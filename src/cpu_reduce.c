@@ -1,220 +1,232 @@
-/* The CPU executor: the default algorithm's order (plan.h), exactly, for every op and dtype.
+/* The cpu device's executor (cpu_reduce.h): the default algorithm's order (plan.h), exactly,
+ * for every op and dtype.
  *
  * Level 0 cuts the input into tiles of hr_tile_items(sizeof input element) elements; each tile
- * becomes one partial. Every higher level reduces the partials with the same tile geometry (that
- * of the input dtype), in place, until one remains. n >= 1 always runs at least one tile pass, so
- * n == 1 gives op(identity, x[0]) (min/max of a lone NaN is the canonical NaN); n == 0 gives the
- * dtype's identity (+0.0 for float sums).
+ * becomes one partial, stored by tile index in the workspace. Every higher level reduces the
+ * partials with the same tile geometry (that of the input dtype), in place, until one remains.
+ * n >= 1 always runs at least one tile, so n == 1 gives op(identity, x[0]) (min/max of a lone
+ * NaN is the canonical NaN); n == 0 gives the dtype's identity (+0.0 for float sums).
  *
- * Inside a tile, lane l folds the elements tile_base + (c * HR_TILE_LANES + l) * chunk_items + v in
- * (c, v) order, starting from the operator's identity (-0.0 for float sums: the exact additive
- * identity, so a sum of -0.0 stays -0.0); then the segment tree: in each 32-lane segment lane i =
- * op(lane i, lane i + s) for s = 16 .. 1, then over the segment results s = 4, 2, 1.
- *
- * Accumulators: 8/16-bit integers in 32 bits (the same result modulo 2^bits, exact for
- * min/max/bitwise), wider types in their own width; integer sum/prod wrap through the unsigned
- * twin (no signed overflow). Floats in plain float/double arithmetic, built with
- * -ffp-contract=off. The final conversion to a signed narrow type keeps the low bits (as every
- * supported compiler defines it).
- */
+ * Level 0 is nearly all the work (the levels above it hold 1/1024 of the input or less) and
+ * its tiles are independent: the calling thread and the pool's workers take blocks of
+ * consecutive tiles from a shared counter until none is left. Each partial is the same bits
+ * whichever thread computes it, so the result does not depend on the thread count or on the
+ * schedule. The levels above run on the calling thread. A call with less level-0 work than
+ * HR_CPU_MIN_TILES tiles per extra thread does not wake the pool (small n costs what it did on
+ * one thread). The tile kernels (cpu_levels.h) are the widest vector variant the CPU runs. */
 #include "cpu_reduce.h"
 
-#include <math.h>
-#include <stdint.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_levels.h"
+#include "cpu_ops.h"
+#include "cpu_pool.h"
 #include "plan.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define HR_ALWAYS_INLINE static inline __attribute__((always_inline))
-#elif defined(_MSC_VER)
-#define HR_ALWAYS_INLINE static __forceinline
-#else
-#define HR_ALWAYS_INLINE static inline
-#endif
+enum {
+    HR_CPU_MIN_TILES = 16, /* level-0 tiles (16 KiB of input each) per participating thread */
+    HR_CPU_MAX_GRAIN = 64  /* tiles a thread takes at a time, at most (1 MiB of input) */
+};
 
-enum { SUM = HIPREDUCE_OP_SUM, PROD = HIPREDUCE_OP_PROD, MIN = HIPREDUCE_OP_MIN, MAX = HIPREDUCE_OP_MAX,
-       AND = HIPREDUCE_OP_AND, OR = HIPREDUCE_OP_OR, XOR = HIPREDUCE_OP_XOR };
+struct hr_cpu {
+    unsigned threads;             /* >= 1 */
+    const hr_cpu_levels* levels;  /* the kernel variant for this CPU */
+    hr_cpu_pool* pool;            /* NULL until a call needs it */
+    int pool_failed;              /* no thread could be started: stay on the calling thread */
+    unsigned char* own;           /* the executor's workspace */
+    size_t own_bytes;
+    unsigned char* user;          /* the caller's workspace, when user_set */
+    size_t user_bytes;
+    int user_set;
+};
 
-/* ---- accumulator kinds: identity and combine, one macro per class ---- */
+/* ---- per-dtype facts: accumulator size, the empty result, the final narrowing ---- */
 
-#define HR_INT_KIND(K, T, U, LO, HI)                                                                         \
-    typedef T acc_##K;                                                                                     \
-    HR_ALWAYS_INLINE T identity_##K(int op)                                                                \
-    {                                                                                                      \
-        switch (op) {                                                                                      \
-        case PROD: return 1;                                                                               \
-        case MIN: return HI;                                                                               \
-        case MAX: return LO;                                                                               \
-        case AND: return (T) ~(U)0;                                                                        \
-        default: return 0;                                                                                 \
-        }                                                                                                  \
-    }                                                                                                      \
-    HR_ALWAYS_INLINE T combine_##K(int op, T a, T b)                                                       \
-    {                                                                                                      \
-        switch (op) {                                                                                      \
-        case SUM: return (T)((U)a + (U)b);                                                                 \
-        case PROD: return (T)((U)a * (U)b);                                                                \
-        case MIN: return b < a ? b : a;                                                                    \
-        case MAX: return a < b ? b : a;                                                                    \
-        case AND: return (T)(a & b);                                                                       \
-        case OR: return (T)(a | b);                                                                        \
-        default: return (T)(a ^ b);                                                                        \
-        }                                                                                                  \
+static size_t acc_size(hipreduce_dtype dtype)
+{
+#define HR_ACC_SIZE(VALUE, NAME, S, K, LO, HI)                                                             \
+    case VALUE: return sizeof(acc_##K);
+    switch (dtype) {
+        HR_CPU_DTYPES(HR_ACC_SIZE)
+    default: return 0;
     }
+#undef HR_ACC_SIZE
+}
 
-/* Float min/max: any NaN gives the canonical quiet NaN; equal values differ only as +-0.0, and
- * -0.0 orders below +0.0. Both rules make min/max commutative and associative bit for bit. */
-#define HR_FLOAT_KIND(K, T, BITS, NAN_BITS)                                                                  \
-    typedef T acc_##K;                                                                                     \
-    HR_ALWAYS_INLINE T canonical_nan_##K(void)                                                             \
-    {                                                                                                      \
-        const BITS bits = NAN_BITS;                                                                        \
-        T v;                                                                                               \
-        memcpy(&v, &bits, sizeof v);                                                                       \
-        return v;                                                                                          \
-    }                                                                                                      \
-    HR_ALWAYS_INLINE T identity_##K(int op)                                                                \
-    {                                                                                                      \
-        switch (op) {                                                                                      \
-        case SUM: return -(T)0;                                                                            \
-        case PROD: return 1;                                                                               \
-        case MIN: return (T)HUGE_VAL;                                                                      \
-        default: return -(T)HUGE_VAL;                                                                      \
-        }                                                                                                  \
-    }                                                                                                      \
-    HR_ALWAYS_INLINE T combine_##K(int op, T a, T b)                                                       \
-    {                                                                                                      \
-        switch (op) {                                                                                      \
-        case SUM: return a + b;                                                                            \
-        case PROD: return a * b;                                                                           \
-        default:                                                                                           \
-            if (a != a || b != b) return canonical_nan_##K();                                              \
-            if (a == b) return (signbit(a) != 0) == (op == MIN) ? a : b;                                   \
-            return (a < b) == (op == MIN) ? a : b;                                                         \
-        }                                                                                                  \
-    }
-
-HR_INT_KIND(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
-HR_INT_KIND(u32, uint32_t, uint32_t, 0, UINT32_MAX)
-HR_INT_KIND(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
-HR_INT_KIND(u64, uint64_t, uint64_t, 0, UINT64_MAX)
-HR_FLOAT_KIND(f32, float, uint32_t, UINT32_C(0x7fc00000))
-HR_FLOAT_KIND(f64, double, uint64_t, UINT64_C(0x7ff8000000000000))
-
-/* ---- one tile and one level, for a source element type S and accumulator kind K ---- */
-
-/* The segment tree over lane[0 .. HR_TILE_LANES): lane 0 ends up with the tile's value. */
-#define HR_SEGMENT_TREE(K, op, lane)                                                                         \
-    do {                                                                                                   \
-        for (uint32_t seg = 0; seg < HR_TILE_LANES; seg += HR_SEGMENT)                                     \
-            for (uint32_t s = HR_SEGMENT / 2; s > 0; s /= 2)                                               \
-                for (uint32_t i = 0; i < s; ++i)                                                           \
-                    lane[seg + i] = combine_##K(op, lane[seg + i], lane[seg + i + s]);                     \
-        for (uint32_t s = HR_TILE_LANES / HR_SEGMENT / 2; s > 0; s /= 2)                                   \
-            for (uint32_t i = 0; i < s; ++i)                                                               \
-                lane[i * HR_SEGMENT] = combine_##K(op, lane[i * HR_SEGMENT], lane[(i + s) * HR_SEGMENT]);  \
-    } while (0)
-
-/* level_NAME(op, src, count, ci, dst): dst[t] = tile t of src[0 .. count). dst may alias src
- * (tile t reads indices >= t, and dst[t] is written after tile t is read). */
-#define HR_DEFINE_LEVEL(NAME, S, K)                                                                          \
-    HR_ALWAYS_INLINE acc_##K tile_##NAME(int op, const S* x, uint64_t count, uint64_t base, uint32_t ci)  \
-    {                                                                                                      \
-        acc_##K lane[HR_TILE_LANES];                                                                       \
-        for (uint32_t l = 0; l < HR_TILE_LANES; ++l) {                                                     \
-            acc_##K acc = identity_##K(op);                                                                \
-            for (uint32_t c = 0; c < HR_TILE_CHUNKS; ++c) {                                                \
-                const uint64_t first = base + ((uint64_t)c * HR_TILE_LANES + l) * ci;                      \
-                for (uint32_t v = 0; v < ci && first + v < count; ++v)                                     \
-                    acc = combine_##K(op, acc, (acc_##K)x[first + v]);                                     \
-            }                                                                                              \
-            lane[l] = acc;                                                                                 \
-        }                                                                                                  \
-        HR_SEGMENT_TREE(K, op, lane);                                                                      \
-        return lane[0];                                                                                    \
-    }                                                                                                      \
-    static void level_##NAME(int op, const void* src, uint64_t count, uint32_t ci, acc_##K* dst)          \
-    {                                                                                                      \
-        const S* x = (const S*)src;                                                                        \
-        const uint64_t tile = (uint64_t)HR_TILE_LANES * HR_TILE_CHUNKS * ci;                               \
-        const uint64_t tiles = hr_tiles(count, tile);                                                      \
-        /* One loop per op, so that combine's switch folds away inside each. */                            \
-        switch (op) {                                                                                      \
-        HR_LEVEL_CASE(NAME, SUM) HR_LEVEL_CASE(NAME, PROD) HR_LEVEL_CASE(NAME, MIN)                        \
-        HR_LEVEL_CASE(NAME, MAX) HR_LEVEL_CASE(NAME, AND) HR_LEVEL_CASE(NAME, OR)                          \
-        HR_LEVEL_CASE(NAME, XOR)                                                                           \
-        default: break;                                                                                    \
-        }                                                                                                  \
-    }
-#define HR_LEVEL_CASE(NAME, OP)                                                                              \
-    case OP:                                                                                               \
-        for (uint64_t t = 0; t < tiles; ++t) dst[t] = tile_##NAME(OP, x, count, t * tile, ci);             \
-        break;
-
-/* Float kinds have no bitwise ops: their combine never sees them, but the level switch still
- * names them; their cases are unreachable (api.c rejects and/or/xor on floats). */
-
-/* Upper levels: partials of each accumulator kind. */
-HR_DEFINE_LEVEL(acc_i32, int32_t, i32)
-HR_DEFINE_LEVEL(acc_u32, uint32_t, u32)
-HR_DEFINE_LEVEL(acc_i64, int64_t, i64)
-HR_DEFINE_LEVEL(acc_u64, uint64_t, u64)
-HR_DEFINE_LEVEL(acc_f32, float, f32)
-HR_DEFINE_LEVEL(acc_f64, double, f64)
-
-/* ---- the dtype table: adding a dtype is one row here (and one in types.c) ----
- * value, name, element type, accumulator kind, lowest and highest value (the n == 0 max/min). */
-#define HR_CPU_DTYPES(X)                                                                                     \
-    X(HIPREDUCE_I8, i8, int8_t, i32, INT8_MIN, INT8_MAX)                                                   \
-    X(HIPREDUCE_U8, u8, uint8_t, u32, 0, UINT8_MAX)                                                        \
-    X(HIPREDUCE_I16, i16, int16_t, i32, INT16_MIN, INT16_MAX)                                              \
-    X(HIPREDUCE_U16, u16, uint16_t, u32, 0, UINT16_MAX)                                                    \
-    X(HIPREDUCE_I32, i32, int32_t, i32, INT32_MIN, INT32_MAX)                                              \
-    X(HIPREDUCE_U32, u32, uint32_t, u32, 0, UINT32_MAX)                                                    \
-    X(HIPREDUCE_I64, i64, int64_t, i64, INT64_MIN, INT64_MAX)                                              \
-    X(HIPREDUCE_U64, u64, uint64_t, u64, 0, UINT64_MAX)                                                    \
-    X(HIPREDUCE_F32, f32, float, f32, -HUGE_VALF, HUGE_VALF)                                               \
-    X(HIPREDUCE_F64, f64, double, f64, -HUGE_VAL, HUGE_VAL)
-
-#define HR_DEFINE_DTYPE(VALUE, NAME, S, K, LO, HI)                                                           \
-    HR_DEFINE_LEVEL(in_##NAME, S, K)                                                                       \
-    static hipreduce_status reduce_##NAME(int op, const void* input, uint64_t n, void* result)            \
-    {                                                                                                      \
+/* Writes the result: the dtype's identity when top is NULL (n == 0; +0.0 for float sums, not
+ * the lanes' -0.0), else the top accumulator converted to the dtype. */
+static void finish(int op, hipreduce_dtype dtype, const unsigned char* top, void* result)
+{
+#define HR_FINISH(VALUE, NAME, S, K, LO, HI)                                                               \
+    case VALUE: {                                                                                          \
         S out;                                                                                             \
-        if (n == 0) {                                                                                      \
-            /* The dtype's identity; for float sums +0.0, not the lanes' -0.0. */                          \
-            out = op == MIN ? (S)(HI) : op == MAX ? (S)(LO) : op == SUM ? (S)0 : (S)identity_##K(op);     \
-            memcpy(result, &out, sizeof out);                                                              \
-            return HIPREDUCE_STATUS_SUCCESS;                                                               \
-        }                                                                                                  \
-        const uint32_t ci = hr_chunk_items(sizeof(S));                                                     \
-        const uint64_t tile = hr_tile_items(sizeof(S));                                                    \
-        uint64_t count = hr_tiles(n, tile);                                                                \
-        acc_##K* partial = (acc_##K*)malloc((size_t)count * sizeof *partial);                             \
-        if (partial == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;                                    \
-        level_in_##NAME(op, input, n, ci, partial);                                                        \
-        while (count > 1) {                                                                                \
-            level_acc_##K(op, partial, count, ci, partial);                                                \
-            count = hr_tiles(count, tile);                                                                 \
-        }                                                                                                  \
-        out = (S)partial[0];                                                                               \
-        free(partial);                                                                                     \
+        if (top == NULL)                                                                                   \
+            out = op == MIN ? (S)(HI) : op == MAX ? (S)(LO) : op == SUM ? (S)0 : (S)identity_##K(op);      \
+        else                                                                                               \
+            out = (S)load_##K(top);                                                                        \
         memcpy(result, &out, sizeof out);                                                                  \
-        return HIPREDUCE_STATUS_SUCCESS;                                                                   \
+        break;                                                                                             \
     }
+    switch (dtype) {
+        HR_CPU_DTYPES(HR_FINISH)
+    default: break;
+    }
+#undef HR_FINISH
+}
 
-HR_CPU_DTYPES(HR_DEFINE_DTYPE)
+/* ---- the executor ---- */
 
-hipreduce_status hr_cpu_reduce(hipreduce_op op, hipreduce_dtype dtype, const void* input, uint64_t n,
+hipreduce_status hr_cpu_create(hr_cpu** out)
+{
+    hr_cpu* cpu = (hr_cpu*)calloc(1, sizeof *cpu);
+    if (cpu == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    cpu->levels = hr_cpu_levels_best();
+    hr_cpu_set_threads(cpu, 0);
+    *out = cpu;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+void hr_cpu_destroy(hr_cpu* cpu)
+{
+    if (cpu == NULL) return;
+    hr_cpu_pool_destroy(cpu->pool);
+    free(cpu->own);
+    free(cpu);
+}
+
+hipreduce_status hr_cpu_set_threads(hr_cpu* cpu, unsigned threads)
+{
+    if (threads == 0) threads = hr_cpu_available_cores();
+    if (threads > HR_CPU_MAX_THREADS) threads = HR_CPU_MAX_THREADS;
+    if (threads != cpu->threads) {
+        hr_cpu_pool_destroy(cpu->pool);
+        cpu->pool = NULL;
+        cpu->pool_failed = 0;
+        cpu->threads = threads;
+    }
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+unsigned hr_cpu_threads(const hr_cpu* cpu) { return cpu->threads; }
+
+size_t hr_cpu_workspace_size(hipreduce_op op, hipreduce_dtype dtype, uint64_t n)
+{
+    (void)op;
+    const uint64_t tiles = hr_tiles(n, hr_tile_items(hipreduce_dtype_size(dtype)));
+    /* tiles * acc_size <= n * elem_size * 4 / 1024: fits whenever n * elem_size does. */
+    return tiles > 1 ? (size_t)tiles * acc_size(dtype) : 0;
+}
+
+void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes)
+{
+    cpu->user = (unsigned char*)workspace;
+    cpu->user_bytes = workspace ? bytes : 0;
+    cpu->user_set = workspace != NULL;
+    if (cpu->user_set) {
+        free(cpu->own);
+        cpu->own = NULL;
+        cpu->own_bytes = 0;
+    }
+}
+
+/* The workspace for `need` bytes, or NULL with *status set. */
+static unsigned char* workspace_for(hr_cpu* cpu, size_t need, hipreduce_status* status)
+{
+    if (cpu->user_set) {
+        if (cpu->user_bytes >= need) return cpu->user;
+        *status = HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL;
+        return NULL;
+    }
+    if (cpu->own_bytes < need) {
+        free(cpu->own);
+        cpu->own_bytes = 0;
+        cpu->own = (unsigned char*)malloc(need);
+        if (cpu->own == NULL) {
+            *status = HIPREDUCE_STATUS_ALLOCATION_FAILED;
+            return NULL;
+        }
+        cpu->own_bytes = need;
+    }
+    return cpu->own;
+}
+
+/* Threads that reduce `tiles` level-0 tiles: enough work for each, and no more than started. */
+static unsigned participants_for(hr_cpu* cpu, uint64_t tiles)
+{
+    const uint64_t useful = tiles / HR_CPU_MIN_TILES;
+    if (useful <= 1 || cpu->threads <= 1) return 1;
+    if (cpu->pool == NULL && !cpu->pool_failed) {
+        cpu->pool = hr_cpu_pool_create(cpu->threads - 1);
+        cpu->pool_failed = cpu->pool == NULL;
+    }
+    const uint64_t started = (uint64_t)hr_cpu_pool_workers(cpu->pool) + 1;
+    const uint64_t k = useful < cpu->threads ? useful : cpu->threads;
+    return (unsigned)(k < started ? k : started);
+}
+
+typedef struct level_job {
+    hr_cpu_level_fn level;
+    int op;
+    const void* src;
+    uint64_t count, tile, tiles, grain;
+    void* dst;
+    atomic_uint_fast64_t next; /* the first tile no thread has taken yet */
+} level_job;
+
+static void run_level_job(void* ctx, unsigned worker)
+{
+    level_job* job = (level_job*)ctx;
+    (void)worker;
+    for (;;) {
+        const uint64_t t0 = (uint64_t)atomic_fetch_add_explicit(&job->next, job->grain, memory_order_relaxed);
+        if (t0 >= job->tiles) return;
+        const uint64_t t1 = job->tiles - t0 < job->grain ? job->tiles : t0 + job->grain;
+        job->level(job->op, job->src, job->count, job->tile, t0, t1, job->dst);
+    }
+}
+
+hipreduce_status hr_cpu_reduce(hr_cpu* cpu, hipreduce_op op, hipreduce_dtype dtype, const void* input, uint64_t n,
                                void* result)
 {
-#define HR_DISPATCH(VALUE, NAME, S, K, LO, HI)                                                               \
-    case VALUE: return reduce_##NAME((int)op, input, n, result);
-    switch (dtype) {
-        HR_CPU_DTYPES(HR_DISPATCH)
-    default: return HIPREDUCE_STATUS_INVALID_DTYPE;
+    const size_t elem = hipreduce_dtype_size(dtype);
+    const hr_cpu_level_fn in = (unsigned)dtype < HR_CPU_DTYPE_SLOTS ? cpu->levels->in[dtype] : NULL;
+    if (elem == 0 || in == NULL) return HIPREDUCE_STATUS_INVALID_DTYPE;
+    if (n == 0) {
+        finish((int)op, dtype, NULL, result);
+        return HIPREDUCE_STATUS_SUCCESS;
     }
-#undef HR_DISPATCH
+    const uint64_t tile = hr_tile_items(elem);
+    const uint64_t tiles = hr_tiles(n, tile);
+    if (tiles == 1) {
+        unsigned char top[sizeof(uint64_t)];
+        in((int)op, input, n, tile, 0, 1, top);
+        finish((int)op, dtype, top, result);
+        return HIPREDUCE_STATUS_SUCCESS;
+    }
+    hipreduce_status status = HIPREDUCE_STATUS_SUCCESS;
+    unsigned char* partials = workspace_for(cpu, hr_cpu_workspace_size(op, dtype, n), &status);
+    if (partials == NULL) return status;
+
+    const unsigned participants = participants_for(cpu, tiles);
+    if (participants <= 1) {
+        in((int)op, input, n, tile, 0, tiles, partials);
+    } else {
+        level_job job = {.level = in, .op = (int)op, .src = input, .count = n, .tile = tile, .tiles = tiles,
+                         .dst = partials};
+        job.grain = tiles / (8u * participants); /* several blocks per thread: a slow one is covered */
+        if (job.grain < 1) job.grain = 1;
+        if (job.grain > HR_CPU_MAX_GRAIN) job.grain = HR_CPU_MAX_GRAIN;
+        atomic_init(&job.next, 0);
+        hr_cpu_pool_run(cpu->pool, participants, run_level_job, &job);
+    }
+    const hr_cpu_level_fn up = cpu->levels->up[dtype];
+    for (uint64_t count = tiles; count > 1;) {
+        const uint64_t next = hr_tiles(count, tile);
+        up((int)op, partials, count, tile, 0, next, partials);
+        count = next;
+    }
+    finish((int)op, dtype, partials, result);
+    return HIPREDUCE_STATUS_SUCCESS;
 }

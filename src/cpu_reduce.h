@@ -1,4 +1,5 @@
-/* The CPU executor: the default algorithm's exact order (plan.h) in C. */
+/* The cpu device's executor: the default algorithm's exact order (plan.h), its tiles reduced in
+ * parallel on a pool of threads the executor owns, with vector code, into a host workspace. */
 #ifndef HIPREDUCE_CPU_REDUCE_H
 #define HIPREDUCE_CPU_REDUCE_H
 
@@ -8,9 +9,36 @@
 extern "C" {
 #endif
 
-/* Arguments already validated. Returns SUCCESS or ALLOCATION_FAILED (partials
- * are kept on the heap); writes result only on SUCCESS. */
-hipreduce_status hr_cpu_reduce(hipreduce_op op, hipreduce_dtype dtype, const void* input, uint64_t n,
+typedef struct hr_cpu hr_cpu;
+
+enum { HR_CPU_MAX_THREADS = 256 }; /* larger thread counts are clamped to this */
+
+/* A new executor with the default thread count (the available cores). No thread is started
+ * until a call has enough work for more than one. ALLOCATION_FAILED or SUCCESS. */
+hipreduce_status hr_cpu_create(hr_cpu** out);
+
+/* Joins the pool's threads and frees the handle-owned workspace. Idle only. NULL accepted. */
+void hr_cpu_destroy(hr_cpu* cpu);
+
+/* Threads for later calls, the calling thread included: 0 = the available cores, 1 = the
+ * calling thread only; clamped to HR_CPU_MAX_THREADS. A changed count stops the pool (its
+ * threads are started again, in the new number, by the next call that needs them). */
+hipreduce_status hr_cpu_set_threads(hr_cpu* cpu, unsigned threads);
+unsigned hr_cpu_threads(const hr_cpu* cpu);
+
+/* Bytes of host workspace a call with (op, dtype, n) needs: the tile partials of level 1, 0
+ * when one tile covers n. Arguments already validated (dtype valid, n * size fits). */
+size_t hr_cpu_workspace_size(hipreduce_op op, hipreduce_dtype dtype, uint64_t n);
+
+/* Caller host memory for later calls' partials (any alignment, no initialisation), or NULL, 0
+ * to return to the executor's own workspace, which grows on a call that needs more and is
+ * kept. Setting a caller workspace frees the executor's own. */
+void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes);
+
+/* Arguments already validated. SUCCESS, WORKSPACE_TOO_SMALL (caller workspace) or
+ * ALLOCATION_FAILED (own workspace); writes result only on SUCCESS. The bits depend only on
+ * (op, dtype, n, data): not on the thread count, the vector width or any alignment. */
+hipreduce_status hr_cpu_reduce(hr_cpu* cpu, hipreduce_op op, hipreduce_dtype dtype, const void* input, uint64_t n,
                                void* result);
 
 #ifdef __cplusplus

@@ -207,7 +207,9 @@ static int handle_calls(hipreduce_handle h)
     fails += REF_EXPECT(hipreduce_set_block_size(NULL, 256) == HIPREDUCE_STATUS_INVALID_HANDLE);
 
     size_t bytes = 12345;
-    fails += REF_EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 1 << 20, &bytes) == 0 && bytes == 0);
+    /* The cpu device's host workspace: one f32 partial per 4096-element tile. */
+    fails += REF_EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 1 << 20, &bytes) == 0 &&
+                        bytes == (1 << 20) / 4096 * sizeof(float));
     bytes = 12345;
     fails += REF_EXPECT(hipreduce_workspace_size(NULL, 0, HIPREDUCE_F32, 1, &bytes) == HIPREDUCE_STATUS_INVALID_HANDLE);
     fails += REF_EXPECT(hipreduce_workspace_size(h, (hipreduce_op)9, HIPREDUCE_F32, 1, &bytes) == HIPREDUCE_STATUS_INVALID_OP);
@@ -317,6 +319,72 @@ static int three_levels(hipreduce_handle h)
     return fails;
 }
 
+/* Inputs at every element-misaligned address (issue 8, item 4): the same bits as the aligned
+ * copy, and right. Under UBSan (-fsanitize=alignment) a typed load of a misaligned element
+ * aborts this test. */
+static int misaligned_inputs(hipreduce_handle h)
+{
+    int fails = 0;
+    for (int di = 0; di < REF_NDTYPES; ++di) {
+        const hipreduce_dtype d = ref_dtypes[di];
+        const size_t size = ref_size(d);
+        const uint64_t t = ref_tile_items(d);
+        const uint64_t sizes[] = {1, 2, 7, 33, t - 1, t + 3, 3 * t + 5, 40 * t + 1};
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+            const uint64_t n = sizes[si];
+            unsigned char* aligned = (unsigned char*)malloc((size_t)n * size);
+            unsigned char* shifted = (unsigned char*)malloc((size_t)n * size + 16);
+            if (!aligned || !shifted) {
+                free(aligned);
+                free(shifted);
+                return fails + REF_EXPECT(aligned && shifted);
+            }
+            for (int oi = 0; oi < REF_NOPS; ++oi) {
+                const hipreduce_op op = ref_ops[oi];
+                if (!ref_op_applies(op, d)) continue;
+                ref_fill(op, d, REF_DATA_RANDOM, n, 777 + n + (uint64_t)op, aligned);
+                unsigned char want[16], got[16];
+                fails += REF_EXPECT(hipreduce_reduce(h, op, d, aligned, n, want, HIPREDUCE_RESULT_HOST) == 0);
+                fails += ref_check("cpu aligned", op, d, REF_DATA_RANDOM, aligned, n, want, REF_CANONICAL);
+                /* 1 .. 15 bytes past a malloc'd (16-byte aligned) block: every misalignment. */
+                for (size_t offset = 1; offset < 16; offset += offset < size ? 1 : 4) {
+                    memcpy(shifted + offset, aligned, (size_t)n * size);
+                    memset(got, SENTINEL, sizeof got);
+                    const hipreduce_status st = hipreduce_reduce(h, op, d, shifted + offset, n, got, HIPREDUCE_RESULT_HOST);
+                    if (st != HIPREDUCE_STATUS_SUCCESS || !ref_same_bits(d, want, got)) {
+                        ref_report("FAIL misaligned input: %s %s n=%llu at +%zu: status %s, %s", ref_op_name(op),
+                                   ref_dtype_name(d), (unsigned long long)n, offset, hipreduce_status_string(st),
+                                   st == HIPREDUCE_STATUS_SUCCESS ? "bits differ from the aligned call" : "");
+                        ++fails;
+                    }
+                }
+            }
+            free(aligned);
+            free(shifted);
+        }
+    }
+    return fails;
+}
+
+/* HIPREDUCE_TEST_THREADS=N runs the suite on a handle set to N threads (unset: the default). */
+static int set_test_threads(hipreduce_handle h)
+{
+    const char* env = getenv("HIPREDUCE_TEST_THREADS");
+    if (env == NULL || *env == '\0') return 0;
+    char* end = NULL;
+    const unsigned long threads = strtoul(env, &end, 10);
+    if (*end != '\0' || threads > 256) {
+        ref_report("FAIL: HIPREDUCE_TEST_THREADS='%s' is not a thread count", env);
+        return 1;
+    }
+    unsigned got = 0;
+    int fails = REF_EXPECT(hipreduce_set_threads(h, (unsigned)threads) == HIPREDUCE_STATUS_SUCCESS);
+    fails += REF_EXPECT(hipreduce_get_threads(h, &got) == HIPREDUCE_STATUS_SUCCESS && got >= 1);
+    fails += REF_EXPECT(threads == 0 || got == threads);
+    printf("api: %u thread%s per call\n", got, got == 1 ? "" : "s");
+    return fails;
+}
+
 int main(void)
 {
     hipreduce_handle h = NULL;
@@ -325,12 +393,14 @@ int main(void)
         return 1;
     }
     int fails = 0;
+    fails += set_test_threads(h);
     fails += handle_calls(h);
     fails += handle_tag_and_backend();
     fails += bad_arguments(h);
     fails += known_bits(h);
     fails += ref_for_each_case((UINT64_C(1) << 22) + 1, cpu_case, h);
     fails += three_levels(h);
+    fails += misaligned_inputs(h);
     hipreduce_destroy(h);
     printf("api: %d failures\n", fails);
     return fails ? 1 : 0;

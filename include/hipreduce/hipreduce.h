@@ -95,7 +95,7 @@ typedef enum hipreduce_dtype {
 
 /* Where the handle runs. */
 typedef enum hipreduce_device_kind {
-    HIPREDUCE_DEVICE_CPU = 0, /* host memory, reduced on the calling thread */
+    HIPREDUCE_DEVICE_CPU = 0, /* host memory, reduced by the calling thread and a pool (hipreduce_set_threads) */
     HIPREDUCE_DEVICE_GPU = 1  /* device memory of one HIP/CUDA device */
 } hipreduce_device_kind;
 
@@ -244,10 +244,25 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_get_algorithm(hipreduce_handle handl
  * It changes the workspace size of the study algorithms. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_block_size(hipreduce_handle handle, unsigned threads);
 
+/* Host threads a CPU handle's later calls may use, the calling thread included:
+ * 0 (the default) = the cores this process may run on (its CPU affinity), 1 = the
+ * calling thread only; counts above 256 are clamped to 256. The handle starts its
+ * worker threads on the first call with enough work for more than one (small
+ * inputs never wake them: a call on fewer than about 256 KiB per thread runs on
+ * the calling thread) and joins them in hipreduce_destroy or when the count
+ * changes. The result's bits do not depend on the count. If threads cannot be
+ * started, calls run on fewer (at worst the calling thread alone). As for every
+ * call, one host thread at a time per handle. GPU handles accept and ignore the
+ * count; hipreduce_get_threads reports the CPU handle's count after those rules
+ * (0 on a GPU handle). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_set_threads(hipreduce_handle handle, unsigned threads);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_get_threads(hipreduce_handle handle, unsigned* threads);
+
 /* Reduces n elements of dtype at input with op and writes one element of dtype
  * to result. On a GPU handle, input is device memory; result is host or device
  * memory as location says. On a CPU handle both are host memory and location
- * must be HIPREDUCE_RESULT_HOST. The input is never written. */
+ * must be HIPREDUCE_RESULT_HOST; neither needs any alignment (an i32 input may
+ * start at an odd address). The input is never written. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce(hipreduce_handle handle,
                                                    hipreduce_op op,
                                                    hipreduce_dtype dtype,
@@ -256,8 +271,9 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce(hipreduce_handle handle,
                                                    void* result,
                                                    hipreduce_location location);
 
-/* Device workspace, in bytes, that hipreduce_reduce needs for (op, dtype, n) with
- * the handle's algorithm (0 on the CPU device). */
+/* Workspace, in bytes, that hipreduce_reduce needs for (op, dtype, n) with the
+ * handle's algorithm: device memory on a GPU handle; host memory on a CPU handle
+ * (its tile partials: about n * sizeof(dtype) / 4096, 0 when n fits one tile). */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_workspace_size(hipreduce_handle handle,
                                                            hipreduce_op op,
                                                            hipreduce_dtype dtype,
@@ -278,7 +294,10 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_workspace_size(hipreduce_handle hand
  * handle's own workspace grows on the first call that needs more (an allocation,
  * after a synchronisation of the stream when it replaces a smaller one); later calls
  * of the same or smaller size neither allocate nor synchronise on the device-result
- * path. The CPU device accepts and ignores a workspace. */
+ * path. On a CPU handle the workspace is host memory, at any address, needing no
+ * initialisation and no care between calls; with it, or once the handle's own has
+ * grown to a call's size, calls allocate nothing (the handle's threads are
+ * started, once, by the first call that uses them). */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_workspace(hipreduce_handle handle,
                                                           void* workspace,
                                                           size_t bytes);
