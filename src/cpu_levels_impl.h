@@ -37,42 +37,39 @@ enum {
     } while (0)
 
 /* Kernels for source elements of type S (loaded by load_LS) into accumulator kind K:
- *  canonical_NAME: any tile, full or partial, in the canonical order, one element at a time;
- *  ordered_NAME:   a full tile in the canonical order, vectorised across lanes (CI = ci);
- *  flat_NAME:      any range, order-free (integer kinds). */
-#define HR_DEFINE_CANONICAL(NAME, S, LS, K)                                                                \
-    HR_KERNEL acc_##K canonical_##NAME(int op, const unsigned char* x, uint64_t count, uint64_t base,      \
-                                       uint32_t ci)                                                        \
-    {                                                                                                      \
-        acc_##K lane[HR_TILE_LANES];                                                                       \
-        for (uint32_t l = 0; l < HR_TILE_LANES; ++l) {                                                     \
-            acc_##K acc = identity_##K(op);                                                                \
-            for (uint32_t c = 0; c < HR_TILE_CHUNKS; ++c) {                                                \
-                const uint64_t first = base + ((uint64_t)c * HR_TILE_LANES + l) * ci;                      \
-                for (uint32_t v = 0; v < ci && first + v < count; ++v)                                     \
-                    acc = combine_##K(op, acc, (acc_##K)load_##LS(x + (first + v) * sizeof(S)));           \
-            }                                                                                              \
-            lane[l] = acc;                                                                                 \
-        }                                                                                                  \
-        HR_SEGMENT_TREE(K, op, lane);                                                                      \
-        return lane[0];                                                                                    \
+ *  ordered_NAME: a tile of `items` elements (full, or the last one of a level) in the canonical
+ *                order, vectorised across lanes (CI = ci): whole chunks, then the lanes of a
+ *                partial chunk that it covers whole, then the one lane it covers in part;
+ *  flat_NAME:    any range, order-free (integer kinds). */
+#define HR_ORDERED_LANES(K, op, lane, chunk, first, last, S, LS, CI)                                       \
+    for (uint32_t l = first; l < last; ++l) {                                                              \
+        acc_##K acc = lane[l];                                                                             \
+        for (uint32_t v = 0; v < (CI); ++v)                                                                \
+            acc = combine_##K(op, acc, (acc_##K)load_##LS(chunk + ((size_t)l * (CI) + v) * sizeof(S)));    \
+        lane[l] = acc;                                                                                     \
     }
 
 #define HR_DEFINE_ORDERED(NAME, S, LS, K, CI)                                                              \
-    HR_KERNEL acc_##K ordered_##NAME(int op, const unsigned char* x)                                       \
+    HR_KERNEL acc_##K ordered_##NAME(int op, const unsigned char* x, uint64_t items)                       \
     {                                                                                                      \
+        const uint32_t chunk_items = HR_TILE_LANES * (CI);                                                 \
+        const uint32_t whole = (uint32_t)(items / chunk_items);                                            \
         acc_##K lane[HR_TILE_LANES];                                                                       \
         for (uint32_t l = 0; l < HR_TILE_LANES; ++l) lane[l] = identity_##K(op);                           \
-        for (uint32_t c = 0; c < HR_TILE_CHUNKS; ++c) {                                                    \
-            const unsigned char* chunk = x + (size_t)c * HR_TILE_LANES * (CI) * sizeof(S);                 \
+        for (uint32_t c = 0; c < whole; ++c) {                                                             \
+            const unsigned char* chunk = x + (size_t)c * chunk_items * sizeof(S);                          \
             for (uint32_t block = 0; block < HR_TILE_LANES; block += HR_LANE_BLOCK)                        \
-                for (uint32_t l = block; l < block + HR_LANE_BLOCK; ++l) {                                 \
-                    acc_##K acc = lane[l];                                                                 \
-                    for (uint32_t v = 0; v < (CI); ++v)                                                    \
-                        acc = combine_##K(op, acc,                                                         \
-                                          (acc_##K)load_##LS(chunk + ((size_t)l * (CI) + v) * sizeof(S))); \
-                    lane[l] = acc;                                                                         \
-                }                                                                                          \
+                HR_ORDERED_LANES(K, op, lane, chunk, block, block + HR_LANE_BLOCK, S, LS, CI)              \
+        }                                                                                                  \
+        const uint32_t rest = (uint32_t)(items - (uint64_t)whole * chunk_items);                           \
+        if (rest > 0) {                                                                                    \
+            const unsigned char* chunk = x + (size_t)whole * chunk_items * sizeof(S);                      \
+            HR_ORDERED_LANES(K, op, lane, chunk, 0, rest / (CI), S, LS, CI)                                \
+            const unsigned char* tail = chunk + (size_t)(rest - rest % (CI)) * sizeof(S);                  \
+            acc_##K acc = lane[rest / (CI)];                                                               \
+            for (uint32_t v = 0; v < rest % (CI); ++v)                                                     \
+                acc = combine_##K(op, acc, (acc_##K)load_##LS(tail + (size_t)v * sizeof(S)));              \
+            lane[rest / (CI)] = acc;                                                                       \
         }                                                                                                  \
         HR_SEGMENT_TREE(K, op, lane);                                                                      \
         return lane[0];                                                                                    \
@@ -133,10 +130,7 @@ enum {
 #define HR_INT_CASE(NAME, S, K, OP)                                                                        \
     case OP: HR_LEVEL_LOOP(K, flat_##NAME(OP, x + base * sizeof(S), items)) break;
 #define HR_ORDERED_CASE(NAME, S, K, OP)                                                                    \
-    case OP:                                                                                               \
-        HR_LEVEL_LOOP(K, items == tile ? ordered_##NAME(OP, x + base * sizeof(S))                          \
-                                       : canonical_##NAME(OP, x, count, base, ci))                         \
-        break;
+    case OP: HR_LEVEL_LOOP(K, ordered_##NAME(OP, x + base * sizeof(S), items)) break;
 
 #define HR_DEFINE_INT_LEVEL(NAME, S, LS, K)                                                                \
     HR_DEFINE_FLAT(NAME, S, LS, K)                                                                         \
@@ -155,7 +149,6 @@ enum {
 
 /* Float kinds: sum/prod ordered, min/max by keys; there are no bitwise ops on floats. */
 #define HR_DEFINE_FLOAT_LEVEL(NAME, S, LS, LK, K, CI)                                                      \
-    HR_DEFINE_CANONICAL(NAME, S, LS, K)                                                                    \
     HR_DEFINE_ORDERED(NAME, S, LS, K, CI)                                                                  \
     HR_DEFINE_FLAT_KEYS(NAME, LK, K)                                                                       \
     static HR_TARGET void level_##NAME(int op, const void* src, uint64_t count, uint64_t tile,             \
@@ -163,7 +156,6 @@ enum {
     {                                                                                                      \
         const unsigned char* x = (const unsigned char*)src;                                                \
         unsigned char* out = (unsigned char*)dst;                                                          \
-        const uint32_t ci = (uint32_t)(tile / (HR_TILE_LANES * HR_TILE_CHUNKS));                           \
         switch (op) {                                                                                      \
         HR_ORDERED_CASE(NAME, S, K, SUM) HR_ORDERED_CASE(NAME, S, K, PROD)                                 \
         HR_INT_CASE(NAME, S, K, MIN) HR_INT_CASE(NAME, S, K, MAX)                                          \

@@ -1,6 +1,9 @@
 /* The cpu device's thread pool (cpu_pool.h): POSIX threads, one mutex and two condition
- * variables. A job is published under the mutex with a new generation number; the workers it
- * names run it and the last to finish wakes the caller, which has meanwhile run its own share.
+ * variables. A job is published under the mutex with a new generation number and stays open
+ * while the caller runs its own share; a worker it names joins it only while it is open. The
+ * caller then closes it and waits for the workers that joined, never for one that has not
+ * woken yet: on a busy machine a late worker costs nothing (the jobs share their work through
+ * a counter, so the participants that do run finish it).
  * Its own pool rather than OpenMP: the threads belong to the handle (created lazily, joined
  * by hipreduce_destroy), nothing spins after a call, and ThreadSanitizer sees every
  * synchronisation (libgomp's is invisible to it). */
@@ -28,13 +31,14 @@ typedef struct worker_arg {
 struct hr_cpu_pool {
     pthread_mutex_t lock;
     pthread_cond_t start; /* workers wait for a new generation or for stopping */
-    pthread_cond_t done;  /* the caller waits for remaining == 0 */
+    pthread_cond_t done;  /* the caller waits for active == 0 once the job is closed */
     unsigned long generation;
     int stopping;
     hr_cpu_pool_fn fn;
     void* ctx;
     unsigned participants;
-    unsigned remaining; /* workers of the current job that have not finished */
+    int open;           /* the current job still takes workers */
+    unsigned active;    /* workers inside the current job's fn */
     unsigned workers;   /* threads started */
     pthread_t* threads;
     worker_arg* args;
@@ -49,16 +53,16 @@ static void* worker_main(void* p)
     for (;;) {
         while (pool->generation == seen && !pool->stopping) pthread_cond_wait(&pool->start, &pool->lock);
         if (pool->stopping) break;
-        /* The caller waits for every participant before it publishes the next job, so a
-         * participant never misses one; a non-participant just records that it saw it. */
+        /* A job that closed before this worker woke is skipped: it is finished. */
         seen = pool->generation;
-        if (arg->index < pool->participants) {
+        if (pool->open && arg->index < pool->participants) {
             const hr_cpu_pool_fn fn = pool->fn;
             void* ctx = pool->ctx;
+            ++pool->active;
             pthread_mutex_unlock(&pool->lock);
             fn(ctx, arg->index);
             pthread_mutex_lock(&pool->lock);
-            if (--pool->remaining == 0) pthread_cond_signal(&pool->done);
+            if (--pool->active == 0 && !pool->open) pthread_cond_signal(&pool->done);
         }
     }
     pthread_mutex_unlock(&pool->lock);
@@ -130,13 +134,14 @@ void hr_cpu_pool_run(hr_cpu_pool* pool, unsigned participants, hr_cpu_pool_fn fn
     pool->fn = fn;
     pool->ctx = ctx;
     pool->participants = participants;
-    pool->remaining = participants - 1;
+    pool->open = 1;
     ++pool->generation;
     pthread_cond_broadcast(&pool->start);
     pthread_mutex_unlock(&pool->lock);
     fn(ctx, 0);
     pthread_mutex_lock(&pool->lock);
-    while (pool->remaining > 0) pthread_cond_wait(&pool->done, &pool->lock);
+    pool->open = 0;
+    while (pool->active > 0) pthread_cond_wait(&pool->done, &pool->lock);
     pthread_mutex_unlock(&pool->lock);
 }
 

@@ -21,9 +21,11 @@ void hr_cpu_pool_destroy(hr_cpu_pool* pool);
 
 unsigned hr_cpu_pool_workers(const hr_cpu_pool* pool);
 
-/* Runs fn on the calling thread (worker 0) and on workers 1 .. participants-1 of the pool
- * (participants <= hr_cpu_pool_workers + 1), and returns when every run has returned: what
- * they wrote is then visible to the caller. One caller at a time. */
+/* Runs fn on the calling thread (worker 0) and on those of workers 1 .. participants-1
+ * (participants <= hr_cpu_pool_workers + 1) that wake before the caller's own run returns;
+ * returns when every run has returned, and what they wrote is then visible to the caller. So
+ * fn must claim its work from ctx (any subset of the participants finishes the job, the
+ * caller alone included). One caller at a time. */
 void hr_cpu_pool_run(hr_cpu_pool* pool, unsigned participants, hr_cpu_pool_fn fn, void* ctx);
 
 /* Cores this process may run on (at least 1). */

@@ -246,14 +246,14 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_set_block_size(hipreduce_handle hand
 
 /* Host threads a CPU handle's later calls may use, the calling thread included:
  * 0 (the default) = the cores this process may run on (its CPU affinity), 1 = the
- * calling thread only; counts above 256 are clamped to 256. The handle starts its
- * worker threads on the first call with enough work for more than one (small
- * inputs never wake them: a call on fewer than about 256 KiB per thread runs on
- * the calling thread) and joins them in hipreduce_destroy or when the count
- * changes. The result's bits do not depend on the count. If threads cannot be
- * started, calls run on fewer (at worst the calling thread alone). As for every
- * call, one host thread at a time per handle. GPU handles accept and ignore the
- * count; hipreduce_get_threads reports the CPU handle's count after those rules
+ * calling thread only; counts above 256 are clamped to 256. A call uses no more
+ * threads than give each at least 256 KiB of input, so inputs under 512 KiB never
+ * wake a worker. The handle starts its workers on the first call that uses them
+ * and joins them in hipreduce_destroy or when the count changes; idle workers
+ * sleep (no spinning). The result's bits do not depend on the count. If threads
+ * cannot be started, calls run on fewer (at worst the calling thread alone). As for
+ * every call, one host thread at a time per handle. GPU handles accept and ignore
+ * the count; hipreduce_get_threads reports the CPU handle's count after those rules
  * (0 on a GPU handle). */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_threads(hipreduce_handle handle, unsigned threads);
 HIPREDUCE_EXPORT hipreduce_status hipreduce_get_threads(hipreduce_handle handle, unsigned* threads);
