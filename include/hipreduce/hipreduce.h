@@ -259,8 +259,9 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_set_threads(hipreduce_handle handle,
 HIPREDUCE_EXPORT hipreduce_status hipreduce_get_threads(hipreduce_handle handle, unsigned* threads);
 
 /* Reduces n elements of dtype at input with op and writes one element of dtype
- * to result. On a GPU handle, input is device memory; result is host or device
- * memory as location says. On a CPU handle both are host memory and location
+ * to result. On a GPU handle, input is device memory aligned to its element size
+ * (as every element of a hipMalloc/cudaMalloc array is: the loads are typed, as in
+ * CUB); result is host or device memory as location says. On a CPU handle both are host memory and location
  * must be HIPREDUCE_RESULT_HOST; neither needs any alignment (an i32 input may
  * start at an odd address). The input is never written. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce(hipreduce_handle handle,
