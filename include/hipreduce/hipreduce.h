@@ -249,12 +249,12 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_set_block_size(hipreduce_handle hand
  * calling thread only; counts above 256 are clamped to 256. A call uses no more
  * threads than give each at least 256 KiB of input, so inputs under 512 KiB never
  * wake a worker. The handle starts its workers on the first call that uses them
- * and joins them in hipreduce_destroy or when the count changes; idle workers
- * sleep (no spinning). The result's bits do not depend on the count. If threads
- * cannot be started, calls run on fewer (at worst the calling thread alone). As for
- * every call, one host thread at a time per handle. GPU handles accept and ignore
- * the count; hipreduce_get_threads reports the CPU handle's count after those rules
- * (0 on a GPU handle). */
+ * and joins them in hipreduce_destroy or when the count changes; after a call its
+ * workers poll for the next one for about 100 us, then sleep. The result's bits do
+ * not depend on the count. If threads cannot be started, calls run on fewer (at
+ * worst the calling thread alone). As for every call, one host thread at a time per
+ * handle. GPU handles accept and ignore the count; hipreduce_get_threads reports the
+ * CPU handle's count after those rules (0 on a GPU handle). */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_threads(hipreduce_handle handle, unsigned threads);
 HIPREDUCE_EXPORT hipreduce_status hipreduce_get_threads(hipreduce_handle handle, unsigned* threads);
 
