@@ -1,11 +1,26 @@
-/* The HIP names the device and host code use, on both backends.
+/* The HIP names the device and host code use, on every backend.
  *
  * amd:  the real HIP runtime headers (hipcc / ROCm clang).
  * cuda: nvcc compiles the same HIP source; this header maps the few HIP names the
  *       project uses onto CUDA. Debian's HIP 5.2 nvidia headers do not compile
  *       against CUDA 13, so the project carries only what it needs.
- * HR_DEVICE_WARP_SIZE is the warp width of the target being compiled in a device
- * pass (32 on NVIDIA, 32 or 64 on AMD) and 0 in a host pass.
+ * emu:  the emulated GPU of the tests (test/emu/hip_emu.h): the same sources built by
+ *       the host C++ compiler, run by fibers at warp width 32 or 64.
+ *
+ * Kernel instances per warp width W (DESIGN.md, the run-time warp-size switch). A
+ * kernel templated on W (0: it does not depend on the width) reads
+ *     if constexpr (!HR_WIDTH_COMPILED(W)) hr_width_trap(W);
+ *     else if (!hr_width_runs(W)) hr_width_trap(W);
+ *     else { body }
+ *  - HR_WIDTH_COMPILED(W), compile time: whether this pass compiles the body at all.
+ *    False in host passes and where the target has no width-W warps (64 on NVIDIA),
+ *    so binaries carry no body, and no shuffle, for a width that cannot run.
+ *  - hr_width_runs(W), run time: whether the device running it has width W. On AMD
+ *    with ROCm 7 a target's wave size is known only at code generation (see the amd
+ *    section), which folds this to a constant and drops the other width's body
+ *    there; the emulator runs both widths.
+ *  - hr_width_trap(W): the host picked an instance its device cannot run (a bug):
+ *    trap rather than return, so that no stale result is ever read.
  */
 #ifndef HIPREDUCE_HIP_COMPAT_H
 #define HIPREDUCE_HIP_COMPAT_H
@@ -57,10 +72,12 @@ typedef cudaDeviceProp hipDeviceProp_t;
     kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__)
 
 #if defined(__CUDA_ARCH__)
-#define HR_DEVICE_WARP_SIZE 32
+#define HR_WIDTH_COMPILED(W) ((W) == 0 || (W) == 32)
 #else
-#define HR_DEVICE_WARP_SIZE 0
+#define HR_WIDTH_COMPILED(W) false
 #endif
+__device__ __forceinline__ bool hr_width_runs(int) { return true; } /* compiled widths are 32 (or 0) */
+__device__ __forceinline__ void hr_width_trap(int) { __trap(); }
 
 /* Width-limited shuffle over the whole warp (all lanes take part). */
 template <class T>
@@ -82,6 +99,7 @@ __device__ __forceinline__ uint4 hr_load16_input(const void* p)
 }
 __device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return __ldcg((const uint4*)p); }
 #define HR_HAS_COHERENT_LOAD16 1
+template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p) { return *(const volatile T*)p; }
 
 /* Device-scope acquire-release atomic add, returning the old value: the arrival of the
  * default algorithm's last-block finish. Release orders the arriving block's partials
@@ -98,11 +116,25 @@ __device__ __forceinline__ uint32_t hr_arrive_add(uint32_t* p, uint32_t v)
 #include <hip/hip_runtime.h>
 #include <stdint.h>
 
-#if defined(__HIP_DEVICE_COMPILE__)
-#define HR_DEVICE_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+#include <type_traits>
+
+/* The target's wave size: clang 19 and later (ROCm 6.2 on; ROCm 7 removed the macro)
+ * answer __builtin_amdgcn_wavefrontsize(), folded to a constant at code generation, so
+ * both widths' bodies are compiled and the other one is dropped there; older clang
+ * (CI: ROCm 5.2's clang 15, which lacks the builtin) defines __AMDGCN_WAVEFRONT_SIZE,
+ * a constant while parsing, so the other width's body is not even compiled. */
+#if defined(__HIP_DEVICE_COMPILE__) && __has_builtin(__builtin_amdgcn_wavefrontsize)
+#define HR_WIDTH_COMPILED(W) ((W) == 0 || (W) == 32 || (W) == 64)
+#define HR_AMD_WAVE_SIZE __builtin_amdgcn_wavefrontsize()
+#elif defined(__HIP_DEVICE_COMPILE__)
+#define HR_WIDTH_COMPILED(W) ((W) == 0 || (W) == __AMDGCN_WAVEFRONT_SIZE)
+#define HR_AMD_WAVE_SIZE __AMDGCN_WAVEFRONT_SIZE
 #else
-#define HR_DEVICE_WARP_SIZE 0
+#define HR_WIDTH_COMPILED(W) false
+#define HR_AMD_WAVE_SIZE 0 /* host pass: kernel bodies are never compiled */
 #endif
+__device__ __forceinline__ bool hr_width_runs(int w) { return w == 0 || HR_AMD_WAVE_SIZE == w; }
+__device__ __forceinline__ void hr_width_trap(int) { __builtin_trap(); }
 
 template <class T>
 __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
@@ -113,21 +145,69 @@ __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
 __device__ __forceinline__ void hr_syncwarp() { __builtin_amdgcn_wave_barrier(); }
 
 __device__ __forceinline__ uint4 hr_load16_input(const void* p) { return *(const uint4*)p; }
-/* No coherent 16-byte load here: coherent reads go element by element (volatile). */
-__device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return *(const uint4*)p; }
-#define HR_HAS_COHERENT_LOAD16 0
+/* Coherent reads: relaxed agent-scope atomic loads (glc: past the CU's non-coherent
+ * cache). Volatile loads would be coherent too, but the compiler waits for each one
+ * to complete before the next (s_waitcnt vmcnt(0)): a chain of round trips. Atomic
+ * loads are independent, so a lane has all its loads in flight at once. */
+template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "partials are 4 or 8 bytes");
+    using U = typename std::conditional<sizeof(T) == 8, uint64_t, uint32_t>::type;
+    return __builtin_bit_cast(T, __hip_atomic_load((const U*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT));
+}
+__device__ __forceinline__ uint4 hr_load16_coherent(const void* p)
+{
+    const uint64_t lo = hr_load_coherent((const uint64_t*)p), hi = hr_load_coherent((const uint64_t*)p + 1);
+    return make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32));
+}
+#define HR_HAS_COHERENT_LOAD16 1
 
 __device__ __forceinline__ uint32_t hr_arrive_add(uint32_t* p, uint32_t v)
 {
     return __hip_atomic_fetch_add(p, v, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
 }
 
+#elif defined(HIPREDUCE_BACKEND_EMU)
+
+#include <stdint.h>
+#include <string.h>
+
+#include "hip_emu.h"
+
+#define HR_WIDTH_COMPILED(W) true
+inline bool hr_width_runs(int w) { return w == 0 || hr_emu::warp_size() == w; }
+[[noreturn]] inline void hr_width_trap(int w)
+{
+    hr_emu::fail("a kernel instance for warp width %d ran on a device of width %d", w, hr_emu::warp_size());
+}
+
+/* Macros, so that the emulator's messages name the device code's line. */
+#define hr_shfl_down(value, delta, width) ::hr_emu::shfl((value), false, (delta), (width), __FILE__, __LINE__)
+#define hr_syncwarp() ::hr_emu::syncwarp(__FILE__, __LINE__)
+
+/* 16-byte loads fault on a GPU unless 16-byte aligned: the emulator says so. */
+inline uint4 hr_load16_input(const void* p)
+{
+    hr_emu::check_aligned(p, 16, "16-byte load");
+    uint4 r;
+    memcpy(&r, p, sizeof r);
+    return r;
+}
+inline uint4 hr_load16_coherent(const void* p) { return hr_load16_input(p); }
+#define HR_HAS_COHERENT_LOAD16 1
+template <class T> inline T hr_load_coherent(const T* p) { return *p; }
+inline uint32_t hr_arrive_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
+
 #else
-#error "hip_compat.h needs HIPREDUCE_BACKEND_CUDA or HIPREDUCE_BACKEND_AMD"
+#error "hip_compat.h needs HIPREDUCE_BACKEND_CUDA, HIPREDUCE_BACKEND_AMD or HIPREDUCE_BACKEND_EMU"
 #endif
 
-/* True in the device pass of a kernel instance whose warp width exists on the
- * target being compiled; instances for the other width compile to an empty body. */
-#define HR_WARP_SIZE_MATCHES(W) (HR_DEVICE_WARP_SIZE == (W))
+/* Dynamic shared memory of `type` named `name` (HIP's HIP_DYNAMIC_SHARED, which the
+ * cuda backend's headers lack), 16-byte aligned. */
+#if defined(HIPREDUCE_BACKEND_EMU)
+#define HR_DYNAMIC_SHARED(type, name) type* name = (type*)::hr_emu::dynamic_shared()
+#else
+#define HR_DYNAMIC_SHARED(type, name) extern __shared__ __attribute__((aligned(16))) type name[]
+#endif
 
 #endif

@@ -1,6 +1,6 @@
 /* The kernels of the three drivers, each a template over the operator (which fixes
  * the element type), the type read at this level (In) and the warp width W. An
- * instance whose W does not exist on the target compiles to an empty body. */
+ * instance whose W does not exist on the target compiles to a trap (hip_compat.h). */
 #ifndef HIPREDUCE_KERNELS_H
 #define HIPREDUCE_KERNELS_H
 
@@ -32,10 +32,21 @@ __device__ __forceinline__ typename Op::acc reduce_tile(const In* data, uint64_t
 }
 
 #ifndef HR_TREE_MIN_BLOCKS
-/* Resident blocks per SM its registers must allow (host/tuning.h). On AMD the second
- * __launch_bounds__ argument is waves per SIMD instead: 4 is the same four 256-thread
- * blocks per CU with wave64. */
+/* Resident 256-thread blocks per SM / CU that the tree kernel's registers must allow:
+ * host/tuning.h's rows launch that many per multiprocessor. */
 #define HR_TREE_MIN_BLOCKS 4
+#endif
+/* __launch_bounds__'s second argument: on CUDA, blocks per SM; on HIP it becomes
+ * amdgpu_waves_per_eu, waves per SIMD. gfx9 (wave64, 4 SIMDs per CU): a block is one
+ * wave on each SIMD, so waves per SIMD = blocks per CU (4: at most 64 VGPRs on
+ * gfx906/908, 128 on gfx90a/940). gfx10 and later (wave32, 2 SIMD32 per CU): a block is
+ * 8 waves on 2 SIMDs, 4 per SIMD, so 4 blocks per CU need 16 waves per SIMD (at most 64
+ * of the 1024 VGPRs); 4 waves per SIMD there would allow one block per CU and leave
+ * the register count unbounded (256). */
+#if defined(__GFX10__) || defined(__GFX11__) || defined(__GFX12__)
+#define HR_TREE_MIN_OCCUPANCY (HR_TREE_MIN_BLOCKS * 4)
+#else
+#define HR_TREE_MIN_OCCUPANCY HR_TREE_MIN_BLOCKS
 #endif
 
 #ifndef HR_TREE_PREFETCH
@@ -129,11 +140,14 @@ __device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t
  * completes a group reduces it into level 2, and so on up to the one-element top. The
  * order is fixed by element index, whichever block does the work. */
 template <class Op, int W>
-__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_BLOCKS) void tree_kernel(const typename Op::value_t* in,
-                                                                                  tree_levels lv,
-                                                                                  typename Op::value_t* result)
+__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_kernel(
+    const typename Op::value_t* in, tree_levels lv, typename Op::value_t* result)
 {
-    if constexpr (HR_WARP_SIZE_MATCHES(W)) {
+    if constexpr (!HR_WIDTH_COMPILED(W)) {
+        hr_width_trap(W);
+    } else if (!hr_width_runs(W)) {
+        hr_width_trap(W);
+    } else {
         using T = typename Op::value_t;
         __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
@@ -161,7 +175,11 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_BLOCKS) void tree_kernel
 template <class Op, class In, int W>
 __global__ __launch_bounds__(HR_TILE_LANES) void pass_kernel(const In* in, uint64_t count, void* out)
 {
-    if constexpr (HR_WARP_SIZE_MATCHES(W)) {
+    if constexpr (!HR_WIDTH_COMPILED(W)) {
+        hr_width_trap(W);
+    } else if (!hr_width_runs(W)) {
+        hr_width_trap(W);
+    } else {
         using T = typename Op::value_t;
         __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
         const uint64_t tiles = tile_count<Op>(count);
@@ -184,7 +202,11 @@ __global__ __launch_bounds__(HR_TILE_LANES) void pass_kernel(const In* in, uint6
 template <class Op, class In, int W>
 __global__ __launch_bounds__(HR_TILE_LANES) void grid_stride_kernel(const In* in, uint64_t count, void* out)
 {
-    if constexpr (HR_WARP_SIZE_MATCHES(W)) {
+    if constexpr (!HR_WIDTH_COMPILED(W)) {
+        hr_width_trap(W);
+    } else if (!hr_width_runs(W)) {
+        hr_width_trap(W);
+    } else {
         using T = typename Op::value_t;
         using acc = typename Op::acc;
         __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;

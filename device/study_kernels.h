@@ -4,7 +4,8 @@
  *
  * Templates: the operator (it fixes the element type T), the warp width W where the
  * tree uses warp-level steps (W = 0: the kernel does not depend on it and is compiled
- * once; an instance whose W cannot exist on the target compiles to an empty body),
+ * once; an instance whose W cannot exist on the target compiles to a trap, see
+ * hip_compat.h),
  * and the block size only where the seed needs it at compile time.
  * Every pass reads T and writes T: one partial per block, or the result when the
  * pass has one block (the identity of an empty input is Op::empty()). */
@@ -28,9 +29,6 @@ struct study_pass {
     uint32_t paired;       /* each step also adds the element blockDim further on */
 };
 
-/* Device pass with a kernel body: W = 0 in every device pass, else HR_WARP_SIZE_MATCHES. */
-#define HR_STUDY_BODY(W) ((W) == 0 ? HR_DEVICE_WARP_SIZE != 0 : HR_WARP_SIZE_MATCHES(W))
-
 /* Block width and shared memory of a shared-memory tree: compile-time (static shared
  * memory, Harris reduce5/6 and tutorial v6) or the launch's (dynamic shared memory of
  * blockDim values, sized by the host). */
@@ -46,7 +44,7 @@ template <class A> struct tree_smem<A, 0> {
     static __device__ __forceinline__ unsigned width() { return blockDim.x; }
     static __device__ __forceinline__ A* get()
     {
-        extern __shared__ __attribute__((aligned(16))) unsigned char hr_study_dynamic_smem[];
+        HR_DYNAMIC_SHARED(unsigned char, hr_study_dynamic_smem);
         return (A*)hr_study_dynamic_smem;
     }
 };
@@ -111,7 +109,11 @@ __global__ __launch_bounds__(BlockSize ? BlockSize : 1024) void shared_tree_kern
                                                                                   typename Op::value_t* out,
                                                                                   study_pass p)
 {
-    if constexpr (HR_STUDY_BODY(W)) {
+    if constexpr (!HR_WIDTH_COMPILED(W)) {
+        hr_width_trap(W);
+    } else if (!hr_width_runs(W)) {
+        hr_width_trap(W);
+    } else {
         const typename Op::acc v = shared_tree_block<Op, W, Shape, BlockSize>(in, p);
         if (threadIdx.x == 0) store_partial<Op>(out, p, v);
     }
@@ -124,7 +126,11 @@ template <class Op, int W, bool Vector>
 __global__ __launch_bounds__(1024) void warp_first_kernel(const typename Op::value_t* in, typename Op::value_t* out,
                                                           study_pass p)
 {
-    if constexpr (HR_STUDY_BODY(W)) {
+    if constexpr (!HR_WIDTH_COMPILED(W)) {
+        hr_width_trap(W);
+    } else if (!hr_width_runs(W)) {
+        hr_width_trap(W);
+    } else {
         __shared__ warp_first_storage<Op> smem;
         typename Op::acc v;
         if constexpr (Vector) {
@@ -147,7 +153,7 @@ template <class Op, bool Doubling>
 __global__ __launch_bounds__(1024) void in_place_kernel(typename Op::value_t* buf, typename Op::value_t* out,
                                                         study_pass p)
 {
-    if constexpr (HR_STUDY_BODY(0)) {
+    if constexpr (HR_WIDTH_COMPILED(0)) {
         const unsigned tid = threadIdx.x, elems = 2 * blockDim.x;
         const uint64_t first = (p.block_offset + blockIdx.x) * elems;
         const uint64_t valid = p.count <= first ? 0 : p.count - first < elems ? p.count - first : elems;
@@ -167,7 +173,7 @@ template <class Op>
 __global__ __launch_bounds__(1024) void segmented_atomic_kernel(const typename Op::value_t* in,
                                                                 typename atomic_slot<Op>::type* slot, study_pass p)
 {
-    if constexpr (HR_STUDY_BODY(0) && atomic_supported<Op>) {
+    if constexpr (HR_WIDTH_COMPILED(0) && atomic_supported<Op>) {
         const typename Op::acc v = shared_tree_block<Op, 0, tree_shape::sequential, 0>(in, p);
         if (threadIdx.x == 0) atomic_slot<Op>::combine(slot, v);
     }
@@ -179,7 +185,7 @@ template <class Op>
 __global__ void atomic_slot_kernel(typename atomic_slot<Op>::type* slot, typename Op::value_t* result,
                                    uint64_t count, int finish)
 {
-    if constexpr (HR_STUDY_BODY(0) && atomic_supported<Op>) {
+    if constexpr (HR_WIDTH_COMPILED(0) && atomic_supported<Op>) {
         using slot_t = atomic_slot<Op>;
         using T = typename Op::value_t;
         if (!finish) {

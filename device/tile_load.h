@@ -33,10 +33,10 @@ template <class Op> __device__ __forceinline__ uint64_t tile_valid(uint64_t coun
 }
 
 /* Scalar read; Coherent reads see values other blocks of the same launch wrote
- * before their release (they bypass the non-coherent L1). */
+ * before their release (they bypass the non-coherent L1: hip_compat.h). */
 template <class In, bool Coherent> __device__ __forceinline__ In load_one(const In* p)
 {
-    if constexpr (Coherent) return *(const volatile In*)p;
+    if constexpr (Coherent) return hr_load_coherent(p);
     else return *p;
 }
 

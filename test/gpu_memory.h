@@ -1,6 +1,7 @@
 /* Device memory for the tests, the demo and the bench, through whichever runtime
- * the library was built with (HR_RUNTIME_CUDA, HR_RUNTIME_HIP, or neither). The
- * library's own API has no allocation calls; users bring their own memory. */
+ * the library was built with (HR_RUNTIME_CUDA, HR_RUNTIME_HIP, or neither; the emu
+ * tests use the emulated GPU's, HR_RUNTIME_EMU). The library's own API has no
+ * allocation calls; users bring their own memory. */
 #ifndef HIPREDUCE_TEST_GPU_MEMORY_H
 #define HIPREDUCE_TEST_GPU_MEMORY_H
 
@@ -84,6 +85,32 @@ static inline int gm_capture(void* s, int (*fn)(void*), void* arg, int* kernels)
         rc = -1;
     if (exec) (void)hipGraphExecDestroy(exec);
     (void)hipGraphDestroy(graph);
+    return rc;
+}
+#elif defined(HR_RUNTIME_EMU)
+#include "emu_api.h" /* the emulated GPU of the emu tests (test/emu) */
+static inline int gm_count(void) { int n = 0; return hr_emu_get_device_count(&n) == HR_EMU_SUCCESS ? n : 0; }
+static inline int gm_set_device(int d) { return hr_emu_set_device(d) == HR_EMU_SUCCESS ? 0 : -1; }
+static inline void* gm_alloc(size_t bytes) { void* p = NULL; return hr_emu_malloc(&p, bytes ? bytes : 1) == HR_EMU_SUCCESS ? p : NULL; }
+static inline void gm_free(void* p) { (void)hr_emu_free(p); }
+static inline int gm_to_device(void* dst, const void* src, size_t bytes) { return hr_emu_memcpy(dst, src, bytes, HR_EMU_HOST_TO_DEVICE) == HR_EMU_SUCCESS ? 0 : -1; }
+static inline int gm_to_host(void* dst, const void* src, size_t bytes) { return hr_emu_memcpy(dst, src, bytes, HR_EMU_DEVICE_TO_HOST) == HR_EMU_SUCCESS ? 0 : -1; }
+static inline int gm_memset(void* dst, int value, size_t bytes) { return hr_emu_memset(dst, value, bytes) == HR_EMU_SUCCESS ? 0 : -1; }
+static inline int gm_sync(void) { return hr_emu_device_synchronize() == HR_EMU_SUCCESS ? 0 : -1; }
+static inline const char* gm_device_name(int d) { return hr_emu_device_name(d); }
+static inline void* gm_stream_create(void) { hr_emu_stream_t s = NULL; return hr_emu_stream_create(&s, HR_EMU_STREAM_NON_BLOCKING) == HR_EMU_SUCCESS ? (void*)s : NULL; }
+static inline void gm_stream_destroy(void* s) { (void)hr_emu_stream_destroy((hr_emu_stream_t)s); }
+static inline int gm_capture(void* s, int (*fn)(void*), void* arg, int* kernels)
+{
+    hr_emu_graph_t graph = NULL;
+    if (hr_emu_stream_begin_capture((hr_emu_stream_t)s) != HR_EMU_SUCCESS) return -1;
+    const int fn_failed = fn(arg);
+    if (hr_emu_stream_end_capture((hr_emu_stream_t)s, &graph) != HR_EMU_SUCCESS || fn_failed) return -1;
+    int rc = hr_emu_graph_nodes(graph, kernels);
+    if (hr_emu_graph_launch(graph, (hr_emu_stream_t)s) != HR_EMU_SUCCESS ||
+        hr_emu_stream_synchronize((hr_emu_stream_t)s) != HR_EMU_SUCCESS)
+        rc = -1;
+    hr_emu_graph_destroy(graph);
     return rc;
 }
 #else

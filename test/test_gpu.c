@@ -371,8 +371,41 @@ static int alternating_streams(gpu_ctx* g, void* x)
     return fails;
 }
 
+/* HIPREDUCE_TEST_PROFILE, the emulated GPU's runs (label emu, test/CMakeLists.txt): "emu" (2) or
+ * "emu-smoke" (1, a few cases); 0 otherwise. */
+static int emu_profile(void)
+{
+    const char* profile = getenv("HIPREDUCE_TEST_PROFILE");
+    if (!profile) return 0;
+    return strcmp(profile, "emu") == 0 ? 2 : strcmp(profile, "emu-smoke") == 0 ? 1 : 0;
+}
+
+/* For the emu profile, whose matrix stops near one tile: the smallest sizes at which the default
+ * algorithm's tree has all its levels and more than one group of tiles at level 1 (4 levels: f64
+ * and i64 at 2048^2 + 1, f32 at 1024 * 1025 + 1), and 3 levels of the small dtypes. */
+static int tree_levels(gpu_ctx* g, void* x)
+{
+    const struct { hipreduce_op op; hipreduce_dtype dtype; ref_data data; uint64_t n; } cases[] = {
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F64, REF_DATA_RANDOM, 2048 * 2048 + 1},
+        {HIPREDUCE_OP_MAX, HIPREDUCE_I64, REF_DATA_RANDOM, 2048 * 2048 + 1},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, REF_DATA_RANDOM, 1024 * 1025 + 1},
+        {HIPREDUCE_OP_MIN, HIPREDUCE_F32, REF_DATA_RANDOM, 1024 * 1025 + 1},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_U8, REF_DATA_RANDOM, 16384 * 7 + 5},
+        {HIPREDUCE_OP_XOR, HIPREDUCE_I16, REF_DATA_RANDOM, 8192 * 3 + 1},
+    };
+    int fails = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        ref_case c = {cases[i].op, cases[i].dtype, cases[i].data, cases[i].n, 2000 + i, x};
+        ref_fill(c.op, c.dtype, c.data, c.n, c.seed, x);
+        fails += gpu_case(g, &c);
+    }
+    printf("tree levels: %zu cases, %d failures\n", sizeof cases / sizeof cases[0], fails);
+    return fails;
+}
+
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a test killed at its time limit still shows how far it got */
     const int count = gm_count();
     if (count == 0) {
         printf("gpu: skipped: no GPU visible to the runtime (or a cpu-only build)\n");
@@ -387,10 +420,14 @@ int main(void)
         return 1;
     }
     printf("gpu: device 0: %s\n", gm_device_name(0));
-    /* HIPREDUCE_SANITIZE_QUICK (test/sanitize.sh): a smaller matrix, no large inputs. */
+    /* HIPREDUCE_SANITIZE_QUICK (test/sanitize.sh): a smaller matrix, no large inputs. The emu
+     * profile: the same matrix, then tree_levels() instead of the large inputs; emu-smoke: the
+     * matrix to 2^10 + 1 and tree_levels(). */
     const int quick = getenv("HIPREDUCE_SANITIZE_QUICK") != NULL;
-    const uint64_t matrix_max = quick ? (UINT64_C(1) << 14) + 1 : (UINT64_C(1) << 22) + 1;
-    const uint64_t large_max = (UINT64_C(1) << 27) + 3;
+    const int emu = emu_profile();
+    const uint64_t matrix_max = emu == 1 ? (UINT64_C(1) << 10) + 1
+                                : quick || emu ? (UINT64_C(1) << 14) + 1 : (UINT64_C(1) << 22) + 1;
+    const uint64_t large_max = emu ? (UINT64_C(1) << 23) + 8 : (UINT64_C(1) << 27) + 3; /* 4-byte elements */
     const size_t room = (size_t)(large_max + 2) * 4 * 2 + 64; /* two copies of the largest input */
     g.d_x = (unsigned char*)gm_alloc(room);
     g.d_result = (unsigned char*)gm_alloc(16);
@@ -407,10 +444,15 @@ int main(void)
     if (!hardening_only) fails += ref_for_each_case(matrix_max, gpu_case, &g);
     fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F32, (1u << 20) + 1, x);
     fails += caller_workspace(&g, HIPREDUCE_OP_XOR, HIPREDUCE_U16, 100, x);
-    fails += misaligned_workspace(&g, x, quick);
+    if (emu == 1) printf("misaligned workspaces: not in the emu-smoke profile\n");
+    else fails += misaligned_workspace(&g, x, quick || emu);
     fails += graph_capture(&g, x);
-    fails += alternating_streams(&g, x);
-    if (!quick && !hardening_only) {
+    if (emu) printf("alternating streams: not in the emu profile (2 x 48 calls at 2^24 + 1)\n");
+    else fails += alternating_streams(&g, x);
+    if (emu) {
+        if (emu == 2) fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F64, (1u << 22) + 3, x);
+        if (!hardening_only) fails += tree_levels(&g, x);
+    } else if (!quick && !hardening_only) {
         fails += caller_workspace(&g, HIPREDUCE_OP_MAX, HIPREDUCE_I8, (1u << 24) + 5, x);
         fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F64, (1u << 22) + 3, x);
         fails += large(&g, x);
