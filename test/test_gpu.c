@@ -381,8 +381,9 @@ static int emu_profile(void)
 }
 
 /* For the emu profile, whose matrix stops near one tile: the smallest sizes at which the default
- * algorithm's tree has all its levels and more than one group of tiles at level 1 (4 levels: f64
- * and i64 at 2048^2 + 1, f32 at 1024 * 1025 + 1), and 3 levels of the small dtypes. */
+ * algorithm's tree has 4 levels and two groups of tiles at level 1 (f64 and i64 at 2048^2 + 1, the
+ * 8-byte dtypes' tile squared plus one), and 3 levels with a partial group (f32: 257 tiles of 4096;
+ * u8 and i16: 8 and 4 tiles). */
 static int tree_levels(gpu_ctx* g, void* x)
 {
     const struct { hipreduce_op op; hipreduce_dtype dtype; ref_data data; uint64_t n; } cases[] = {
