@@ -202,11 +202,19 @@ inline uint32_t hr_arrive_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v);
 #error "hip_compat.h needs HIPREDUCE_BACKEND_CUDA, HIPREDUCE_BACKEND_AMD or HIPREDUCE_BACKEND_EMU"
 #endif
 
-/* Dynamic shared memory of `type` named `name` (HIP's HIP_DYNAMIC_SHARED, which the
- * cuda backend's headers lack), 16-byte aligned. */
+/* Shared memory. HR_SHARED(name, type): a block's variable (arrays too: HR_SHARED(buf,
+ * float[256])). HR_DYNAMIC_SHARED(type, name): the launch's dynamic shared memory as
+ * type[] (HIP's HIP_DYNAMIC_SHARED, which the cuda backend's headers lack), 16-byte
+ * aligned. The emulator gives every block fresh heap copies of both, so that AddressSanitizer
+ * sees an index past them (a function-local static, as __shared__ would be on the host,
+ * gets no redzone: it is a COMDAT symbol). */
+template <class T> using hr_alias = T;
 #if defined(HIPREDUCE_BACKEND_EMU)
+#define HR_SHARED(name, ...) \
+    hr_alias<__VA_ARGS__>& name = ::hr_emu::shared_variable<hr_alias<__VA_ARGS__>>(__FILE__, __LINE__)
 #define HR_DYNAMIC_SHARED(type, name) type* name = (type*)::hr_emu::dynamic_shared()
 #else
+#define HR_SHARED(name, ...) __shared__ hr_alias<__VA_ARGS__> name
 #define HR_DYNAMIC_SHARED(type, name) extern __shared__ __attribute__((aligned(16))) type name[]
 #endif
 

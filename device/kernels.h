@@ -149,7 +149,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
         hr_width_trap(W);
     } else {
         using T = typename Op::value_t;
-        __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
+        HR_SHARED(smem, block_reduce_storage<Op, HR_TILE_LANES>);
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename Op::acc v = Op::empty();
             if (lv.count[0]) v = reduce_tile<Op, T>(in, lv.count[0], 0, aligned16(in), smem);
@@ -181,7 +181,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void pass_kernel(const In* in, uint6
         hr_width_trap(W);
     } else {
         using T = typename Op::value_t;
-        __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
+        HR_SHARED(smem, block_reduce_storage<Op, HR_TILE_LANES>);
         const uint64_t tiles = tile_count<Op>(count);
         if (tiles <= 1 && blockIdx.x == 0) {
             typename Op::acc v = count ? reduce_tile<Op, In>(in, count, 0, aligned16(in), smem) : Op::empty();
@@ -209,7 +209,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void grid_stride_kernel(const In* in
     } else {
         using T = typename Op::value_t;
         using acc = typename Op::acc;
-        __shared__ block_reduce_storage<Op, HR_TILE_LANES> smem;
+        HR_SHARED(smem, block_reduce_storage<Op, HR_TILE_LANES>);
         const uint64_t tiles = tile_count<Op>(count);
         const bool aligned = aligned16(in);
         acc v = Op::identity();

@@ -36,7 +36,7 @@ template <class A, int BlockSize> struct tree_smem {
     static __device__ __forceinline__ unsigned width() { return BlockSize; }
     static __device__ __forceinline__ A* get()
     {
-        __shared__ A smem[BlockSize];
+        HR_SHARED(smem, A[BlockSize]);
         return smem;
     }
 };
@@ -131,7 +131,7 @@ __global__ __launch_bounds__(1024) void warp_first_kernel(const typename Op::val
     } else if (!hr_width_runs(W)) {
         hr_width_trap(W);
     } else {
-        __shared__ warp_first_storage<Op> smem;
+        HR_SHARED(smem, warp_first_storage<Op>);
         typename Op::acc v;
         if constexpr (Vector) {
             constexpr uint64_t items = HR_VECTOR_THREAD_BYTES / sizeof(typename Op::value_t);

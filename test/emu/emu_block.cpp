@@ -57,6 +57,13 @@ struct scheduler {
     std::vector<unsigned> ready;
     fiber main;
     unsigned char* dynamic = nullptr;
+    struct shared_copy {
+        const void* type;
+        const char* file;
+        int line;
+        void* memory;
+    };
+    std::vector<shared_copy> shared; /* this block's HR_SHARED variables */
     uint64_t blocks_run = 0, resumes = 0;
 };
 scheduler S;
@@ -309,6 +316,19 @@ void* dynamic_shared()
     return S.dynamic;
 }
 
+void* shared_variable(const void* type, const char* file, int line, size_t bytes, size_t align)
+{
+    (void)running("a shared variable");
+    for (const scheduler::shared_copy& c : S.shared)
+        if (c.type == type && c.line == line && c.file == file) return c.memory;
+    void* memory = nullptr;
+    if (posix_memalign(&memory, align < 16 ? 16 : align, bytes) != 0)
+        fail("cannot allocate %zu bytes of shared memory", bytes);
+    memset(memory, (int)(random_next() & 0xff), bytes); /* uninitialised */
+    S.shared.push_back(scheduler::shared_copy{type, file, line, memory});
+    return memory;
+}
+
 void describe_position(char* out, size_t size)
 {
     out[0] = '\0';
@@ -354,6 +374,8 @@ void run_kernel(const kernel_launch& k)
         block_idx = uint3{b, 0, 0};
         if (S.dynamic) memset(S.dynamic, (int)(random_next() & 0xff), k.shared_bytes); /* uninitialised */
         run_block();
+        for (const scheduler::shared_copy& c : S.shared) free(c.memory);
+        S.shared.clear();
         ++S.blocks_run;
     }
     free(S.dynamic);

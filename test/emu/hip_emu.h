@@ -3,11 +3,12 @@
  * emu_api.h, and the device-side names the kernels use, for a host C++ compiler.
  *
  * Kernels are plain functions run by one fiber per GPU thread (emu_block.cpp). A
- * block's threads share `__shared__` variables (function-local statics: the blocks of
- * all launches run one at a time, so one copy serves every block). Every
- * synchronisation point (barrier, shuffle, hr_syncwarp) switches fibers; the
- * scheduler resolves it once all threads of the block wait, checks it (emu_block.cpp
- * lists the checks) and resumes the threads in a random order. */
+ * block's threads share its shared memory (HR_SHARED, HR_DYNAMIC_SHARED: heap copies
+ * made for each block; `__shared__` itself is left undefined, so a kernel that uses
+ * it does not compile here). Every synchronisation point (barrier, shuffle,
+ * hr_syncwarp) switches fibers; the scheduler resolves it once all threads of the
+ * block wait, checks it (emu_block.cpp lists the checks) and resumes the threads in
+ * a random order. */
 #ifndef HIPREDUCE_HIP_EMU_H
 #define HIPREDUCE_HIP_EMU_H
 
@@ -73,7 +74,6 @@ typedef hr_emu_attribute hipDeviceAttribute_t;
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __shared__ static
 
 struct uint3 {
     unsigned x, y, z;
@@ -108,6 +108,16 @@ void shuffle(void* value, unsigned bytes, bool xor_mode, unsigned lane_arg, int 
 
 /* This block's dynamic shared memory (the launch's size, fresh garbage per block). */
 void* dynamic_shared();
+
+/* This block's copy of the shared variable declared at file:line with type key `type`
+ * (fresh garbage per block, freed when the block ends). */
+void* shared_variable(const void* type, const char* file, int line, size_t bytes, size_t align);
+template <class T> inline T& shared_variable(const char* file, int line)
+{
+    static_assert(std::is_trivially_default_constructible<T>::value, "shared memory is not constructed");
+    static const char type = 0; /* one address per T */
+    return *static_cast<T*>(shared_variable(&type, file, line, sizeof(T), alignof(T)));
+}
 
 template <class T> inline T shfl(T v, bool xor_mode, unsigned lane_arg, int width, const char* file, int line)
 {
