@@ -59,7 +59,7 @@ elseif(HIPREDUCE_GPU_BACKEND STREQUAL "amd")
   string(APPEND HIPREDUCE_PC_LIBS_PRIVATE " -lamdhip64 -lstdc++")
 endif()
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  string(APPEND HIPREDUCE_PC_LIBS_PRIVATE " -lm")
+  string(APPEND HIPREDUCE_PC_LIBS_PRIVATE " -lm -pthread")  # -pthread: the cpu device's thread pool
 endif()
 configure_file(cmake/hipreduce.pc.in "${PROJECT_BINARY_DIR}/hipreduce.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/hipreduce.pc" DESTINATION "${_hr_pc_dir}")
