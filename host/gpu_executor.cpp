@@ -26,7 +26,7 @@ struct hr_gpu {
     size_t own_bytes;
     unsigned char* own_counters; /* handle-owned arrival counters: zeroed once, left zero by every launch */
     size_t own_counter_bytes;
-    unsigned char* user;       /* caller workspace, if set: its size, and where its counters begin */
+    unsigned char* user;       /* caller workspace as given (NULL: the handle's own), and its size */
     size_t user_bytes;
     unsigned char* user_counters; /* 16-byte aligned; hr_counter_capacity(user_bytes) bytes, then scratch */
     hipEvent_t stream_switch;  /* orders a new stream after the old one's work (created on first switch) */

@@ -42,7 +42,6 @@
 
 struct hipreduce_handle_s {
     uint64_t tag;
-    hipreduce_device_kind kind;
     hipreduce_algorithm algorithm;
     hr_gpu* gpu; /* NULL on the CPU device */
     hr_cpu* cpu; /* NULL on a GPU device */
@@ -104,7 +103,6 @@ hipreduce_status hipreduce_create(hipreduce_handle* handle, hipreduce_device_kin
         return HIPREDUCE_STATUS_ALLOCATION_FAILED;
     }
     h->tag = HR_HANDLE_TAG;
-    h->kind = kind;
     h->algorithm = HIPREDUCE_ALGORITHM_AUTO;
     if (kind == HIPREDUCE_DEVICE_GPU) {
         const hipreduce_status st = hr_gpu_create(device_ordinal, &h->gpu, create_error, sizeof create_error);
