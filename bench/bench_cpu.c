@@ -95,7 +95,7 @@ typedef struct row_data {
 static hipreduce_status reduce_copy(const row_data* d, int copy)
 {
     unsigned char result[16];
-    return hipreduce_reduce(d->h, d->op, d->dtype, d->data + (size_t)copy * d->stride, d->n, result,
+    return hipreduce_reduce(d->h, d->op, d->dtype, d->data + (size_t)copy * d->stride, d->n, d->dtype, result,
                             HIPREDUCE_RESULT_HOST);
 }
 
@@ -165,7 +165,7 @@ static void cpu_name(char* out, size_t size, unsigned threads)
 static int run_op(row_data* d, const bench_options* o, bench_result* r)
 {
     size_t ws_bytes = 0;
-    hipreduce_status s = hipreduce_workspace_size(d->h, d->op, d->dtype, d->n, &ws_bytes);
+    hipreduce_status s = hipreduce_workspace_size(d->h, d->op, d->dtype, d->n, d->dtype, &ws_bytes);
     if (s == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) return 1;
     void* ws = NULL;
     if (s == HIPREDUCE_STATUS_SUCCESS && o->workspace == BENCH_WORKSPACE_CALLER) {

@@ -99,7 +99,7 @@ void* set_caller_workspace(hipreduce_handle h, const bench_options& o, int op, i
     for (int a = 0; a < o.n_algorithms; ++a) {
         size_t bytes = 0;
         hipreduce_set_algorithm(h, (hipreduce_algorithm)o.algorithms[a]);
-        if (hipreduce_workspace_size(h, (hipreduce_op)op, (hipreduce_dtype)dtype, n, &bytes) ==
+        if (hipreduce_workspace_size(h, (hipreduce_op)op, (hipreduce_dtype)dtype, n, (hipreduce_dtype)dtype, &bytes) ==
             HIPREDUCE_STATUS_SUCCESS)
             most = std::max(most, bytes);
     }
@@ -157,7 +157,7 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
             for (int i = 0; i < o.n_ops; ++i) {
                 const int op = o.ops[i];
                 size_t ws_bytes;
-                if (hipreduce_workspace_size(h, (hipreduce_op)op, (hipreduce_dtype)dtype, n, &ws_bytes) ==
+                if (hipreduce_workspace_size(h, (hipreduce_op)op, (hipreduce_dtype)dtype, n, (hipreduce_dtype)dtype, &ws_bytes) ==
                     HIPREDUCE_STATUS_OP_DTYPE_MISMATCH)
                     continue;
                 void* ws = o.workspace == BENCH_WORKSPACE_CALLER ? set_caller_workspace(h, o, op, dtype, n) : nullptr;
@@ -184,7 +184,7 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
                             op_name(op), dtype_name(dtype), (unsigned long long)n);
                     auto call = [&, alg](int b) {
                         hipreduce_set_algorithm(h, (hipreduce_algorithm)alg);
-                        return hipreduce_reduce(h, (hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n,
+                        return hipreduce_reduce(h, (hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n, (hipreduce_dtype)dtype,
                                                 result, HIPREDUCE_RESULT_DEVICE);
                     };
                     if (call(0) != HIPREDUCE_STATUS_SUCCESS) continue; /* e.g. a study algorithm without this dtype */

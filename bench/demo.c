@@ -140,13 +140,13 @@ int main(int argc, char** argv)
     /* One untimed run (it sizes the workspace), then the median of TIMED_RUNS. The call with a host
      * result returns once the value is there, so the host clock brackets the whole reduction. */
     float result = 0.0f, again = 0.0f;
-    s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, n, &result, HIPREDUCE_RESULT_HOST);
+    s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, n, HIPREDUCE_F32, &result, HIPREDUCE_RESULT_HOST);
     if (s != HIPREDUCE_STATUS_SUCCESS) return failed("reduce", s, h);
     double times[TIMED_RUNS];
     int same_bits = 1;
     for (int r = 0; r < TIMED_RUNS; ++r) {
         double t0 = now_seconds();
-        s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, n, &again, HIPREDUCE_RESULT_HOST);
+        s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, n, HIPREDUCE_F32, &again, HIPREDUCE_RESULT_HOST);
         times[r] = now_seconds() - t0;
         if (s != HIPREDUCE_STATUS_SUCCESS) return failed("reduce", s, h);
         if (float_bits(again) != float_bits(result)) {
@@ -166,7 +166,7 @@ int main(int argc, char** argv)
         hipreduce_handle cpu = NULL;
         s = hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0);
         if (s == HIPREDUCE_STATUS_SUCCESS)
-            s = hipreduce_reduce(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, n, &cpu_result, HIPREDUCE_RESULT_HOST);
+            s = hipreduce_reduce(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, n, HIPREDUCE_F32, &cpu_result, HIPREDUCE_RESULT_HOST);
         if (s != HIPREDUCE_STATUS_SUCCESS) return failed("cpu device", s, cpu);
         hipreduce_destroy(cpu);
     }

@@ -6,7 +6,7 @@
 #define HIPREDUCE_BLOCK_REDUCE_H
 
 #include "hip_compat.h"
-#include "plan.h"
+#include "order.h"
 
 namespace hr {
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "hip_compat.h"
-#include "plan.h"
+#include "order.h"
 
 namespace hr {
 

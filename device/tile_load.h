@@ -12,7 +12,7 @@
 
 #include "hip_compat.h"
 #include "ops.h"
-#include "plan.h"
+#include "order.h"
 
 namespace hr {
 

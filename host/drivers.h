@@ -5,6 +5,7 @@
 
 #include "hip_compat.h"
 #include "kernels.h"
+#include "op_table.h"
 #include "ops.h"
 #include "plan.h"
 #include "tuning.h"
@@ -130,8 +131,6 @@ template <template <class> class OpT, class T> constexpr op_entry entry_for()
     }
 }
 
-/* Slots indexed by hipreduce_dtype's values (8 and 9 reserved for f16/bf16). */
-enum { HR_DTYPE_SLOTS = 12 };
 
 /* A function-local table: a namespace-scope const array would also become a device
  * constant under HIP-Clang and drag the host launchers into the device pass. */

@@ -231,10 +231,12 @@ void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads) { gpu->block_size = th
 
 const char* hr_gpu_error_message(const hr_gpu* gpu) { return gpu->message; }
 
-hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
-                                       hipreduce_dtype dtype, uint64_t n, size_t* bytes)
+hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call,
+                                       size_t* bytes)
 {
-    const op_entry* e = find_entry(op, dtype);
+    const uint64_t n = call->n;
+    if (call->op > HIPREDUCE_OP_XOR || call->out_dtype != call->in_dtype) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    const op_entry* e = find_entry((hipreduce_op)call->op, (hipreduce_dtype)call->in_dtype);
     if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
     if (!HIPREDUCE_STUDY_ALGORITHMS && (int)algorithm >= HR_DRIVERS) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     size_t scratch, counters;
@@ -267,10 +269,16 @@ hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op, hipreduce_dtype dtype,
-                               const void* input, uint64_t n, void* result, hipreduce_location location)
+hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call)
 {
     gpu->message[0] = '\0';
+    const hipreduce_op op = (hipreduce_op)call->op;
+    const hipreduce_dtype dtype = (hipreduce_dtype)call->in_dtype;
+    const void* input = call->x;
+    const uint64_t n = call->n;
+    void* result = call->result;
+    const hipreduce_location location = call->location;
+    if (call->op > HIPREDUCE_OP_XOR || call->out_dtype != call->in_dtype) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     const op_entry* e = find_entry(op, dtype);
     if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
     /* Algorithms past the three drivers are the study algorithms (host/study_dispatch.h). */
@@ -304,15 +312,15 @@ hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipre
         counter_region = gpu->own_counter_bytes;
     }
 
-    reduce_call call;
-    call.input = input;
-    call.n = n;
-    call.result = location == HIPREDUCE_RESULT_DEVICE ? result : (void*)staging;
-    call.workspace = staging + STAGING_BYTES;
-    call.counters = (uint32_t*)counters;
-    call.stream = gpu->stream;
-    call.dev = &gpu->dev;
-    hipError_t err = study ? study(call, gpu->block_size) : e->run[algorithm][gpu->dev.warp_size == 64](call);
+    reduce_call rc;
+    rc.input = input;
+    rc.n = n;
+    rc.result = location == HIPREDUCE_RESULT_DEVICE ? result : (void*)staging;
+    rc.workspace = staging + STAGING_BYTES;
+    rc.counters = (uint32_t*)counters;
+    rc.stream = gpu->stream;
+    rc.dev = &gpu->dev;
+    hipError_t err = study ? study(rc, gpu->block_size) : e->run[algorithm][gpu->dev.warp_size == 64](rc);
     if (err != hipSuccess) {
         /* A launch that failed may have left counters half-counted: the next call needs them zero. */
         if (counter_region) (void)hipMemsetAsync(counters, 0, counter_region, gpu->stream);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "hipreduce/hipreduce.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,15 +29,16 @@ hipreduce_status hr_gpu_set_stream(hr_gpu* gpu, void* stream);
 /* Threads per block of the study algorithms (validated by src/api.c; 0 = their default). */
 void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads);
 
-hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
-                                       hipreduce_dtype dtype, uint64_t n, size_t* bytes);
+/* Workspace bytes of a validated call (call->x, y, result, index unused). */
+hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call,
+                                       size_t* bytes);
 
 /* Caller workspace (NULL, 0: back to the handle's own). */
 hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes);
 
-hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
-                               hipreduce_dtype dtype, const void* input, uint64_t n, void* result,
-                               hipreduce_location location);
+/* Runs a validated call (types.h): reduce, argreduce or dot. NOT_SUPPORTED where the algorithm
+ * cannot run it (only AUTO runs the typed reductions). */
+hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call);
 
 /* Message of the last runtime error on this executor ("" if none). */
 const char* hr_gpu_error_message(const hr_gpu* gpu);

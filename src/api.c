@@ -1,10 +1,12 @@
 /* The C API: argument validation, the handle, and dispatch to the CPU or GPU executor.
  *
  * Decisions beyond the public header:
- * - Validation order of hipreduce_reduce (the first failing check decides the status): handle,
- *   op, dtype, op/dtype applicability, location (DEVICE on a CPU handle is invalid), pointers
- *   (result; input when n > 0), n * sizeof(dtype) overflowing uint64_t or size_t.
- *   hipreduce_workspace_size checks the same, minus location, with `bytes` as its pointer.
+ * - Validation order of every call (the first failing check decides the status): handle, op,
+ *   input dtype, result dtype, the triple (types.c, from device/op_table.h's rows; an op of
+ *   another call is OP_DTYPE_MISMATCH), location (DEVICE on a CPU handle is invalid), pointers
+ *   (result, value, index; input, x, y when n > 0), n * sizeof(in_dtype) overflowing uint64_t
+ *   or size_t. The size queries check the same, minus location, with `bytes` as the pointer.
+ *   The executors take the validated call as one hr_call (types.h).
  * - A failing call writes nothing through its out-pointers (hipreduce_create leaves *handle).
  * - CPU handles: any valid algorithm (study ones included) and block size is accepted and
  *   remembered (get_algorithm returns it), but the CPU always runs AUTO's order, so every
@@ -46,14 +48,6 @@ struct hipreduce_handle_s {
     hr_gpu* gpu; /* NULL on the CPU device */
     hr_cpu* cpu; /* NULL on a GPU device */
 };
-
-/* Checks shared by reduce and workspace_size after the handle: op, dtype, applicability. */
-static hipreduce_status check_op_dtype(hipreduce_op op, hipreduce_dtype dtype, size_t* elem_size)
-{
-    const hipreduce_status st = hr_check_op_dtype((int)op, (int)dtype);
-    if (st == HIPREDUCE_STATUS_SUCCESS) *elem_size = hr_dtype_lookup((int)dtype)->size;
-    return st;
-}
 
 static int bytes_overflow(uint64_t n, size_t elem_size)
 {
@@ -175,36 +169,117 @@ hipreduce_status hipreduce_get_threads(hipreduce_handle handle, unsigned* thread
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
-                                  const void* input, uint64_t n, void* result, hipreduce_location location)
+/* The checks every call and size query shares, in the header's order, up to the pointers; fills
+ * *call's triple, accumulator and n. A size query passes query = 1 (it has no location to check). */
+static hipreduce_status validate(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype, int out_dtype,
+                                 uint64_t n, int query, int location, hr_call* call)
 {
     if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
-    size_t elem_size = 0;
-    const hipreduce_status st = check_op_dtype(op, dtype, &elem_size);
+    const hipreduce_status st = hr_check_triple(kind, op, in_dtype, out_dtype);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (location != HIPREDUCE_RESULT_HOST && location != HIPREDUCE_RESULT_DEVICE)
-        return HIPREDUCE_STATUS_INVALID_LOCATION;
-    if (location == HIPREDUCE_RESULT_DEVICE && handle->gpu == NULL) return HIPREDUCE_STATUS_INVALID_LOCATION;
-    if (result == NULL || (input == NULL && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if (bytes_overflow(n, elem_size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
-    if (handle->cpu) return hr_cpu_reduce(handle->cpu, op, dtype, input, n, result);
-    return hr_gpu_reduce(handle->gpu, handle->algorithm, op, dtype, input, n, result, location);
+    if (!query) {
+        if (location != HIPREDUCE_RESULT_HOST && location != HIPREDUCE_RESULT_DEVICE)
+            return HIPREDUCE_STATUS_INVALID_LOCATION;
+        if (location == HIPREDUCE_RESULT_DEVICE && handle->gpu == NULL) return HIPREDUCE_STATUS_INVALID_LOCATION;
+    }
+    call->op = op;
+    call->in_dtype = in_dtype;
+    call->out_dtype = out_dtype;
+    call->acc = hr_acc_of(op, in_dtype, out_dtype);
+    call->x = call->y = NULL;
+    call->n = n;
+    call->result = NULL;
+    call->index = NULL;
+    call->location = query ? HIPREDUCE_RESULT_HOST : (hipreduce_location)location;
+    return HIPREDUCE_STATUS_SUCCESS;
 }
 
-hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
-                                          uint64_t n, size_t* bytes)
+/* After the pointers: the byte count, then the executor. */
+static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
 {
-    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
-    size_t elem_size = 0;
-    const hipreduce_status st = check_op_dtype(op, dtype, &elem_size);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (bytes_overflow(call->n, hr_dtype_lookup(call->in_dtype)->size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (handle->cpu) return hr_cpu_run(handle->cpu, call);
+    return hr_gpu_run(handle->gpu, handle->algorithm, call);
+}
+
+static hipreduce_status size_query(hipreduce_handle handle, const hr_call* call, size_t* bytes)
+{
     if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if (bytes_overflow(n, elem_size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (bytes_overflow(call->n, hr_dtype_lookup(call->in_dtype)->size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     if (handle->cpu) {
-        *bytes = hr_cpu_workspace_size(op, dtype, n);
+        *bytes = hr_cpu_workspace_size(call);
         return HIPREDUCE_STATUS_SUCCESS;
     }
-    return hr_gpu_workspace_size(handle->gpu, handle->algorithm, op, dtype, n, bytes);
+    return hr_gpu_workspace_size(handle->gpu, handle->algorithm, call, bytes);
+}
+
+hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+                                  const void* input, uint64_t n, hipreduce_dtype out_dtype, void* result,
+                                  hipreduce_location location)
+{
+    hr_call call;
+    const hipreduce_status st =
+        validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, n, 0, (int)location, &call);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (result == NULL || (input == NULL && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    call.x = input;
+    call.result = result;
+    return run(handle, &call);
+}
+
+hipreduce_status hipreduce_argreduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
+                                     const void* input, uint64_t n, void* value, int64_t* index,
+                                     hipreduce_location location)
+{
+    hr_call call;
+    const hipreduce_status st =
+        validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, n, 0, (int)location, &call);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (value == NULL || index == NULL || (input == NULL && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    call.x = input;
+    call.result = value;
+    call.index = index;
+    return run(handle, &call);
+}
+
+hipreduce_status hipreduce_dot(hipreduce_handle handle, hipreduce_dtype in_dtype, const void* x, const void* y,
+                               uint64_t n, hipreduce_dtype out_dtype, void* result, hipreduce_location location)
+{
+    hr_call call;
+    const hipreduce_status st = validate(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, (int)in_dtype, (int)out_dtype, n,
+                                         0, (int)location, &call);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (result == NULL || ((x == NULL || y == NULL) && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    call.x = x;
+    call.y = y;
+    call.result = result;
+    return run(handle, &call);
+}
+
+hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+                                          uint64_t n, hipreduce_dtype out_dtype, size_t* bytes)
+{
+    hr_call call;
+    const hipreduce_status st =
+        validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, n, 1, 0, &call);
+    return st != HIPREDUCE_STATUS_SUCCESS ? st : size_query(handle, &call, bytes);
+}
+
+hipreduce_status hipreduce_argreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
+                                                    uint64_t n, size_t* bytes)
+{
+    hr_call call;
+    const hipreduce_status st = validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, n, 1, 0, &call);
+    return st != HIPREDUCE_STATUS_SUCCESS ? st : size_query(handle, &call, bytes);
+}
+
+hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle handle, hipreduce_dtype in_dtype, uint64_t n,
+                                              hipreduce_dtype out_dtype, size_t* bytes)
+{
+    hr_call call;
+    const hipreduce_status st =
+        validate(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, (int)in_dtype, (int)out_dtype, n, 1, 0, &call);
+    return st != HIPREDUCE_STATUS_SUCCESS ? st : size_query(handle, &call, bytes);
 }
 
 hipreduce_status hipreduce_set_workspace(hipreduce_handle handle, void* workspace, size_t bytes)

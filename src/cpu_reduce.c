@@ -111,9 +111,10 @@ hipreduce_status hr_cpu_set_threads(hr_cpu* cpu, unsigned threads)
 
 unsigned hr_cpu_threads(const hr_cpu* cpu) { return cpu->threads; }
 
-size_t hr_cpu_workspace_size(hipreduce_op op, hipreduce_dtype dtype, uint64_t n)
+size_t hr_cpu_workspace_size(const hr_call* call)
 {
-    (void)op;
+    const hipreduce_dtype dtype = (hipreduce_dtype)call->in_dtype;
+    const uint64_t n = call->n;
     const uint64_t tiles = hr_tiles(n, hr_tile_items(hipreduce_dtype_size(dtype)));
     /* tiles * acc_size <= n * elem_size * 4 / 1024: fits whenever n * elem_size does. */
     return tiles > 1 ? (size_t)tiles * acc_size(dtype) : 0;
@@ -187,9 +188,14 @@ static void run_level_job(void* ctx, unsigned worker)
     }
 }
 
-hipreduce_status hr_cpu_reduce(hr_cpu* cpu, hipreduce_op op, hipreduce_dtype dtype, const void* input, uint64_t n,
-                               void* result)
+hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
 {
+    const hipreduce_op op = (hipreduce_op)call->op;
+    const hipreduce_dtype dtype = (hipreduce_dtype)call->in_dtype;
+    const void* input = call->x;
+    const uint64_t n = call->n;
+    void* result = call->result;
+    if (call->op > HIPREDUCE_OP_XOR || call->out_dtype != call->in_dtype) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     const size_t elem = hipreduce_dtype_size(dtype);
     const hr_cpu_level_fn in = (unsigned)dtype < HR_CPU_DTYPE_SLOTS ? cpu->levels->in[dtype] : NULL;
     if (elem == 0 || in == NULL) return HIPREDUCE_STATUS_INVALID_DTYPE;
@@ -206,7 +212,7 @@ hipreduce_status hr_cpu_reduce(hr_cpu* cpu, hipreduce_op op, hipreduce_dtype dty
         return HIPREDUCE_STATUS_SUCCESS;
     }
     hipreduce_status status = HIPREDUCE_STATUS_SUCCESS;
-    unsigned char* partials = workspace_for(cpu, hr_cpu_workspace_size(op, dtype, n), &status);
+    unsigned char* partials = workspace_for(cpu, hr_cpu_workspace_size(call), &status);
     if (partials == NULL) return status;
 
     const unsigned participants = participants_for(cpu, tiles);

@@ -4,6 +4,7 @@
 #define HIPREDUCE_CPU_REDUCE_H
 
 #include "hipreduce/hipreduce.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,9 +27,9 @@ void hr_cpu_destroy(hr_cpu* cpu);
 hipreduce_status hr_cpu_set_threads(hr_cpu* cpu, unsigned threads);
 unsigned hr_cpu_threads(const hr_cpu* cpu);
 
-/* Bytes of host workspace a call with (op, dtype, n) needs: the tile partials of level 1, 0
+/* Bytes of host workspace a validated call needs: the tile partials of level 1, 0
  * when one tile covers n. Arguments already validated (dtype valid, n * size fits). */
-size_t hr_cpu_workspace_size(hipreduce_op op, hipreduce_dtype dtype, uint64_t n);
+size_t hr_cpu_workspace_size(const hr_call* call);
 
 /* Caller host memory for later calls' partials (any alignment, no initialisation), or NULL, 0
  * to return to the executor's own workspace, which grows on a call that needs more and is
@@ -38,8 +39,7 @@ void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes);
 /* Arguments already validated. SUCCESS, WORKSPACE_TOO_SMALL (caller workspace) or
  * ALLOCATION_FAILED (own workspace); writes result only on SUCCESS. The bits depend only on
  * (op, dtype, n, data): not on the thread count, the vector width or any alignment. */
-hipreduce_status hr_cpu_reduce(hr_cpu* cpu, hipreduce_op op, hipreduce_dtype dtype, const void* input, uint64_t n,
-                               void* result);
+hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call);
 
 #ifdef __cplusplus
 }

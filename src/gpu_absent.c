@@ -34,14 +34,12 @@ hipreduce_status hr_gpu_set_stream(hr_gpu* gpu, void* stream)
     return HIPREDUCE_STATUS_INVALID_DEVICE;
 }
 
-hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
-                                       hipreduce_dtype dtype, uint64_t n, size_t* bytes)
+hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call,
+                                       size_t* bytes)
 {
     (void)gpu;
     (void)algorithm;
-    (void)op;
-    (void)dtype;
-    (void)n;
+    (void)call;
     (void)bytes;
     return HIPREDUCE_STATUS_INVALID_DEVICE;
 }
@@ -54,18 +52,11 @@ hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes
     return HIPREDUCE_STATUS_INVALID_DEVICE;
 }
 
-hipreduce_status hr_gpu_reduce(hr_gpu* gpu, hipreduce_algorithm algorithm, hipreduce_op op,
-                               hipreduce_dtype dtype, const void* input, uint64_t n, void* result,
-                               hipreduce_location location)
+hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call)
 {
     (void)gpu;
     (void)algorithm;
-    (void)op;
-    (void)dtype;
-    (void)input;
-    (void)n;
-    (void)result;
-    (void)location;
+    (void)call;
     return HIPREDUCE_STATUS_INVALID_DEVICE;
 }
 

@@ -1,37 +1,16 @@
-/* Planning math shared by the C API, the CPU executor and the GPU host code.
- *
- * The default algorithm's order (the reproducibility contract, DESIGN.md):
- *  - level 0 is the input; level k+1 holds one partial per tile of level k;
- *  - a tile is HR_TILE_LANES lanes x HR_TILE_CHUNKS chunks x (16 / sizeof(dtype))
- *    elements per chunk, fixed per dtype and never per device; the same tile size
- *    is used at every level;
- *  - lane l of a tile accumulates, in this sequence, the elements at
- *      tile_base + (c * HR_TILE_LANES + l) * chunk_items + v,  c = 0.., v = 0..
- *    starting from the operator's identity, skipping indices >= count;
- *  - the lanes are combined by the segment tree: inside each segment of 32
- *    consecutive lanes, lane i += lane i+s for s = 16, 8, 4, 2, 1; then the
- *    HR_TILE_LANES/32 segment sums combine the same way (s = 4, 2, 1);
- *  - the top level has one element: the result.
- * A 32-wide warp and a 64-wide wave compute the segment tree identically with
- * width-32 shuffles, which is why it is defined on 32-lane segments.
- */
+/* Planning math shared by the C API, the CPU executor and the GPU host code, for the order
+ * that device/order.h defines. */
 #ifndef HIPREDUCE_PLAN_H
 #define HIPREDUCE_PLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "order.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum {
-    HR_TILE_LANES = 256,   /* logical lanes of one tile */
-    HR_TILE_CHUNKS = 4,    /* 16-byte chunks each lane accumulates per tile */
-    HR_CHUNK_BYTES = 16,
-    HR_SEGMENT = 32,       /* lanes combined first, by shuffles */
-    HR_MAX_LEVELS = 8      /* 2^64 bytes / 2048-element tiles needs at most 6 */
-};
 
 /* Elements per 16-byte chunk and per tile for an element of elem_size bytes. */
 uint32_t hr_chunk_items(size_t elem_size);

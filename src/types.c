@@ -1,30 +1,25 @@
-/* The op and dtype tables of the C side (types.h): one row per dtype, one rule per op. */
+/* The op and dtype tables of the C side (types.h), expanded from device/op_table.h's rows. */
 #include "types.h"
 
 #include <stdint.h>
 
-/* Indexed by the hipreduce_dtype value; 8 and 9 are reserved for f16 and bf16. */
-static const hr_dtype_info dtype_table[] = {
-    [HIPREDUCE_I8] = {"i8", sizeof(int8_t), HR_CLASS_SIGNED},
-    [HIPREDUCE_U8] = {"u8", sizeof(uint8_t), HR_CLASS_UNSIGNED},
-    [HIPREDUCE_I16] = {"i16", sizeof(int16_t), HR_CLASS_SIGNED},
-    [HIPREDUCE_U16] = {"u16", sizeof(uint16_t), HR_CLASS_UNSIGNED},
-    [HIPREDUCE_I32] = {"i32", sizeof(int32_t), HR_CLASS_SIGNED},
-    [HIPREDUCE_U32] = {"u32", sizeof(uint32_t), HR_CLASS_UNSIGNED},
-    [HIPREDUCE_I64] = {"i64", sizeof(int64_t), HR_CLASS_SIGNED},
-    [HIPREDUCE_U64] = {"u64", sizeof(uint64_t), HR_CLASS_UNSIGNED},
-    [HIPREDUCE_F32] = {"f32", sizeof(float), HR_CLASS_FLOAT},
-    [HIPREDUCE_F64] = {"f64", sizeof(double), HR_CLASS_FLOAT},
+enum { R_WIDE, R_SAME, R_INT_SAME, R_MAGNITUDE, R_NORM, R_ARG };
+enum { T_IDENT, T_ABS, T_SQUARE, T_PRODUCT, T_KEY };
+enum { C_ADD, C_MUL, C_MIN, C_MAX, C_AND, C_OR, C_XOR, C_NRM2, C_ARGMIN, C_ARGMAX };
+
+static const hr_dtype_info dtype_table[HR_DTYPE_SLOTS] = {
+#define HR_DTYPE_ROW(E, NAME, CLASS, BYTES) [E] = {#NAME, BYTES, HR_CLASS_##CLASS},
+    HR_DTYPE_ROWS(HR_DTYPE_ROW)
+#undef HR_DTYPE_ROW
 };
 
-/* Indexed by the hipreduce_op value: its name and whether it needs an integer dtype. */
-static const struct {
+static const struct op_row {
     const char* name;
-    int integers_only;
-} op_table[] = {
-    [HIPREDUCE_OP_SUM] = {"sum", 0}, [HIPREDUCE_OP_PROD] = {"prod", 0}, [HIPREDUCE_OP_MIN] = {"min", 0},
-    [HIPREDUCE_OP_MAX] = {"max", 0}, [HIPREDUCE_OP_AND] = {"and", 1},   [HIPREDUCE_OP_OR] = {"or", 1},
-    [HIPREDUCE_OP_XOR] = {"xor", 1},
+    int transform, combine, results;
+} op_table[HR_OP_SLOTS] = {
+#define HR_OP_ROW(E, NAME, TRANSFORM, COMBINE, RESULTS) [E] = {#NAME, T_##TRANSFORM, C_##COMBINE, R_##RESULTS},
+    HR_OP_ROWS(HR_OP_ROW)
+#undef HR_OP_ROW
 };
 
 static const char* const algorithm_table[] = {
@@ -59,22 +54,94 @@ static const char* const algorithm_table[] = {
 
 const hr_dtype_info* hr_dtype_lookup(int dtype)
 {
-    if (dtype < 0 || dtype >= HR_COUNT(dtype_table) || dtype_table[dtype].name == NULL) return NULL;
+    if (dtype < 0 || dtype >= HR_DTYPE_SLOTS || dtype_table[dtype].name == NULL) return NULL;
     return &dtype_table[dtype];
 }
 
-const char* hr_op_name(int op)
+int hr_dtype_is_float(int dtype)
 {
-    return op < 0 || op >= HR_COUNT(op_table) ? NULL : op_table[op].name;
+    const hr_dtype_info* info = hr_dtype_lookup(dtype);
+    return info != NULL && (info->cls == HR_CLASS_HALF || info->cls == HR_CLASS_FLOAT);
 }
 
-hipreduce_status hr_check_op_dtype(int op, int dtype)
+const char* hr_op_name(int op) { return op < 0 || op >= HR_OP_SLOTS ? NULL : op_table[op].name; }
+
+hr_call_kind hr_op_call(int op)
+{
+    return op_table[op].transform == T_PRODUCT ? HR_CALL_DOT
+           : op_table[op].results == R_ARG     ? HR_CALL_ARGREDUCE
+                                               : HR_CALL_REDUCE;
+}
+
+/* Whether result dtype `out` is allowed for input `in` under rule `results`. */
+static int result_allowed(int results, const hr_dtype_info* in, int in_dtype, const hr_dtype_info* out, int out_dtype)
+{
+    const int in_int = in->cls == HR_CLASS_SIGNED || in->cls == HR_CLASS_UNSIGNED;
+    switch (results) {
+    case R_WIDE:
+        if (in_int)
+            return (out->cls == in->cls && out->size >= in->size) || out_dtype == HIPREDUCE_I64 ||
+                   out_dtype == HIPREDUCE_U64;
+        if (in->cls == HR_CLASS_HALF)
+            return out_dtype == in_dtype || out_dtype == HIPREDUCE_F32 || out_dtype == HIPREDUCE_F64;
+        return out->cls == HR_CLASS_FLOAT && out->size >= in->size;
+    case R_SAME:
+    case R_ARG: return out_dtype == in_dtype;
+    case R_INT_SAME: return in_int && out_dtype == in_dtype;
+    case R_MAGNITUDE:
+        if (!in_int) return out_dtype == in_dtype;
+        return out->cls == HR_CLASS_UNSIGNED && out->size == in->size;
+    case R_NORM: return !in_int && (out_dtype == HIPREDUCE_F32 || out_dtype == HIPREDUCE_F64);
+    default: return 0;
+    }
+}
+
+hipreduce_status hr_check_triple(hr_call_kind kind, int op, int in_dtype, int out_dtype)
 {
     if (hr_op_name(op) == NULL) return HIPREDUCE_STATUS_INVALID_OP;
-    const hr_dtype_info* info = hr_dtype_lookup(dtype);
-    if (info == NULL) return HIPREDUCE_STATUS_INVALID_DTYPE;
-    if (op_table[op].integers_only && info->cls == HR_CLASS_FLOAT) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
+    const hr_dtype_info* in = hr_dtype_lookup(in_dtype);
+    if (in == NULL) return HIPREDUCE_STATUS_INVALID_DTYPE;
+    const hr_dtype_info* out = hr_dtype_lookup(out_dtype);
+    if (out == NULL) return HIPREDUCE_STATUS_INVALID_DTYPE;
+    if (hr_op_call(op) != kind || !result_allowed(op_table[op].results, in, in_dtype, out, out_dtype))
+        return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
     return HIPREDUCE_STATUS_SUCCESS;
+}
+
+hr_acc_kind hr_acc_of(int op, int in_dtype, int out_dtype)
+{
+    const hr_dtype_info* in = hr_dtype_lookup(in_dtype);
+    const hr_dtype_info* out = hr_dtype_lookup(out_dtype);
+    const struct op_row* row = &op_table[op];
+    const int wide = in->size == 8 || out->size == 8;
+    switch (row->combine) {
+    case C_NRM2: return in_dtype == HIPREDUCE_F64 ? HR_ACC_NRM2_F64 : HR_ACC_F64;
+    case C_ARGMIN:
+    case C_ARGMAX: return in->size == 8 ? HR_ACC_KEY64 : HR_ACC_KEY32;
+    default: break;
+    }
+    if (in->cls == HR_CLASS_HALF || in->cls == HR_CLASS_FLOAT) return wide ? HR_ACC_F64 : HR_ACC_F32;
+    if ((row->combine == C_MIN || row->combine == C_MAX) && row->transform == T_IDENT) {
+        if (in->cls == HR_CLASS_SIGNED) return wide ? HR_ACC_I64 : HR_ACC_I32;
+        return wide ? HR_ACC_U64 : HR_ACC_U32;
+    }
+    return wide ? HR_ACC_U64 : HR_ACC_U32;
+}
+
+size_t hr_acc_size(hr_acc_kind acc)
+{
+    switch (acc) {
+    case HR_ACC_I32:
+    case HR_ACC_U32:
+    case HR_ACC_F32: return 4;
+    case HR_ACC_I64:
+    case HR_ACC_U64:
+    case HR_ACC_F64: return 8;
+    case HR_ACC_NRM2_F64: return 24;
+    case HR_ACC_KEY32: return 16; /* int32 key, padding, int64 index */
+    case HR_ACC_KEY64: return 16;
+    default: return 0;
+    }
 }
 
 const char* hr_algorithm_name(int algorithm)

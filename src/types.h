@@ -1,29 +1,54 @@
-/* The op and dtype tables of the C side: one row per dtype, one rule per op. */
+/* The op and dtype tables of the C side (rows in device/op_table.h), and the validated form of a
+ * call that the executors take. */
 #ifndef HIPREDUCE_TYPES_H
 #define HIPREDUCE_TYPES_H
 
 #include "hipreduce/hipreduce.h"
+#include "op_table.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum hr_dtype_class { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_FLOAT } hr_dtype_class;
+typedef enum hr_dtype_class { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT } hr_dtype_class;
 
 typedef struct hr_dtype_info {
-    const char* name; /* "i8", ..., NULL for unused values */
+    const char* name; /* "i8", ... */
     size_t size;      /* bytes of one element */
     hr_dtype_class cls;
 } hr_dtype_info;
 
-/* NULL for a value that is not a supported hipreduce_dtype. */
+/* Which public call an operator belongs to. */
+typedef enum hr_call_kind { HR_CALL_REDUCE, HR_CALL_ARGREDUCE, HR_CALL_DOT } hr_call_kind;
+
+/* NULL for a value that is not a hipreduce_dtype. */
 const hr_dtype_info* hr_dtype_lookup(int dtype);
+int hr_dtype_is_float(int dtype); /* f16, bf16, f32, f64 */
 /* Name of an op value ("sum", ...), NULL when unknown. */
 const char* hr_op_name(int op);
-/* HIPREDUCE_STATUS_SUCCESS when op applies to dtype, else the status to return. */
-hipreduce_status hr_check_op_dtype(int op, int dtype);
+/* The call that takes op (op valid). */
+hr_call_kind hr_op_call(int op);
+/* Validates (op, in, out) for the call `kind`: INVALID_OP, INVALID_DTYPE (in, then out),
+ * OP_DTYPE_MISMATCH (the triple, or an op of another call) or SUCCESS. */
+hipreduce_status hr_check_triple(hr_call_kind kind, int op, int in_dtype, int out_dtype);
+/* The accumulator of a valid triple (op_table.h). */
+hr_acc_kind hr_acc_of(int op, int in_dtype, int out_dtype);
+/* Bytes of one accumulator of that kind (partials in a workspace). */
+size_t hr_acc_size(hr_acc_kind acc);
 /* Name of an algorithm value, NULL when unknown. */
 const char* hr_algorithm_name(int algorithm);
+
+/* A validated call, as the executors take it. */
+typedef struct hr_call {
+    int op, in_dtype, out_dtype; /* an allowed triple; argreduce: out_dtype = in_dtype */
+    hr_acc_kind acc;
+    const void* x;               /* input (dot: x) */
+    const void* y;               /* dot: y; NULL otherwise */
+    uint64_t n;
+    void* result;                /* one out_dtype element (argreduce: the value) */
+    int64_t* index;              /* argreduce: the index; NULL otherwise */
+    hipreduce_location location;
+} hr_call;
 
 #ifdef __cplusplus
 }

@@ -56,10 +56,10 @@ static int run_checked(study_ctx* s, const ref_case* c, int alg, unsigned block,
     memset(got, SENTINEL, sizeof got);
     hipreduce_status st;
     if (loc == HIPREDUCE_RESULT_HOST) {
-        st = hipreduce_reduce(s->gpu, c->op, c->dtype, d_in, c->n, got, loc);
+        st = hipreduce_reduce(s->gpu, c->op, c->dtype, d_in, c->n, c->dtype, got, loc);
     } else {
         if (gm_memset(s->d_result, SENTINEL, 16) != 0) return REF_EXPECT(!"device memset");
-        st = hipreduce_reduce(s->gpu, c->op, c->dtype, d_in, c->n, s->d_result, loc);
+        st = hipreduce_reduce(s->gpu, c->op, c->dtype, d_in, c->n, c->dtype, s->d_result, loc);
         if (gm_sync() != 0 || gm_to_host(got, s->d_result, 16) != 0) return REF_EXPECT(!"device result copy");
     }
     const size_t size = ref_size(c->dtype);
@@ -141,8 +141,8 @@ static int study_case(void* vctx, const ref_case* c)
     /* After the study calls, AUTO on the same handle (and workspace) keeps the cpu's bits. */
     unsigned char cpu[16], got[16];
     fails += REF_EXPECT(hipreduce_set_algorithm(s->gpu, HIPREDUCE_ALGORITHM_AUTO) == 0);
-    fails += REF_EXPECT(hipreduce_reduce(s->cpu, c->op, c->dtype, c->x, c->n, cpu, HIPREDUCE_RESULT_HOST) == 0);
-    fails += REF_EXPECT(hipreduce_reduce(s->gpu, c->op, c->dtype, s->d_x, c->n, got, HIPREDUCE_RESULT_HOST) == 0);
+    fails += REF_EXPECT(hipreduce_reduce(s->cpu, c->op, c->dtype, c->x, c->n, c->dtype, cpu, HIPREDUCE_RESULT_HOST) == 0);
+    fails += REF_EXPECT(hipreduce_reduce(s->gpu, c->op, c->dtype, s->d_x, c->n, c->dtype, got, HIPREDUCE_RESULT_HOST) == 0);
     if (!ref_same_bits(c->dtype, cpu, got)) {
         ref_report("FAIL auto after the study algorithms: %s %s data=%s n=%llu differs from the cpu device",
                    ref_op_name(c->op), ref_dtype_name(c->dtype), ref_data_name(c->data), (unsigned long long)c->n);
@@ -165,7 +165,7 @@ static int workspace_contract(study_ctx* s, hipreduce_op op, hipreduce_dtype dty
             size_t need = 0;
             fails += REF_EXPECT(hipreduce_set_algorithm(s->gpu, (hipreduce_algorithm)alg) == 0);
             fails += REF_EXPECT(hipreduce_set_block_size(s->gpu, sizes[b]) == 0);
-            fails += REF_EXPECT(hipreduce_workspace_size(s->gpu, op, dtype, n, &need) == 0);
+            fails += REF_EXPECT(hipreduce_workspace_size(s->gpu, op, dtype, n, dtype, &need) == 0);
             unsigned char* ws = (unsigned char*)gm_alloc(need + GUARD);
             if (!ws) return fails + REF_EXPECT(ws != NULL);
             fails += REF_EXPECT(gm_memset(ws, 0x5A, need) == 0 && gm_memset(ws + need, SENTINEL, GUARD) == 0);

@@ -25,7 +25,7 @@ static int cpu_case(void* ctx, const ref_case* c)
     unsigned char got[16], again[16];
     memset(got, SENTINEL, sizeof got);
     int fails = 0;
-    const hipreduce_status st = hipreduce_reduce(h, c->op, c->dtype, c->x, c->n, got, HIPREDUCE_RESULT_HOST);
+    const hipreduce_status st = hipreduce_reduce(h, c->op, c->dtype, c->x, c->n, c->dtype, got, HIPREDUCE_RESULT_HOST);
     if (st != HIPREDUCE_STATUS_SUCCESS) {
         ref_report("FAIL cpu: %s %s n=%llu: status %s", ref_op_name(c->op), ref_dtype_name(c->dtype),
                    (unsigned long long)c->n, hipreduce_status_string(st));
@@ -37,7 +37,7 @@ static int cpu_case(void* ctx, const ref_case* c)
         /* Any algorithm, study ones included: the cpu runs AUTO's order. */
         const hipreduce_algorithm other = (hipreduce_algorithm)(1 + c->n % HIPREDUCE_ALGORITHM_TUTORIAL_V10);
         fails += REF_EXPECT(hipreduce_set_algorithm(h, other) == HIPREDUCE_STATUS_SUCCESS);
-        fails += REF_EXPECT(hipreduce_reduce(h, c->op, c->dtype, c->x, c->n, again, HIPREDUCE_RESULT_HOST) ==
+        fails += REF_EXPECT(hipreduce_reduce(h, c->op, c->dtype, c->x, c->n, c->dtype, again, HIPREDUCE_RESULT_HOST) ==
                             HIPREDUCE_STATUS_SUCCESS);
         fails += REF_EXPECT(ref_same_bits(c->dtype, got, again));
         fails += REF_EXPECT(hipreduce_set_algorithm(h, HIPREDUCE_ALGORITHM_AUTO) == HIPREDUCE_STATUS_SUCCESS);
@@ -55,7 +55,7 @@ static int known_bits(hipreduce_handle h)
     uint32_t bits;
     uint64_t bits64;
 #define F32_BITS(op, n, want)                                                                                  \
-    (hipreduce_reduce(h, op, HIPREDUCE_F32, f, n, &r, HIPREDUCE_RESULT_HOST) == HIPREDUCE_STATUS_SUCCESS && \
+    (hipreduce_reduce(h, op, HIPREDUCE_F32, f, n, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST) == HIPREDUCE_STATUS_SUCCESS && \
      (memcpy(&bits, &r, 4), bits == (want)))
     f[0] = pz, f[1] = nz;
     fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_MIN, 2, 0x80000000u));
@@ -83,26 +83,26 @@ static int known_bits(hipreduce_handle h)
     d[0] = 1.0, d[1] = -0.0;
     bits64 = UINT64_C(0xfff8000000000000);
     memcpy(&d[2], &bits64, 8);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_F64, d, 3, &rd, HIPREDUCE_RESULT_HOST) == 0 &&
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_F64, d, 3, HIPREDUCE_F64, &rd, HIPREDUCE_RESULT_HOST) == 0 &&
                         (memcpy(&bits64, &rd, 8), bits64 == UINT64_C(0x7ff8000000000000)));
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_F64, d, 2, &rd, HIPREDUCE_RESULT_HOST) == 0 &&
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_F64, d, 2, HIPREDUCE_F64, &rd, HIPREDUCE_RESULT_HOST) == 0 &&
                         (memcpy(&bits64, &rd, 8), bits64 == UINT64_C(0x8000000000000000)));
     /* Integer identities and wrapping. */
     int8_t i8[3] = {100, 100, -128}, r8 = 0;
     uint16_t u16[2] = {0xffff, 0x0003}, r16 = 0;
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, i8, 2, &r8, 0) == 0 && r8 == -56);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_PROD, HIPREDUCE_I8, i8, 3, &r8, 0) == 0 && r8 == 0);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_I8, i8, 0, &r8, 0) == 0 && r8 == 127);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MAX, HIPREDUCE_I8, i8, 0, &r8, 0) == 0 && r8 == -128);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_AND, HIPREDUCE_I8, NULL, 0, &r8, 0) == 0 && r8 == -1);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_U16, u16, 2, &r16, 0) == 0 && r16 == 2);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_PROD, HIPREDUCE_U16, u16, 2, &r16, 0) == 0 && r16 == 0xfffd);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_U16, u16, 0, &r16, 0) == 0 && r16 == 0xffff);
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_XOR, HIPREDUCE_U16, u16, 2, &r16, 0) == 0 && r16 == 0xfffc);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, i8, 2, HIPREDUCE_I8, &r8, 0) == 0 && r8 == -56);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_PROD, HIPREDUCE_I8, i8, 3, HIPREDUCE_I8, &r8, 0) == 0 && r8 == 0);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_I8, i8, 0, HIPREDUCE_I8, &r8, 0) == 0 && r8 == 127);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MAX, HIPREDUCE_I8, i8, 0, HIPREDUCE_I8, &r8, 0) == 0 && r8 == -128);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_AND, HIPREDUCE_I8, NULL, 0, HIPREDUCE_I8, &r8, 0) == 0 && r8 == -1);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_U16, u16, 2, HIPREDUCE_U16, &r16, 0) == 0 && r16 == 2);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_PROD, HIPREDUCE_U16, u16, 2, HIPREDUCE_U16, &r16, 0) == 0 && r16 == 0xfffd);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_MIN, HIPREDUCE_U16, u16, 0, HIPREDUCE_U16, &r16, 0) == 0 && r16 == 0xffff);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_XOR, HIPREDUCE_U16, u16, 2, HIPREDUCE_U16, &r16, 0) == 0 && r16 == 0xfffc);
     uint64_t u64[2] = {UINT64_MAX, 2}, r64 = 0;
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_U64, u64, 2, &r64, 0) == 0 && r64 == 1);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_U64, u64, 2, HIPREDUCE_U64, &r64, 0) == 0 && r64 == 1);
     int64_t i64[2] = {INT64_MAX, 1}, s64 = 0;
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I64, i64, 2, &s64, 0) == 0 && s64 == INT64_MIN);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I64, i64, 2, HIPREDUCE_I64, &s64, 0) == 0 && s64 == INT64_MIN);
     return fails;
 }
 
@@ -125,14 +125,12 @@ static int bad_arguments(hipreduce_handle h)
     } cases[] = {
         {"NULL handle", NULL, 0, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_HANDLE},
         {"NULL handle first", NULL, 99, 99, NULL, 4, NULL, 9, HIPREDUCE_STATUS_INVALID_HANDLE},
-        {"op 7", h, 7, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_OP},
+        {"op 14", h, 14, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_OP},
         {"op -1", h, -1, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_OP},
         {"op before dtype", h, 1000, 8, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_OP},
-        {"dtype 8 (reserved f16)", h, 0, 8, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
-        {"dtype 9 (reserved bf16)", h, 0, 9, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"dtype 12", h, 0, 12, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"dtype -1", h, 0, -1, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
-        {"dtype before location", h, 0, 9, x, 4, r, 5, HIPREDUCE_STATUS_INVALID_DTYPE},
+        {"dtype before location", h, 0, 12, x, 4, r, 5, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"and f32", h, HIPREDUCE_OP_AND, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
         {"or f64", h, HIPREDUCE_OP_OR, HIPREDUCE_F64, x, 2, r, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
         {"xor f32", h, HIPREDUCE_OP_XOR, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
@@ -155,7 +153,7 @@ static int bad_arguments(hipreduce_handle h)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         memset(r, SENTINEL, sizeof r);
         const hipreduce_status st = hipreduce_reduce(cases[i].h, (hipreduce_op)cases[i].op,
-                                                     (hipreduce_dtype)cases[i].dtype, cases[i].in, cases[i].n,
+                                                     (hipreduce_dtype)cases[i].dtype, cases[i].in, cases[i].n, (hipreduce_dtype)cases[i].dtype,
                                                      cases[i].out, (hipreduce_location)cases[i].loc);
         if (st != cases[i].want || !result_untouched(r, 0)) {
             ref_report("FAIL bad argument '%s': status %d (%s), want %d; result %s", cases[i].what, (int)st,
@@ -166,7 +164,7 @@ static int bad_arguments(hipreduce_handle h)
     }
     /* Float n = 0 with a NULL input is valid: the identity. */
     float empty = 1;
-    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 0, &empty, 0) == 0 && empty == 0);
+    fails += REF_EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 0, HIPREDUCE_F32, &empty, 0) == 0 && empty == 0);
     return fails;
 }
 
@@ -208,16 +206,16 @@ static int handle_calls(hipreduce_handle h)
 
     size_t bytes = 12345;
     /* The cpu device's host workspace: one f32 partial per 4096-element tile. */
-    fails += REF_EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 1 << 20, &bytes) == 0 &&
+    fails += REF_EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 1 << 20, HIPREDUCE_F32, &bytes) == 0 &&
                         bytes == (1 << 20) / 4096 * sizeof(float));
     bytes = 12345;
-    fails += REF_EXPECT(hipreduce_workspace_size(NULL, 0, HIPREDUCE_F32, 1, &bytes) == HIPREDUCE_STATUS_INVALID_HANDLE);
-    fails += REF_EXPECT(hipreduce_workspace_size(h, (hipreduce_op)9, HIPREDUCE_F32, 1, &bytes) == HIPREDUCE_STATUS_INVALID_OP);
-    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, (hipreduce_dtype)8, 1, &bytes) == HIPREDUCE_STATUS_INVALID_DTYPE);
-    fails += REF_EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_AND, HIPREDUCE_F64, 1, &bytes) ==
+    fails += REF_EXPECT(hipreduce_workspace_size(NULL, 0, HIPREDUCE_F32, 1, HIPREDUCE_F32, &bytes) == HIPREDUCE_STATUS_INVALID_HANDLE);
+    fails += REF_EXPECT(hipreduce_workspace_size(h, (hipreduce_op)14, HIPREDUCE_F32, 1, HIPREDUCE_F32, &bytes) == HIPREDUCE_STATUS_INVALID_OP);
+    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, (hipreduce_dtype)12, 1, (hipreduce_dtype)12, &bytes) == HIPREDUCE_STATUS_INVALID_DTYPE);
+    fails += REF_EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_AND, HIPREDUCE_F64, 1, HIPREDUCE_F64, &bytes) ==
                         HIPREDUCE_STATUS_OP_DTYPE_MISMATCH);
-    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, HIPREDUCE_F32, 1, NULL) == HIPREDUCE_STATUS_INVALID_POINTER);
-    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, HIPREDUCE_F32, UINT64_MAX, &bytes) == HIPREDUCE_STATUS_SIZE_OVERFLOW);
+    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, HIPREDUCE_F32, 1, HIPREDUCE_F32, NULL) == HIPREDUCE_STATUS_INVALID_POINTER);
+    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, HIPREDUCE_F32, UINT64_MAX, HIPREDUCE_F32, &bytes) == HIPREDUCE_STATUS_SIZE_OVERFLOW);
     fails += REF_EXPECT(bytes == 12345); /* failures write nothing */
 
     char ws[64];
@@ -238,9 +236,9 @@ static int handle_calls(hipreduce_handle h)
         fails += REF_EXPECT(strcmp(hipreduce_dtype_name(ref_dtypes[i]), ref_dtype_name(ref_dtypes[i])) == 0);
     }
     for (int i = 0; i < REF_NOPS; ++i) fails += REF_EXPECT(strcmp(hipreduce_op_name(ref_ops[i]), ref_op_name(ref_ops[i])) == 0);
-    fails += REF_EXPECT(hipreduce_op_name((hipreduce_op)7) == NULL && hipreduce_dtype_name((hipreduce_dtype)9) == NULL);
+    fails += REF_EXPECT(hipreduce_op_name((hipreduce_op)14) == NULL && hipreduce_dtype_name((hipreduce_dtype)12) == NULL);
     fails += REF_EXPECT(strcmp(hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_MULTIPASS), "multipass") == 0);
-    fails += REF_EXPECT(hipreduce_dtype_size((hipreduce_dtype)8) == 0 && hipreduce_dtype_size((hipreduce_dtype)99) == 0);
+    fails += REF_EXPECT(hipreduce_dtype_size((hipreduce_dtype)12) == 0 && hipreduce_dtype_size((hipreduce_dtype)99) == 0);
     fails += REF_EXPECT(strcmp(hipreduce_status_string((hipreduce_status)1000), "") != 0);
     return fails;
 }
@@ -261,7 +259,7 @@ static int handle_tag_and_backend(void)
     /* A pointer that is not a handle: every call refuses it, destroy frees nothing. */
     uint64_t foreign[16] = {0};
     const hipreduce_handle bogus = (hipreduce_handle)foreign;
-    fails += REF_EXPECT(hipreduce_reduce(bogus, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, 4, &r, HIPREDUCE_RESULT_HOST) ==
+    fails += REF_EXPECT(hipreduce_reduce(bogus, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, 4, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST) ==
                         HIPREDUCE_STATUS_INVALID_HANDLE && r == 0);
     fails += REF_EXPECT(hipreduce_set_stream(bogus, NULL) == HIPREDUCE_STATUS_INVALID_HANDLE);
     fails += REF_EXPECT(hipreduce_set_workspace(bogus, NULL, 0) == HIPREDUCE_STATUS_INVALID_HANDLE);
@@ -274,7 +272,7 @@ static int handle_tag_and_backend(void)
     hipreduce_handle gone = NULL;
     fails += REF_EXPECT(hipreduce_create(&gone, HIPREDUCE_DEVICE_CPU, 0) == 0);
     fails += REF_EXPECT(hipreduce_destroy(gone) == HIPREDUCE_STATUS_SUCCESS);
-    fails += REF_EXPECT(hipreduce_reduce(gone, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, 4, &r, HIPREDUCE_RESULT_HOST) ==
+    fails += REF_EXPECT(hipreduce_reduce(gone, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, 4, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST) ==
                         HIPREDUCE_STATUS_INVALID_HANDLE && r == 0);
     fails += REF_EXPECT(hipreduce_destroy(gone) == HIPREDUCE_STATUS_INVALID_HANDLE);
 #endif
@@ -312,7 +310,7 @@ static int three_levels(hipreduce_handle h)
     for (int k = 0; k < 2; ++k) {
         float got;
         ref_fill(ops[k], HIPREDUCE_F32, REF_DATA_RANDOM, n, 42 + k, x);
-        fails += REF_EXPECT(hipreduce_reduce(h, ops[k], HIPREDUCE_F32, x, n, &got, 0) == 0);
+        fails += REF_EXPECT(hipreduce_reduce(h, ops[k], HIPREDUCE_F32, x, n, HIPREDUCE_F32, &got, 0) == 0);
         fails += ref_check("cpu 3 levels", ops[k], HIPREDUCE_F32, REF_DATA_RANDOM, x, n, &got, REF_CANONICAL);
     }
     free(x);
@@ -344,13 +342,13 @@ static int misaligned_inputs(hipreduce_handle h)
                 if (!ref_op_applies(op, d)) continue;
                 ref_fill(op, d, REF_DATA_RANDOM, n, 777 + n + (uint64_t)op, aligned);
                 unsigned char want[16], got[16];
-                fails += REF_EXPECT(hipreduce_reduce(h, op, d, aligned, n, want, HIPREDUCE_RESULT_HOST) == 0);
+                fails += REF_EXPECT(hipreduce_reduce(h, op, d, aligned, n, d, want, HIPREDUCE_RESULT_HOST) == 0);
                 fails += ref_check("cpu aligned", op, d, REF_DATA_RANDOM, aligned, n, want, REF_CANONICAL);
                 /* 1 .. 15 bytes past a malloc'd (16-byte aligned) block: every misalignment. */
                 for (size_t offset = 1; offset < 16; offset += offset < size ? 1 : 4) {
                     memcpy(shifted + offset, aligned, (size_t)n * size);
                     memset(got, SENTINEL, sizeof got);
-                    const hipreduce_status st = hipreduce_reduce(h, op, d, shifted + offset, n, got, HIPREDUCE_RESULT_HOST);
+                    const hipreduce_status st = hipreduce_reduce(h, op, d, shifted + offset, n, d, got, HIPREDUCE_RESULT_HOST);
                     if (st != HIPREDUCE_STATUS_SUCCESS || !ref_same_bits(d, want, got)) {
                         ref_report("FAIL misaligned input: %s %s n=%llu at +%zu: status %s, %s", ref_op_name(op),
                                    ref_dtype_name(d), (unsigned long long)n, offset, hipreduce_status_string(st),

@@ -81,7 +81,7 @@ static long counted_calls(hipreduce_handle h, int first, int last, int* failed)
     atomic_store(&allocations, 0);
     atomic_store(&counting, 1);
     for (int i = first; i < last; ++i)
-        *failed += hipreduce_reduce(h, calls[i].op, calls[i].dtype, input, calls[i].n, result,
+        *failed += hipreduce_reduce(h, calls[i].op, calls[i].dtype, input, calls[i].n, calls[i].dtype, result,
                                     HIPREDUCE_RESULT_HOST) != HIPREDUCE_STATUS_SUCCESS;
     atomic_store(&counting, 0);
     return atomic_load(&allocations);
@@ -98,12 +98,12 @@ int main(void)
     EXPECT(hipreduce_create(&h, HIPREDUCE_DEVICE_CPU, 0) == HIPREDUCE_STATUS_SUCCESS);
     if (!h) return 1;
     size_t bytes = 99, largest = 0;
-    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 4096, &bytes) == 0 && bytes == 0);
-    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 4097, &bytes) == 0 && bytes == 2 * 4);
-    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, 16385, &bytes) == 0 && bytes == 2 * 4);
-    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_MIN, HIPREDUCE_F64, 2049, &bytes) == 0 && bytes == 2 * 8);
+    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 4096, HIPREDUCE_F32, &bytes) == 0 && bytes == 0);
+    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 4097, HIPREDUCE_F32, &bytes) == 0 && bytes == 2 * 4);
+    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, 16385, HIPREDUCE_I8, &bytes) == 0 && bytes == 2 * 4);
+    EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_MIN, HIPREDUCE_F64, 2049, HIPREDUCE_F64, &bytes) == 0 && bytes == 2 * 8);
     for (int i = 0; i < N_CALLS; ++i) {
-        EXPECT(hipreduce_workspace_size(h, calls[i].op, calls[i].dtype, calls[i].n, &bytes) == 0);
+        EXPECT(hipreduce_workspace_size(h, calls[i].op, calls[i].dtype, calls[i].n, calls[i].dtype, &bytes) == 0);
         if (bytes > largest) largest = bytes;
     }
 
@@ -140,17 +140,17 @@ int main(void)
     unsigned char result[8];
     memset(result, 0xA5, sizeof result);
     EXPECT(hipreduce_set_workspace(h, ws, 7) == HIPREDUCE_STATUS_SUCCESS);
-    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, 4097, result, 0) ==
+    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, 4097, HIPREDUCE_F32, result, 0) ==
            HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL);
     EXPECT(result[0] == 0xA5 && result[3] == 0xA5);
-    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, 4096, result, 0) == HIPREDUCE_STATUS_SUCCESS);
+    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, 4096, HIPREDUCE_F32, result, 0) == HIPREDUCE_STATUS_SUCCESS);
     EXPECT(hipreduce_set_workspace(h, ws, 0) == HIPREDUCE_STATUS_SUCCESS);
-    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, input, 16385, result, 0) ==
+    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, input, 16385, HIPREDUCE_I8, result, 0) ==
            HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL);
-    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, input, 1, result, 0) == HIPREDUCE_STATUS_SUCCESS);
+    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, input, 1, HIPREDUCE_I8, result, 0) == HIPREDUCE_STATUS_SUCCESS);
     /* NULL, 0: back to the handle's own workspace, which grows again. */
     EXPECT(hipreduce_set_workspace(h, NULL, 0) == HIPREDUCE_STATUS_SUCCESS);
-    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, 4097, result, 0) == HIPREDUCE_STATUS_SUCCESS);
+    EXPECT(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, input, 4097, HIPREDUCE_F32, result, 0) == HIPREDUCE_STATUS_SUCCESS);
     hipreduce_destroy(h);
     __libc_free(ws);
     __libc_free(input);

@@ -59,11 +59,11 @@ static int same_bits_every_count(hipreduce_handle one, hipreduce_handle* many, u
                 if (data == REF_DATA_NAN && op != HIPREDUCE_OP_MIN && op != HIPREDUCE_OP_MAX) continue;
                 ref_fill(op, d, (ref_data)data, n, 99 + (uint64_t)di * 7 + (uint64_t)oi, x);
                 unsigned char want[16], got[16];
-                fails += REF_EXPECT(hipreduce_reduce(one, op, d, x, n, want, HIPREDUCE_RESULT_HOST) == 0);
+                fails += REF_EXPECT(hipreduce_reduce(one, op, d, x, n, d, want, HIPREDUCE_RESULT_HOST) == 0);
                 fails += ref_check("cpu threads=1", op, d, (ref_data)data, x, n, want, REF_CANONICAL);
                 for (int k = 0; k < N_COUNTS; ++k) {
                     memset(got, 0xA5, sizeof got);
-                    const hipreduce_status st = hipreduce_reduce(many[k], op, d, x, n, got, HIPREDUCE_RESULT_HOST);
+                    const hipreduce_status st = hipreduce_reduce(many[k], op, d, x, n, d, got, HIPREDUCE_RESULT_HOST);
                     if (st != HIPREDUCE_STATUS_SUCCESS || !ref_same_bits(d, want, got)) {
                         ref_report("FAIL %s %s %s n=%llu: threads=%u differs from threads=1 (%s)",
                                    ref_op_name(op), ref_dtype_name(d), ref_data_name((ref_data)data),
@@ -89,10 +89,10 @@ static int three_levels_every_count(hipreduce_handle one, hipreduce_handle* many
         const uint64_t t = ref_tile_items(dtypes[i]), n = t * t + t + 1;
         ref_fill(HIPREDUCE_OP_SUM, dtypes[i], REF_DATA_RANDOM, n, 5 + (uint64_t)i, x);
         unsigned char want[16], got[16];
-        fails += REF_EXPECT(hipreduce_reduce(one, HIPREDUCE_OP_SUM, dtypes[i], x, n, want, 0) == 0);
+        fails += REF_EXPECT(hipreduce_reduce(one, HIPREDUCE_OP_SUM, dtypes[i], x, n, dtypes[i], want, 0) == 0);
         fails += ref_check("cpu 3 levels", HIPREDUCE_OP_SUM, dtypes[i], REF_DATA_RANDOM, x, n, want, REF_CANONICAL);
         for (int k = 0; k < N_COUNTS; ++k)
-            fails += REF_EXPECT(hipreduce_reduce(many[k], HIPREDUCE_OP_SUM, dtypes[i], x, n, got, 0) == 0 &&
+            fails += REF_EXPECT(hipreduce_reduce(many[k], HIPREDUCE_OP_SUM, dtypes[i], x, n, dtypes[i], got, 0) == 0 &&
                                 ref_same_bits(dtypes[i], want, got));
     }
     return fails;
@@ -108,14 +108,14 @@ static int restarts(unsigned char* x)
     hipreduce_handle h = NULL;
     fails += REF_EXPECT(hipreduce_create(&h, HIPREDUCE_DEVICE_CPU, 0) == 0);
     if (h == NULL) return fails;
-    fails += REF_EXPECT(hipreduce_set_threads(h, 1) == 0 && hipreduce_reduce(h, 0, HIPREDUCE_F32, x, n, &want, 0) == 0);
+    fails += REF_EXPECT(hipreduce_set_threads(h, 1) == 0 && hipreduce_reduce(h, 0, HIPREDUCE_F32, x, n, HIPREDUCE_F32, &want, 0) == 0);
     for (int round = 0; round < (quick ? 6 : 20); ++round) {
         fails += REF_EXPECT(hipreduce_set_threads(h, 2 + (unsigned)round % 4) == 0);
-        fails += REF_EXPECT(hipreduce_reduce(h, 0, HIPREDUCE_F32, x, n, &got, 0) == 0 && memcmp(&want, &got, 4) == 0);
+        fails += REF_EXPECT(hipreduce_reduce(h, 0, HIPREDUCE_F32, x, n, HIPREDUCE_F32, &got, 0) == 0 && memcmp(&want, &got, 4) == 0);
         hipreduce_handle brief = NULL;
         fails += REF_EXPECT(hipreduce_create(&brief, HIPREDUCE_DEVICE_CPU, 0) == 0);
         fails += REF_EXPECT(hipreduce_set_threads(brief, 3) == 0);
-        fails += REF_EXPECT(hipreduce_reduce(brief, 0, HIPREDUCE_F32, x, n, &got, 0) == 0 &&
+        fails += REF_EXPECT(hipreduce_reduce(brief, 0, HIPREDUCE_F32, x, n, HIPREDUCE_F32, &got, 0) == 0 &&
                             memcmp(&want, &got, 4) == 0);
         fails += REF_EXPECT(hipreduce_destroy(brief) == 0);
     }
@@ -142,7 +142,7 @@ static void* host_thread(void* p)
     }
     for (int i = 0; i < (quick ? 4 : 16); ++i) {
         double got = 0;
-        if (hipreduce_reduce(h, 0, HIPREDUCE_F64, job->x, job->n, &got, 0) != 0 || memcmp(&got, &job->want, 8) != 0)
+        if (hipreduce_reduce(h, 0, HIPREDUCE_F64, job->x, job->n, HIPREDUCE_F64, &got, 0) != 0 || memcmp(&got, &job->want, 8) != 0)
             ++job->fails;
     }
     hipreduce_destroy(h);
@@ -157,7 +157,7 @@ static int concurrent_handles(unsigned char* x)
     hipreduce_handle h = NULL;
     host_job jobs[HOSTS];
     int fails = REF_EXPECT(hipreduce_create(&h, HIPREDUCE_DEVICE_CPU, 0) == 0 && hipreduce_set_threads(h, 1) == 0);
-    fails += REF_EXPECT(hipreduce_reduce(h, 0, HIPREDUCE_F64, x, n, &jobs[0].want, 0) == 0);
+    fails += REF_EXPECT(hipreduce_reduce(h, 0, HIPREDUCE_F64, x, n, HIPREDUCE_F64, &jobs[0].want, 0) == 0);
     hipreduce_destroy(h);
     pthread_t threads[HOSTS];
     int started[HOSTS] = {0};

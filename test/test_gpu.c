@@ -38,9 +38,9 @@ static hipreduce_status run(gpu_ctx* g, const ref_case* c, const void* d_in, hip
                             unsigned char got[16])
 {
     memset(got, SENTINEL, 16);
-    if (loc == HIPREDUCE_RESULT_HOST) return hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, got, loc);
+    if (loc == HIPREDUCE_RESULT_HOST) return hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, c->dtype, got, loc);
     if (gm_memset(g->d_result, SENTINEL, 16) != 0) return HIPREDUCE_STATUS_RUNTIME_ERROR;
-    const hipreduce_status st = hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, g->d_result, loc);
+    const hipreduce_status st = hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, c->dtype, g->d_result, loc);
     if (gm_sync() != 0 || gm_to_host(got, g->d_result, 16) != 0) return HIPREDUCE_STATUS_RUNTIME_ERROR;
     return st;
 }
@@ -79,7 +79,7 @@ static int gpu_case(void* vctx, const ref_case* c)
     unsigned char cpu[16], got[16];
     int fails = 0;
     memset(cpu, SENTINEL, sizeof cpu);
-    if (hipreduce_reduce(g->cpu, c->op, c->dtype, c->x, c->n, cpu, HIPREDUCE_RESULT_HOST) != 0) return 1;
+    if (hipreduce_reduce(g->cpu, c->op, c->dtype, c->x, c->n, c->dtype, cpu, HIPREDUCE_RESULT_HOST) != 0) return 1;
     fails += ref_check("cpu", c->op, c->dtype, c->data, c->x, c->n, cpu, REF_CANONICAL);
     /* The input at d_x (allocation-aligned) and again one element past a 16-byte boundary, so
      * that the loaders' unaligned path is taken for every dtype. */
@@ -114,12 +114,12 @@ static int caller_workspace(gpu_ctx* g, hipreduce_op op, hipreduce_dtype dtype, 
     ref_case c = {op, dtype, REF_DATA_RANDOM, n, 7, x};
     unsigned char cpu[16], got[16];
     ref_fill(op, dtype, c.data, n, c.seed, x);
-    fails += REF_EXPECT(hipreduce_reduce(g->cpu, op, dtype, x, n, cpu, HIPREDUCE_RESULT_HOST) == 0);
+    fails += REF_EXPECT(hipreduce_reduce(g->cpu, op, dtype, x, n, dtype, cpu, HIPREDUCE_RESULT_HOST) == 0);
     fails += REF_EXPECT(gm_to_device(g->d_x, x, (size_t)n * ref_size(dtype)) == 0);
     for (int a = 0; a < 3; ++a) {
         size_t need = 0;
         fails += REF_EXPECT(hipreduce_set_algorithm(g->gpu, algorithms[a]) == 0);
-        fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, op, dtype, n, &need) == 0);
+        fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, op, dtype, n, dtype, &need) == 0);
         unsigned char* ws = (unsigned char*)gm_alloc(need);
         if (!ws) return fails + REF_EXPECT(ws != NULL);
         fails += REF_EXPECT(gm_memset(ws, 0xA7, need ? need : 1) == 0); /* garbage: it needs no initialisation */
@@ -150,21 +150,21 @@ static int gpu_arguments(gpu_ctx* g)
     fails += REF_EXPECT(hipreduce_create(&other, HIPREDUCE_DEVICE_GPU, gm_count()) == HIPREDUCE_STATUS_INVALID_DEVICE);
     fails += REF_EXPECT(hipreduce_set_stream(g->gpu, NULL) == HIPREDUCE_STATUS_SUCCESS);
     memset(r, SENTINEL, sizeof r);
-    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x, 4, r, (hipreduce_location)2) ==
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x, 4, HIPREDUCE_F32, r, (hipreduce_location)2) ==
                         HIPREDUCE_STATUS_INVALID_LOCATION);
-    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_XOR, HIPREDUCE_F64, g->d_x, 4, r, HIPREDUCE_RESULT_DEVICE) ==
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_XOR, HIPREDUCE_F64, g->d_x, 4, HIPREDUCE_F64, r, HIPREDUCE_RESULT_DEVICE) ==
                         HIPREDUCE_STATUS_OP_DTYPE_MISMATCH);
-    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 4, r, HIPREDUCE_RESULT_HOST) ==
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 4, HIPREDUCE_F32, r, HIPREDUCE_RESULT_HOST) ==
                         HIPREDUCE_STATUS_INVALID_POINTER);
-    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x, UINT64_MAX, r,
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x, UINT64_MAX, HIPREDUCE_F32, r,
                                          HIPREDUCE_RESULT_DEVICE) == HIPREDUCE_STATUS_SIZE_OVERFLOW);
     fails += REF_EXPECT(untouched_from(r, 0));
     size_t bytes = 99;
-    fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, HIPREDUCE_OP_AND, HIPREDUCE_F32, 10, &bytes) ==
+    fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, HIPREDUCE_OP_AND, HIPREDUCE_F32, 10, HIPREDUCE_F32, &bytes) ==
                         HIPREDUCE_STATUS_OP_DTYPE_MISMATCH && bytes == 99);
     fails += REF_EXPECT(hipreduce_set_workspace(g->gpu, NULL, 64) == HIPREDUCE_STATUS_INVALID_POINTER);
     float zero = 1;
-    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 0, &zero, 0) == 0 && zero == 0);
+    fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, NULL, 0, HIPREDUCE_F32, &zero, 0) == 0 && zero == 0);
     fails += REF_EXPECT(strcmp(hipreduce_last_error_message(g->gpu), "") == 0);
     return fails;
 }
@@ -199,7 +199,7 @@ static int prepare(gpu_ctx* g, ref_case* c, void* d_in, unsigned char cpu[16])
     int fails = 0;
     ref_fill(c->op, c->dtype, c->data, c->n, c->seed, (void*)c->x);
     memset(cpu, SENTINEL, 16);
-    fails += REF_EXPECT(hipreduce_reduce(g->cpu, c->op, c->dtype, c->x, c->n, cpu, HIPREDUCE_RESULT_HOST) == 0);
+    fails += REF_EXPECT(hipreduce_reduce(g->cpu, c->op, c->dtype, c->x, c->n, c->dtype, cpu, HIPREDUCE_RESULT_HOST) == 0);
     fails += REF_EXPECT(gm_to_device(d_in, c->x, (size_t)c->n * ref_size(c->dtype)) == 0);
     return fails;
 }
@@ -220,7 +220,7 @@ static int misaligned_workspace(gpu_ctx* g, void* x, int quick)
                       REF_DATA_RANDOM, t * t + 1, 300 + d, x};
         fails += prepare(g, &c, g->d_x, cpu);
         size_t need = 0;
-        fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, c.op, c.dtype, c.n, &need) == 0);
+        fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, c.op, c.dtype, c.n, c.dtype, &need) == 0);
         unsigned char* ws = (unsigned char*)gm_alloc(need + 16);
         if (!ws) return fails + REF_EXPECT(ws != NULL);
         for (int offset = 1; offset < 16; ++offset) {
@@ -240,7 +240,7 @@ static int misaligned_workspace(gpu_ctx* g, void* x, int quick)
         uint64_t sizes[128];
         const size_t count = ref_sizes(dtypes[d], quick ? (UINT64_C(1) << 16) + 1 : (UINT64_C(1) << 22) + 1, sizes, 128);
         size_t need = 0;
-        fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, HIPREDUCE_OP_SUM, dtypes[d], sizes[count - 1], &need) == 0);
+        fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, HIPREDUCE_OP_SUM, dtypes[d], sizes[count - 1], dtypes[d], &need) == 0);
         unsigned char* ws = (unsigned char*)gm_alloc(need + 8);
         if (!ws) return fails + REF_EXPECT(ws != NULL);
         fails += REF_EXPECT(gm_memset(ws, 0xff, need + 8) == 0);
@@ -266,7 +266,7 @@ typedef struct capture_arg {
 static int capture_call(void* arg)
 {
     const capture_arg* a = (const capture_arg*)arg;
-    return hipreduce_reduce(a->g->gpu, a->c->op, a->c->dtype, a->g->d_x, a->c->n, a->g->d_result,
+    return hipreduce_reduce(a->g->gpu, a->c->op, a->c->dtype, a->g->d_x, a->c->n, a->c->dtype, a->g->d_result,
                             HIPREDUCE_RESULT_DEVICE) != HIPREDUCE_STATUS_SUCCESS;
 }
 
@@ -283,7 +283,7 @@ static int graph_capture(gpu_ctx* g, void* x)
     fails += REF_EXPECT(hipreduce_set_algorithm(g->gpu, HIPREDUCE_ALGORITHM_AUTO) == 0);
     fails += REF_EXPECT(hipreduce_set_stream(g->gpu, stream) == 0);
     size_t need = 0;
-    fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, c.op, c.dtype, c.n, &need) == 0);
+    fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, c.op, c.dtype, c.n, c.dtype, &need) == 0);
     unsigned char* ws = (unsigned char*)gm_alloc(need);
     fails += REF_EXPECT(ws != NULL && gm_memset(ws, 0x77, need) == 0);
     for (int own = 0; own < 2 && ws; ++own) {
@@ -335,7 +335,7 @@ static int alternating_streams(gpu_ctx* g, void* x)
     void* streams[2] = {gm_stream_create(), gm_stream_create()};
     unsigned char* results = (unsigned char*)gm_alloc(CALLS * 16);
     size_t need = 0;
-    fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, n, &need) == 0);
+    fails += REF_EXPECT(hipreduce_workspace_size(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, n, HIPREDUCE_F32, &need) == 0);
     unsigned char* ws = (unsigned char*)gm_alloc(need);
     if (!streams[0] || !streams[1] || !results || !ws) return fails + REF_EXPECT(!"stream or buffer allocation");
     fails += REF_EXPECT(hipreduce_set_algorithm(g->gpu, HIPREDUCE_ALGORITHM_AUTO) == 0);
@@ -348,7 +348,7 @@ static int alternating_streams(gpu_ctx* g, void* x)
         for (int i = 0; i < CALLS; ++i) {
             fails += REF_EXPECT(hipreduce_set_stream(g->gpu, streams[i % 2]) == 0);
             const int which = (i / 2) % 2;
-            fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x + which * stride, n,
+            fails += REF_EXPECT(hipreduce_reduce(g->gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, g->d_x + which * stride, n, HIPREDUCE_F32,
                                                  results + 16 * i, HIPREDUCE_RESULT_DEVICE) == 0);
         }
         fails += REF_EXPECT(gm_sync() == 0);

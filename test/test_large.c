@@ -70,7 +70,7 @@ static void bytes_part(hipreduce_handle gpu, hipreduce_handle cpu)
         for (size_t k = 0; k < 4; ++k) {
             char what[96];
             uint8_t r = 99;
-            const hipreduce_status st = hipreduce_reduce(gpu, ops[k].op, HIPREDUCE_U8, d, n, &r, HIPREDUCE_RESULT_HOST);
+            const hipreduce_status st = hipreduce_reduce(gpu, ops[k].op, HIPREDUCE_U8, d, n, HIPREDUCE_U8, &r, HIPREDUCE_RESULT_HOST);
             snprintf(what, sizeof what, "gpu %s u8 %s of 2^32+17", hipreduce_algorithm_name(algorithms[a]),
                      hipreduce_op_name(ops[k].op));
             expect_u64(what, st, r, ops[k].want);
@@ -80,7 +80,7 @@ static void bytes_part(hipreduce_handle gpu, hipreduce_handle cpu)
     for (size_t k = 0; k < 4; ++k) {
         char what[96];
         uint8_t r = 99;
-        const hipreduce_status st = hipreduce_reduce(cpu, ops[k].op, HIPREDUCE_U8, h, n, &r, HIPREDUCE_RESULT_HOST);
+        const hipreduce_status st = hipreduce_reduce(cpu, ops[k].op, HIPREDUCE_U8, h, n, HIPREDUCE_U8, &r, HIPREDUCE_RESULT_HOST);
         snprintf(what, sizeof what, "cpu u8 %s of 2^32+17", hipreduce_op_name(ops[k].op));
         expect_u64(what, st, r, ops[k].want);
     }
@@ -114,16 +114,16 @@ static void words_part(hipreduce_handle gpu, hipreduce_handle cpu)
         ++failures;
     }
     uint32_t ru = 0;
-    hipreduce_status st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_U32, d, n, &ru, HIPREDUCE_RESULT_HOST);
+    hipreduce_status st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_U32, d, n, HIPREDUCE_U32, &ru, HIPREDUCE_RESULT_HOST);
     expect_u64("gpu auto u32 sum of 2^32+5 words", st, ru, usum);
     float fmax = 0;
     uint32_t max_bits;
-    st = hipreduce_reduce(gpu, HIPREDUCE_OP_MAX, HIPREDUCE_F32, d, n, &fmax, HIPREDUCE_RESULT_HOST);
+    st = hipreduce_reduce(gpu, HIPREDUCE_OP_MAX, HIPREDUCE_F32, d, n, HIPREDUCE_F32, &fmax, HIPREDUCE_RESULT_HOST);
     memcpy(&max_bits, &fmax, 4);
     expect_u64("gpu auto f32 max of 2^32+5, bits (4.0f = 0x40800000 planted at 2^32+3)", st, max_bits, 0x40800000);
     float fg = 0, fc = 1;
-    st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, d, n, &fg, HIPREDUCE_RESULT_HOST);
-    const hipreduce_status sc = hipreduce_reduce(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, h, n, &fc, HIPREDUCE_RESULT_HOST);
+    st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, d, n, HIPREDUCE_F32, &fg, HIPREDUCE_RESULT_HOST);
+    const hipreduce_status sc = hipreduce_reduce(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, h, n, HIPREDUCE_F32, &fc, HIPREDUCE_RESULT_HOST);
     if (st != HIPREDUCE_STATUS_SUCCESS || sc != HIPREDUCE_STATUS_SUCCESS || memcmp(&fg, &fc, sizeof fg) != 0) {
         printf("FAIL auto f32 sum of 2^32+5: gpu %.9g (status %d), cpu %.9g (status %d)\n", fg, (int)st, fc, (int)sc);
         ++failures;

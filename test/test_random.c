@@ -277,7 +277,7 @@ static int run_case(ctx* g, const rcase* c)
     memset(buf, PREFIX, c->offset);
     memcpy(buf + c->offset, g->ref, bytes);
     memset(cpu, SENTINEL, sizeof cpu);
-    hipreduce_status st = hipreduce_reduce(g->cpu, c->op, c->dtype, buf + c->offset, c->n, cpu, HIPREDUCE_RESULT_HOST);
+    hipreduce_status st = hipreduce_reduce(g->cpu, c->op, c->dtype, buf + c->offset, c->n, c->dtype, cpu, HIPREDUCE_RESULT_HOST);
     snprintf(what, sizeof what, "cpu %s", describe(c));
     if (!result_ok(c, cpu, "cpu", st, "")) ++fails;
     else if (arith_float(c)) fails += ref_check_ieee(what, c->op, c->dtype, c->data, g->ref, c->n, cpu);
@@ -299,7 +299,7 @@ static int run_case(ctx* g, const rcase* c)
             free(buf);
             return fails + 1;
         }
-        st = hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, got, HIPREDUCE_RESULT_HOST);
+        st = hipreduce_reduce(g->gpu, c->op, c->dtype, d_in, c->n, c->dtype, got, HIPREDUCE_RESULT_HOST);
         if (!result_ok(c, got, "gpu", st, hipreduce_last_error_message(g->gpu))) {
             ++fails;
         } else if (!ref_same_bits(c->dtype, got, cpu) && /* a NaN a sum/prod makes: any payload (header) */

@@ -178,19 +178,42 @@ static void check_plans(void)
     CHECK(hr_plan_two_pass(10, 0, 4, 8, &pp) == -1 && hr_plan_two_pass(10, 4, 0, 8, &pp) == -1, "zero sizes");
 }
 
+/* The allowed (op, in, out) triples, written from the header's text independently of types.c:
+ * which call takes the op (0 reduce, 1 argreduce, 2 dot), then whether out is allowed for in. */
+static int spec_call(int op) { return op == 11 || op == 12 ? 1 : op == 13 ? 2 : 0; }
+static int spec_allowed(int op, int in, int out)
+{
+    static const int size[12] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8};
+    const int in_float = in >= 8, out_float = out >= 8;
+    const int in_signed = !in_float && in % 2 == 0, out_signed = !out_float && out % 2 == 0;
+    switch (op) {
+    case 0: case 1: case 7: case 8: case 13: /* sum, prod, sum_abs, sum_squares, dot */
+        if (!in_float)
+            return !out_float && ((out_signed == in_signed && size[out] >= size[in]) || out == 6 || out == 7);
+        if (in == 8 || in == 9) return out == in || out == 10 || out == 11;
+        return out_float && out >= in;
+    case 2: case 3: case 11: case 12: return out == in;
+    case 4: case 5: case 6: return !in_float && out == in;
+    case 9: return in_float ? out == in : !out_float && !out_signed && size[out] == size[in];
+    case 10: return in_float && (out == 10 || out == 11);
+    default: return 0;
+    }
+}
+
 static void check_tables(void)
 {
     static const struct { int value; const char* name; size_t size; hr_dtype_class cls; } dtypes[] = {
         {0, "i8", 1, HR_CLASS_SIGNED},   {1, "u8", 1, HR_CLASS_UNSIGNED},  {2, "i16", 2, HR_CLASS_SIGNED},
         {3, "u16", 2, HR_CLASS_UNSIGNED}, {4, "i32", 4, HR_CLASS_SIGNED},  {5, "u32", 4, HR_CLASS_UNSIGNED},
-        {6, "i64", 8, HR_CLASS_SIGNED},  {7, "u64", 8, HR_CLASS_UNSIGNED}, {10, "f32", 4, HR_CLASS_FLOAT},
-        {11, "f64", 8, HR_CLASS_FLOAT},
+        {6, "i64", 8, HR_CLASS_SIGNED},  {7, "u64", 8, HR_CLASS_UNSIGNED}, {8, "f16", 2, HR_CLASS_HALF},
+        {9, "bf16", 2, HR_CLASS_HALF},   {10, "f32", 4, HR_CLASS_FLOAT},   {11, "f64", 8, HR_CLASS_FLOAT},
     };
-    static const char* const ops[7] = {"sum", "prod", "min", "max", "and", "or", "xor"};
+    static const char* const ops[14] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
+                                        "sum_squares", "max_abs", "nrm2", "argmin", "argmax", "dot"};
     for (int v = -2; v < 20; ++v) {
         const hr_dtype_info* info = hr_dtype_lookup(v);
         int row = -1;
-        for (int i = 0; i < 10; ++i)
+        for (int i = 0; i < 12; ++i)
             if (dtypes[i].value == v) row = i;
         if (row < 0) {
             CHECK(info == NULL && hipreduce_dtype_size((hipreduce_dtype)v) == 0 &&
@@ -203,19 +226,33 @@ static void check_tables(void)
                   hipreduce_dtype_name((hipreduce_dtype)v) == info->name,
               "dtype %d", v);
     }
-    for (int op = -2; op < 10; ++op) {
+    int allowed = 0;
+    for (int op = -2; op < 16; ++op) {
         const char* name = hr_op_name(op);
-        CHECK(op >= 0 && op < 7 ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
+        const int known = op >= 0 && op < 14;
+        CHECK(known ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
         CHECK(hipreduce_op_name((hipreduce_op)op) == name, "public op name %d", op);
-        for (int v = -2; v < 20; ++v) {
-            const hr_dtype_info* info = hr_dtype_lookup(v);
-            const hipreduce_status want = !(op >= 0 && op < 7) ? HIPREDUCE_STATUS_INVALID_OP
-                                        : info == NULL         ? HIPREDUCE_STATUS_INVALID_DTYPE
-                                        : op >= 4 && (v == 10 || v == 11) ? HIPREDUCE_STATUS_OP_DTYPE_MISMATCH
-                                                               : HIPREDUCE_STATUS_SUCCESS;
-            CHECK(hr_check_op_dtype(op, v) == want, "op %d dtype %d", op, v);
-        }
+        for (int kind = 0; kind < 3; ++kind)
+            for (int in = -2; in < 14; ++in)
+                for (int out = -2; out < 14; ++out) {
+                    const int in_ok = hr_dtype_lookup(in) != NULL, out_ok = hr_dtype_lookup(out) != NULL;
+                    const hipreduce_status want =
+                        !known                ? HIPREDUCE_STATUS_INVALID_OP
+                        : !in_ok || !out_ok   ? HIPREDUCE_STATUS_INVALID_DTYPE
+                        : spec_call(op) == kind && spec_allowed(op, in, out) ? HIPREDUCE_STATUS_SUCCESS
+                                                                             : HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
+                    const hipreduce_status got = hr_check_triple((hr_call_kind)kind, op, in, out);
+                    CHECK(got == want, "call %d op %d in %d out %d: %d, want %d", kind, op, in, out, got, want);
+                    allowed += got == HIPREDUCE_STATUS_SUCCESS;
+                    if (got == HIPREDUCE_STATUS_SUCCESS)
+                        CHECK(hr_acc_size(hr_acc_of(op, in, out)) > 0, "accumulator of op %d in %d out %d", op, in, out);
+                }
     }
+    int spec_total = 0;
+    for (int op = 0; op < 14; ++op)
+        for (int in = 0; in < 12; ++in)
+            for (int out = 0; out < 12; ++out) spec_total += spec_allowed(op, in, out);
+    CHECK(allowed == spec_total && spec_total > 0, "%d allowed triples, the spec has %d", allowed, spec_total);
     /* Every algorithm value has a distinct non-empty name; the first value past the last has none. */
     enum { ALGORITHMS = HIPREDUCE_ALGORITHM_TUTORIAL_V10 + 1 };
     const char* algorithms[ALGORITHMS];

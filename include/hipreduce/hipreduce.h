@@ -1,34 +1,58 @@
 /* libhipreduce: portable GPU reductions behind a C API.
  *
  * One call reduces an array of n elements with one operator to one value, on an
- * AMD GPU (HIP, wave32 or wave64), an NVIDIA GPU (CUDA backend) or the CPU.
+ * AMD GPU (HIP, wave32 or wave64), an NVIDIA GPU (CUDA backend) or the CPU. The
+ * caller names the input dtype and the result dtype (the accumulation dtype):
  *
  *   hipreduce_handle h;
  *   hipreduce_create(&h, HIPREDUCE_DEVICE_GPU, 0);
  *   float sum;
- *   hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, d_x, n, &sum, HIPREDUCE_RESULT_HOST);
+ *   hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, d_x, n, HIPREDUCE_F32, &sum, HIPREDUCE_RESULT_HOST);
+ *   int64_t total;  // int8 input summed without overflow
+ *   hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, d_b, n, HIPREDUCE_I64, &total, HIPREDUCE_RESULT_HOST);
  *   hipreduce_destroy(h);
  *
+ * Result dtypes (every other (op, input, result) triple is OP_DTYPE_MISMATCH):
+ * - sum, prod, sum_abs, sum_squares and dot: an integer input into the same or any
+ *   wider integer of the same signedness, or into i64 or u64; f16 into f16, f32 or
+ *   f64; bf16 into bf16, f32 or f64; f32 into f32 or f64; f64 into f64;
+ * - min, max: the input dtype; and, or, xor: the input dtype, integers only;
+ * - max_abs: the input dtype for floats, the unsigned type of the same width for
+ *   integers (|-128| = 128 as u8); nrm2: f16, bf16, f32 or f64 into f32 or f64;
+ * - argmin, argmax (hipreduce_argreduce): the value in the input dtype, an int64 index.
+ * f16 is IEEE binary16 and bf16 is bfloat16, both passed as raw 16-bit values
+ * (uint16_t); this header includes no GPU header.
+ *
  * Semantics that do not depend on the reduction order (all algorithms):
- * - integer sum and prod wrap modulo 2^bits of the dtype (two's complement);
- * - float min/max: any NaN in the input gives the canonical quiet NaN; -0.0
+ * - integer results are exact modulo 2^bits of the result dtype (two's complement):
+ *   the input is sign- or zero-extended by its own signedness, so an i8 sum into i64
+ *   is exact below 2^56 elements;
+ * - floats accumulate in the result dtype (f16 and bf16 in f32, rounded once at the
+ *   end, to nearest even); no multiply is fused with an add;
+ * - float min/max/max_abs: any NaN in the input gives the canonical quiet NaN; -0.0
  *   orders below +0.0, so the result has the same bits in any order;
- * - n == 0 gives the identity: sum 0 (+0.0 for floats), prod 1, min +inf or the
- *   type's maximum, max -inf or the type's minimum, and all-ones / 0 / 0 for
- *   and / or / xor;
- * - the result has the input's dtype.
+ * - argmin/argmax: the first index of the extreme value; any NaN gives the first
+ *   NaN's index and the canonical NaN as value; -0.0 orders below +0.0;
+ * - nrm2 = sqrt(sum of x*x) without overflow or underflow in between (as LAPACK's
+ *   nrm2: f64 inputs of 1e200 or 1e-200 give finite, accurate norms); f16, bf16 and
+ *   f32 inputs accumulate x*x exactly in f64;
+ * - a result of f16 or bf16 that is a NaN is the canonical NaN (0x7e00, 0x7fc0);
+ * - n == 0 gives the identity: sum-likes, nrm2 and max_abs 0 (+0.0 for floats), prod
+ *   1, min +inf or the type's maximum, max -inf or the type's minimum, all-ones / 0 / 0
+ *   for and / or / xor; argmin/argmax index -1 with the min/max identity as value.
  * The default algorithm (HIPREDUCE_ALGORITHM_AUTO) is also reproducible for
- * floating-point sums and products: its result is a function of (op, dtype, n,
+ * floating-point sums and products: its result is a function of (op, dtypes, n,
  * data) only, the same bits on every GPU, warp size, vendor and on the CPU device
- * (for inputs without NaN: the payload of a NaN that a sum produces differs
- * between x86 and GPUs). Its order is written down in src/plan.h.
+ * (for inputs without NaN: the payload of a NaN that an f32/f64 sum produces differs
+ * between x86 and GPUs). Its order is written down in device/order.h.
  *
  * Every call validates its arguments before touching memory; a bad argument
  * returns its own status and writes nothing. The checks run in this order and the
  * first that fails decides the status: handle (NULL, destroyed or not a handle:
- * INVALID_HANDLE), operator, dtype, operator/dtype pair, result location, pointers
- * (result; input when n > 0), byte-count overflow, then what only the executor
- * knows (workspace size, algorithm support). Nothing in the library prints or
+ * INVALID_HANDLE), operator, input dtype, result dtype, the (op, input, result)
+ * triple, result location, pointers (result, value and index; input, x and y when
+ * n > 0), byte-count overflow, then what only the executor knows (workspace size,
+ * algorithm support). Nothing in the library prints or
  * aborts. A runtime failure in the middle of a call (allocation, launch) returns
  * its status and leaves the handle usable. Handles are not thread-safe: use one
  * handle per host thread (or one thread at a time).
@@ -56,7 +80,7 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_INVALID_POINTER = 2,    /* NULL input (n > 0), result or out-pointer */
     HIPREDUCE_STATUS_INVALID_OP = 3,         /* op is not a hipreduce_op value */
     HIPREDUCE_STATUS_INVALID_DTYPE = 4,      /* dtype is not a hipreduce_dtype value */
-    HIPREDUCE_STATUS_OP_DTYPE_MISMATCH = 5,  /* op does not apply to dtype (xor on f32) */
+    HIPREDUCE_STATUS_OP_DTYPE_MISMATCH = 5,  /* the (op, input dtype, result dtype) triple is not allowed (xor on f32, i32 sum into i16), or the op belongs to another call */
     HIPREDUCE_STATUS_SIZE_OVERFLOW = 6,      /* n * sizeof(dtype) does not fit in 64 bits */
     HIPREDUCE_STATUS_INVALID_LOCATION = 7,   /* result location not host/device, or not valid for the handle's device */
     HIPREDUCE_STATUS_INVALID_ALGORITHM = 8,  /* not a hipreduce_algorithm value */
@@ -68,7 +92,8 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14 /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
 } hipreduce_status;
 
-/* Operators. Bitwise ops apply to integer dtypes only. */
+/* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are
+ * hipreduce_argreduce's, DOT is hipreduce_dot's; the others are hipreduce_reduce's. */
 typedef enum hipreduce_op {
     HIPREDUCE_OP_SUM = 0,
     HIPREDUCE_OP_PROD = 1,
@@ -76,10 +101,17 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_MAX = 3,
     HIPREDUCE_OP_AND = 4,
     HIPREDUCE_OP_OR = 5,
-    HIPREDUCE_OP_XOR = 6
+    HIPREDUCE_OP_XOR = 6,
+    HIPREDUCE_OP_SUM_ABS = 7,     /* sum of |x| */
+    HIPREDUCE_OP_SUM_SQUARES = 8, /* sum of x*x */
+    HIPREDUCE_OP_MAX_ABS = 9,     /* max of |x| */
+    HIPREDUCE_OP_NRM2 = 10,       /* sqrt(sum of x*x), overflow- and underflow-safe */
+    HIPREDUCE_OP_ARGMIN = 11,     /* value and first index of the minimum */
+    HIPREDUCE_OP_ARGMAX = 12,     /* value and first index of the maximum */
+    HIPREDUCE_OP_DOT = 13         /* sum of x*y over two inputs */
 } hipreduce_op;
 
-/* Element types. Values 8 and 9 are reserved for f16 and bf16. */
+/* Element types. */
 typedef enum hipreduce_dtype {
     HIPREDUCE_I8 = 0,
     HIPREDUCE_U8 = 1,
@@ -89,6 +121,8 @@ typedef enum hipreduce_dtype {
     HIPREDUCE_U32 = 5,
     HIPREDUCE_I64 = 6,
     HIPREDUCE_U64 = 7,
+    HIPREDUCE_F16 = 8,  /* IEEE binary16, as raw uint16_t bits */
+    HIPREDUCE_BF16 = 9, /* bfloat16 (the top half of an f32), as raw uint16_t bits */
     HIPREDUCE_F32 = 10,
     HIPREDUCE_F64 = 11
 } hipreduce_dtype;
@@ -107,7 +141,11 @@ typedef enum hipreduce_location {
     HIPREDUCE_RESULT_DEVICE = 1
 } hipreduce_location;
 
-/* Algorithms. AUTO is the default and the only reproducible one for floats. */
+/* Algorithms. AUTO is the default and the only reproducible one for floats, and the
+ * only one that runs the typed reductions: every algorithm other than AUTO runs the
+ * original seven operators (sum .. xor) of the eight integer dtypes, f32 and f64 with
+ * the result dtype equal to the input dtype, and returns HIPREDUCE_STATUS_NOT_SUPPORTED
+ * for anything else (f16/bf16, wider results, the transform ops, argmin/argmax, dot). */
 typedef enum hipreduce_algorithm {
     /* Single launch: fixed tiles per dtype, each lane accumulates a fixed set of
      * elements, lanes combined by a fixed tree, tile partials combined by the
@@ -258,28 +296,66 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_set_block_size(hipreduce_handle hand
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_threads(hipreduce_handle handle, unsigned threads);
 HIPREDUCE_EXPORT hipreduce_status hipreduce_get_threads(hipreduce_handle handle, unsigned* threads);
 
-/* Reduces n elements of dtype at input with op and writes one element of dtype
- * to result. On a GPU handle, input is device memory aligned to its element size
- * (as every element of a hipMalloc/cudaMalloc array is: the loads are typed, as in
- * CUB); result is host or device memory as location says. On a CPU handle both are host memory and location
- * must be HIPREDUCE_RESULT_HOST; neither needs any alignment (an i32 input may
- * start at an odd address). The input is never written. */
+/* Reduces n elements of in_dtype at input with op and writes one element of
+ * out_dtype to result (the triples above). On a GPU handle, input is device memory
+ * aligned to its element size (as every element of a hipMalloc/cudaMalloc array is:
+ * the loads are typed, as in CUB); result is host or device memory as location says.
+ * On a CPU handle both are host memory and location must be HIPREDUCE_RESULT_HOST;
+ * neither needs any alignment (an i32 input may start at an odd address). The input
+ * is never written. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce(hipreduce_handle handle,
                                                    hipreduce_op op,
-                                                   hipreduce_dtype dtype,
+                                                   hipreduce_dtype in_dtype,
                                                    const void* input,
                                                    uint64_t n,
+                                                   hipreduce_dtype out_dtype,
                                                    void* result,
                                                    hipreduce_location location);
 
-/* Workspace, in bytes, that hipreduce_reduce needs for (op, dtype, n) with the
- * handle's algorithm: device memory on a GPU handle; host memory on a CPU handle
- * (its tile partials: about n * sizeof(dtype) / 4096, 0 when n fits one tile). */
+/* argmin / argmax of n elements of dtype: writes the extreme value (one element of
+ * dtype) to value and its first index to index, both in the location's memory space
+ * (rules in the header's introduction; n == 0 gives index -1). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce(hipreduce_handle handle,
+                                                      hipreduce_op op,
+                                                      hipreduce_dtype dtype,
+                                                      const void* input,
+                                                      uint64_t n,
+                                                      void* value,
+                                                      int64_t* index,
+                                                      hipreduce_location location);
+
+/* Dot product: the sum of x[i] * y[i] over n elements of in_dtype each, accumulated in
+ * out_dtype (sum's result dtypes), each product rounded once in out_dtype's arithmetic
+ * (f16/bf16 in f32, where it is exact). x and y follow hipreduce_reduce's input rules. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_dot(hipreduce_handle handle,
+                                                hipreduce_dtype in_dtype,
+                                                const void* x,
+                                                const void* y,
+                                                uint64_t n,
+                                                hipreduce_dtype out_dtype,
+                                                void* result,
+                                                hipreduce_location location);
+
+/* Workspace, in bytes, that the call with these arguments needs with the handle's
+ * algorithm: device memory on a GPU handle; host memory on a CPU handle (its tile
+ * partials: at most about n * sizeof(in_dtype) / 256, 0 when n fits one tile). The
+ * same validation as the call, minus location, with `bytes` as the pointer. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_workspace_size(hipreduce_handle handle,
                                                            hipreduce_op op,
-                                                           hipreduce_dtype dtype,
+                                                           hipreduce_dtype in_dtype,
                                                            uint64_t n,
+                                                           hipreduce_dtype out_dtype,
                                                            size_t* bytes);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_workspace_size(hipreduce_handle handle,
+                                                                     hipreduce_op op,
+                                                                     hipreduce_dtype dtype,
+                                                                     uint64_t n,
+                                                                     size_t* bytes);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle handle,
+                                                               hipreduce_dtype in_dtype,
+                                                               uint64_t n,
+                                                               hipreduce_dtype out_dtype,
+                                                               size_t* bytes);
 
 /* Gives the handle caller-owned device workspace to use instead of its own, so
  * that no later call allocates (for graph capture). Any address works (no alignment

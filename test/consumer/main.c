@@ -12,7 +12,7 @@ int main(void)
 
     hipreduce_status s = hipreduce_create(&h, HIPREDUCE_DEVICE_CPU, 0);
     if (s == HIPREDUCE_STATUS_SUCCESS)
-        s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I32, x, sizeof x / sizeof x[0], &sum,
+        s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I32, x, sizeof x / sizeof x[0], HIPREDUCE_I32, &sum,
                              HIPREDUCE_RESULT_HOST);
     hipreduce_destroy(h);
     if (s != HIPREDUCE_STATUS_SUCCESS) {
