@@ -1,6 +1,7 @@
 /* Independent references: exact integers, long double floats, exact NaN / signed-zero rules, and
  * the canonical-order model (see reference.h). Nothing here calls the library. */
 #include "reference.h"
+#include "typed_ref.h"
 
 #include <float.h>
 #include <math.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 
 /* The default algorithm's geometry, from plan.h's description (not its code). */
-enum { LANES = 256, CHUNKS = 4, CHUNK_BYTES = 16, SEGMENT = 32 };
+enum { LANES = 256, CHUNKS = 4, CHUNK_BYTES = 16 };
 
 static const struct {
     hipreduce_dtype dtype;
@@ -159,64 +160,16 @@ static uint64_t minmax_reference(hipreduce_op op, hipreduce_dtype d, const void*
     return best;
 }
 
-/* ---- the canonical-order model: plain recursion, in double, rounded to the dtype ---- */
+/* ---- the canonical-order model: typed_model.c's, with the result dtype = the input dtype ---- */
 
-/* Rounds to the dtype. f32 operations done in double and rounded once are correctly rounded
- * (53 >= 2 * 24 + 2), so this is float arithmetic. */
-static double fl(hipreduce_dtype d, double v) { return d == HIPREDUCE_F32 ? (double)(float)v : v; }
-static double apply(hipreduce_op op, hipreduce_dtype d, double a, double b)
-{
-    return fl(d, op == HIPREDUCE_OP_SUM ? a + b : a * b);
-}
-/* Stride-halving fold of w values: v[i] = op(v[i], v[i + w/2]), then the first half. */
-static double fold(hipreduce_op op, hipreduce_dtype d, double* v, int w)
-{
-    if (w == 1) return v[0];
-    for (int i = 0; i < w / 2; ++i) v[i] = apply(op, d, v[i], v[i + w / 2]);
-    return fold(op, d, v, w / 2);
-}
-/* One tile of level values (src: the input at level 0, doubles above): element o of the tile
- * belongs to lane (o / chunk) % LANES, and each lane takes its elements in increasing o. */
-static double model_tile(hipreduce_op op, hipreduce_dtype d, const void* input, const double* level,
-                         uint64_t count, uint64_t base)
-{
-    const uint64_t chunk = CHUNK_BYTES / ref_size(d);
-    double lane[LANES], seg[LANES / SEGMENT];
-    for (int l = 0; l < LANES; ++l) lane[l] = op == HIPREDUCE_OP_SUM ? -0.0 : 1.0;
-    for (uint64_t o = 0; o < LANES * CHUNKS * chunk && base + o < count; ++o) {
-        const double v = input ? (double)load_float(d, input, base + o) : level[base + o];
-        const uint64_t l = (o / chunk) % LANES;
-        lane[l] = apply(op, d, lane[l], v);
-    }
-    for (int s = 0; s < LANES / SEGMENT; ++s) seg[s] = fold(op, d, lane + s * SEGMENT, SEGMENT);
-    return fold(op, d, seg, LANES / SEGMENT);
-}
-/* Reduces count values (input or level) to one; always at least one tile pass. */
-static double model_levels(hipreduce_op op, hipreduce_dtype d, const void* input, double* level, uint64_t count)
-{
-    const uint64_t tile = ref_tile_items(d);
-    const uint64_t tiles = (count + tile - 1) / tile;
-    for (uint64_t t = 0; t < tiles; ++t) level[t] = model_tile(op, d, input, level, count, t * tile);
-    return tiles == 1 ? level[0] : model_levels(op, d, NULL, level, tiles);
-}
 void ref_model(hipreduce_op op, hipreduce_dtype d, const void* x, uint64_t n, void* out)
 {
-    double r = op == HIPREDUCE_OP_SUM ? 0.0 : 1.0;
-    if (n > 0) {
-        static double level[(1u << 27) / 2048 + 2]; /* partials of inputs up to 2^27 elements */
-        const uint64_t tiles = (n + ref_tile_items(d) - 1) / ref_tile_items(d);
-        if (tiles > sizeof level / sizeof level[0]) {
-            ref_report("ref_model: n = %llu too large for the model", (unsigned long long)n);
-            r = NAN;
-        } else {
-            r = model_levels(op, d, x, level, n);
-        }
-    }
+    const uint64_t bits = tr_model(op, d, d, x, NULL, n);
     if (d == HIPREDUCE_F32) {
-        const float f = (float)r;
-        memcpy(out, &f, 4);
+        const uint32_t b = (uint32_t)bits;
+        memcpy(out, &b, 4);
     } else {
-        memcpy(out, &r, 8);
+        memcpy(out, &bits, 8);
     }
 }
 

@@ -1,6 +1,7 @@
 /* unit suite, no GPU and no library link (src/plan.c, src/types.c and src/status.c are compiled
  * in): the planning math for n from 0 to 2^40 (and the edges of uint64), checked against a
- * straightforward recomputation; the op/dtype tables; the status strings. */
+ * straightforward recomputation; the op/dtype tables; the status strings; the tests' own f16/bf16
+ * converter (test_unit_half.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -321,6 +322,9 @@ static void check_workspace_layout(void)
     CHECK(hr_workspace_need(UINT64_MAX / 2 + 1, 0) == UINT64_MAX, "need overflow");
 }
 
+/* test_unit_half.c */
+void check_half(int* fails);
+
 int main(void)
 {
     check_geometry();
@@ -328,6 +332,7 @@ int main(void)
     check_workspace_layout();
     check_tables();
     check_status_strings();
+    check_half(&fails);
     printf("unit: %d failures\n", fails);
     return fails ? 1 : 0;
 }
