@@ -269,6 +269,36 @@ static int matrix(tt_ctx* c, uint64_t max_n, unsigned char* x, unsigned char* y)
     return fails;
 }
 
+/* Three and four levels: the accumulator partials (f64, nrm2's three sums, the 64-bit keys) at
+ * levels >= 2, with two groups of tiles at level 1 (8-byte inputs at 2048^2 + 1 elements; f32 into
+ * f64 at 4096 * 4097 + 1 outside the emu profiles). */
+static int levels(tt_ctx* c, int emu, unsigned char* x, unsigned char* y)
+{
+    static const struct { hipreduce_op op; hipreduce_dtype in, out; uint64_t n; int big; } cases[] = {
+        {HIPREDUCE_OP_NRM2, HIPREDUCE_F64, HIPREDUCE_F64, 2048 * 2048 + 1, 0},
+        {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F64, HIPREDUCE_F64, 2048 * 2048 + 1, 0},
+        {HIPREDUCE_OP_ARGMAX, HIPREDUCE_F64, HIPREDUCE_F64, 2048 * 2048 + 1, 0},
+        {HIPREDUCE_OP_ARGMIN, HIPREDUCE_I64, HIPREDUCE_I64, 2048 * 2048 + 1, 0},
+        {HIPREDUCE_OP_DOT, HIPREDUCE_U64, HIPREDUCE_I64, 2048 * 2048 + 1, 0},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F64, 4096 * 4097 + 1, 1},
+        {HIPREDUCE_OP_ARGMIN, HIPREDUCE_F32, HIPREDUCE_F32, 4096 * 4097 + 1, 1},
+    };
+    int fails = 0, ran = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        if ((cases[i].big && emu) || (size_t)cases[i].n * tr_size(cases[i].in) > c->room) continue;
+        const uint64_t seed = 4000 + i;
+        fill(cases[i].in, P_RANDOM, cases[i].n, seed, x);
+        fill(cases[i].in, P_RANDOM, cases[i].n, seed + 1, y);
+        if (cases[i].in == HIPREDUCE_F64 && cases[i].op == HIPREDUCE_OP_NRM2) /* all three scaled sums */
+            for (uint64_t k = 0; k < cases[i].n; k += 1001) tr_store_float(HIPREDUCE_F64, x, k, k % 2 ? 1e-200 : 1e200);
+        if (tt_upload(c, cases[i].in, x, y, cases[i].n)) return fails + 1;
+        fails += tt_case(c, "levels", cases[i].op, cases[i].in, cases[i].out, x, y, cases[i].n, NULL, NULL);
+        ++ran;
+    }
+    printf("levels: %d cases, %d failures\n", ran, fails);
+    return fails;
+}
+
 static int profile(void)
 {
     const char* p = getenv("HIPREDUCE_TEST_PROFILE");
@@ -297,9 +327,11 @@ int main(int argc, char** argv)
         fprintf(stderr, "FAIL: cannot create a cpu handle\n");
         return 1;
     }
-    /* Room for the matrix and for the rule sections' inputs (up to 3 tiles of 1-byte elements). */
+    /* Room for the matrix, the rule sections' inputs (up to 3 tiles of 1-byte elements) and levels()
+     * (2048^2 + 1 8-byte elements; 4096 * 4097 + 1 4-byte ones outside the emu profiles). */
     const uint64_t max_items = max_n > 3 * 16384 + 64 ? max_n : 3 * 16384 + 64;
-    c.room = (size_t)max_items * 8;
+    const size_t levels_bytes = emu ? (size_t)(2048 * 2048 + 1) * 8 : (size_t)(4096 * 4097 + 1) * 4;
+    c.room = (size_t)max_items * 8 > levels_bytes ? (size_t)max_items * 8 : levels_bytes;
     if (want_gpu) {
         const hipreduce_status st = hipreduce_create(&c.gpu, HIPREDUCE_DEVICE_GPU, 0);
         c.d_x = (unsigned char*)gm_alloc(c.room);
@@ -327,6 +359,7 @@ int main(int argc, char** argv)
     fails += tt_nrm2_range(&c);
     fails += tt_workspace(&c);
     fails += matrix(&c, max_n, x, y);
+    if (emu != 1) fails += levels(&c, emu, x, y);
     free(x);
     free(y);
     if (c.gpu) {
