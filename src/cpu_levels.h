@@ -19,21 +19,36 @@ extern "C" {
 #define HR_CPU_X86_VARIANTS 0
 #endif
 
-/* Tiles [t0, t1) of a level of `count` elements at src (tiles of tile_items elements, the last
- * one possibly partial): partial t, one accumulator, is stored at dst + t * acc_size. No
- * alignment needed anywhere. dst may alias src when t0 == 0 and the tiles run on one thread
- * (tile t is read before partial t is written, and t <= t * tile_items). op must apply to the
- * dtype (api.c checks). */
-typedef void (*hr_cpu_level_fn)(int op, const void* src, uint64_t count, uint64_t tile_items, uint64_t t0,
-                                uint64_t t1, void* dst);
+/* Tiles [t0, t1) of a level of `count` elements at x (tiles of tile_items elements, the last
+ * one possibly partial): partial t, one accumulator, is stored at dst + t * hr_acc_size(acc).
+ * `combine` is the op row's combine (CMB_* of cpu_ops.h); y is dot's second input at level 0
+ * (NULL otherwise). No alignment needed anywhere. dst may alias x when t0 == 0 and the tiles
+ * run on one thread (tile t is read before partial t is written, and t <= t * tile_items). */
+typedef void (*hr_cpu_level_fn)(int combine, const void* x, const void* y, uint64_t count, uint64_t tile_items,
+                                uint64_t t0, uint64_t t1, void* dst);
 
-enum { HR_CPU_DTYPE_SLOTS = 12 }; /* hipreduce_dtype values 0 .. 11 */
+enum {
+    HR_CPU_DTYPE_SLOTS = 12,    /* hipreduce_dtype values 0 .. 11 */
+    HR_CPU_TRANSFORM_SLOTS = 5, /* TR_IDENT .. TR_KEY (cpu_ops.h) */
+    HR_CPU_ACC_SLOTS = 10,      /* hr_acc_kind values (op_table.h) */
+    HR_CPU_CHUNK_SLOTS = 4      /* input elements of 1, 2, 4, 8 bytes: 16, 8, 4, 2 per chunk */
+};
 
+/* The kernels of one instruction set. NULL where no (op, in, out) triple leads: the executor
+ * answers NOT_SUPPORTED there, and test_cpu_levels checks that every allowed triple has both. */
 typedef struct hr_cpu_levels {
-    const char* isa;                          /* "baseline", "avx2", "avx512" */
-    hr_cpu_level_fn in[HR_CPU_DTYPE_SLOTS];   /* level 0: input elements of the dtype */
-    hr_cpu_level_fn up[HR_CPU_DTYPE_SLOTS];   /* higher levels: the dtype's accumulators */
+    const char* isa; /* "baseline", "avx2", "avx512" */
+    /* level 0: input elements of a dtype, transformed, into an accumulator kind */
+    hr_cpu_level_fn in[HR_CPU_DTYPE_SLOTS][HR_CPU_TRANSFORM_SLOTS][HR_CPU_ACC_SLOTS];
+    /* higher levels: partials of an accumulator kind, in tiles of the input's chunk geometry */
+    hr_cpu_level_fn up[HR_CPU_ACC_SLOTS][HR_CPU_CHUNK_SLOTS];
 } hr_cpu_levels;
+
+/* The chunk slot of an input element size (1, 2, 4 or 8 bytes). */
+static inline int hr_cpu_chunk_slot(size_t elem_size)
+{
+    return elem_size >= 8 ? 3 : elem_size >= 4 ? 2 : elem_size >= 2 ? 1 : 0;
+}
 
 extern const hr_cpu_levels hr_cpu_levels_baseline;
 #if HR_CPU_X86_VARIANTS

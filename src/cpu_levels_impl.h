@@ -2,13 +2,14 @@
  * cpu_levels_<isa>.c, which first defines HR_TARGET (a function attribute, or nothing),
  * HR_LEVELS_TABLE (the table's name) and HR_LEVELS_ISA (its name as a string).
  *
- * The default algorithm's order (plan.h): inside a tile, lane l folds the elements
- * tile_base + (c * HR_TILE_LANES + l) * ci + v in (c, v) order from the operator's identity,
- * then the segment tree combines the lanes. Float sum and prod depend on that order, and keep
- * it: lane l's accumulator is one vector lane (the compiler vectorises the lane loop; the ci
- * elements of a chunk are de-interleaved by shuffles). Every other operator (integers, which
- * wrap, and float min/max, see cpu_ops.h) gives the same bits in any order, so those tiles
- * are folded in memory order over HR_FLAT_LANES independent accumulators instead. */
+ * One generic kernel source, parameterised by (source dtype, transform, accumulator kind,
+ * combine) and instantiated from the dtype rows (device/op_table.h) below. The default
+ * algorithm's order (device/order.h): inside a tile, lane l folds the transformed elements
+ * tile_base + (c * HR_TILE_LANES + l) * ci + v in (c, v) order from the combine's identity,
+ * then the segment tree combines the lanes. Float sums and products (of x, |x|, x*x, x*y;
+ * nrm2's sums of squares) depend on that order and keep it. Every other combine gives the same
+ * bits in any order (integers wrap; float min/max and argmin/argmax pick one element by a total
+ * order, see cpu_ops.h), so those tiles are folded in memory order instead. */
 #ifndef HR_TARGET
 #error "define HR_TARGET, HR_LEVELS_TABLE and HR_LEVELS_ISA before including cpu_levels_impl.h"
 #endif
@@ -29,173 +30,284 @@
 
 enum {
     HR_LANE_BLOCK = 32, /* lanes per inner loop: short chains the out-of-order core overlaps */
-    HR_FLAT_LANES = 32  /* accumulators of the order-free fold */
+    HR_FLAT_LANES = 32  /* accumulators of the order-free folds */
 };
 
 /* The segment tree over lane[0 .. HR_TILE_LANES): lane 0 ends up with the tile's value. */
-#define HR_SEGMENT_TREE(K, op, lane)                                                                       \
+#define HR_SEGMENT_TREE(K, cmb, lane)                                                                      \
     do {                                                                                                   \
         for (uint32_t seg = 0; seg < HR_TILE_LANES; seg += HR_SEGMENT)                                     \
             for (uint32_t s = HR_SEGMENT / 2; s > 0; s /= 2)                                               \
                 for (uint32_t i = 0; i < s; ++i)                                                           \
-                    lane[seg + i] = combine_##K(op, lane[seg + i], lane[seg + i + s]);                     \
+                    lane[seg + i] = combine_##K(cmb, lane[seg + i], lane[seg + i + s]);                    \
         for (uint32_t s = HR_TILE_LANES / HR_SEGMENT / 2; s > 0; s /= 2)                                   \
             for (uint32_t i = 0; i < s; ++i)                                                               \
-                lane[i * HR_SEGMENT] = combine_##K(op, lane[i * HR_SEGMENT], lane[(i + s) * HR_SEGMENT]);  \
+                lane[i * HR_SEGMENT] = combine_##K(cmb, lane[i * HR_SEGMENT], lane[(i + s) * HR_SEGMENT]); \
     } while (0)
 
-/* Kernels for source elements of type S (loaded by load_LS) into accumulator kind K:
- *  ordered_NAME: a tile of `items` elements (full, or the last one of a level) in the canonical
- *                order, vectorised across lanes (CI = ci): whole chunks, then the lanes of a
- *                partial chunk that it covers whole, then the one lane it covers in part;
- *  flat_NAME:    any range, order-free (integer kinds). */
-#define HR_ORDERED_LANES(K, op, lane, chunk, first, last, S, LS, CI)                                       \
+/* The element at byte offset OFF of x (and of y), of source SN, transformed into kind K
+ * (op_table.h's transform column; KEY has its own kernel, arg_). */
+#define HR_XF_IDENT(SN, K, x, y, off) ident_##K(val_##SN((x) + (off)))
+#define HR_XF_ABS(SN, K, x, y, off) ident_##K(mag_##SN(val_##SN((x) + (off))))
+#define HR_XF_SQUARE(SN, K, x, y, off) square_##K(val_##SN((x) + (off)))
+#define HR_XF_PRODUCT(SN, K, x, y, off) product_##K(val_##SN((x) + (off)), val_##SN((y) + (off)))
+
+/* The tile kernels, for source SN (an input dtype, or an accumulator kind at the levels above),
+ * transform T, kind K and CI elements per chunk; each returns one tile's partial:
+ *  ordered_: the canonical order, vectorised across lanes (lane l's accumulator is one vector
+ *            lane; the ci elements of a chunk are de-interleaved by shuffles): whole chunks,
+ *            then the lanes a partial chunk covers whole, then the one lane it covers in part;
+ *  flat_:    order-free, memory order over HR_FLAT_LANES accumulators (integers, which wrap;
+ *            float min/max of transforms without an order key; argmin/argmax partials);
+ *  keys_:    float min/max of x or |x|, order-free through the order keys of the source's own
+ *            bits and a NaN flag, both plain integer vector operations;
+ *  arg_:     argmin/argmax of input elements: each accumulator keeps the first of its best keys,
+ *            so ties go to the smaller index. */
+#define HR_ORDERED_LANES(SN, T, K, cmb, lane, xc, yc, first, last, CI)                                     \
     for (uint32_t l = first; l < last; ++l) {                                                              \
         acc_##K acc = lane[l];                                                                             \
         for (uint32_t v = 0; v < (CI); ++v)                                                                \
-            acc = combine_##K(op, acc, (acc_##K)load_##LS(chunk + ((size_t)l * (CI) + v) * sizeof(S)));    \
+            acc = combine_##K(cmb, acc, HR_XF_##T(SN, K, xc, yc, ((size_t)l * (CI) + v) * sizeof(st_##SN))); \
         lane[l] = acc;                                                                                     \
     }
 
-#define HR_DEFINE_ORDERED(NAME, S, LS, K, CI)                                                              \
-    HR_KERNEL acc_##K ordered_##NAME(int op, const unsigned char* x, uint64_t items)                       \
+#define HR_DEFINE_ORDERED(SN, T, K, CI)                                                                    \
+    HR_KERNEL acc_##K ordered_##SN##_##T##_##K##_##CI(int cmb, const unsigned char* x, const unsigned char* y, \
+                                                      uint64_t items)                                      \
     {                                                                                                      \
         const uint32_t chunk_items = HR_TILE_LANES * (CI);                                                 \
         const uint32_t whole = (uint32_t)(items / chunk_items);                                            \
+        const size_t chunk_bytes = (size_t)chunk_items * sizeof(st_##SN);                                  \
         acc_##K lane[HR_TILE_LANES];                                                                       \
-        for (uint32_t l = 0; l < HR_TILE_LANES; ++l) lane[l] = identity_##K(op);                           \
+        for (uint32_t l = 0; l < HR_TILE_LANES; ++l) lane[l] = identity_##K(cmb);                          \
         for (uint32_t c = 0; c < whole; ++c) {                                                             \
-            const unsigned char* chunk = x + (size_t)c * chunk_items * sizeof(S);                          \
+            const unsigned char* xc = x + c * chunk_bytes;                                                 \
+            const unsigned char* yc = y + c * chunk_bytes;                                                 \
             for (uint32_t block = 0; block < HR_TILE_LANES; block += HR_LANE_BLOCK)                        \
-                HR_ORDERED_LANES(K, op, lane, chunk, block, block + HR_LANE_BLOCK, S, LS, CI)              \
+                HR_ORDERED_LANES(SN, T, K, cmb, lane, xc, yc, block, block + HR_LANE_BLOCK, CI)            \
         }                                                                                                  \
         const uint32_t rest = (uint32_t)(items - (uint64_t)whole * chunk_items);                           \
         if (rest > 0) {                                                                                    \
-            const unsigned char* chunk = x + (size_t)whole * chunk_items * sizeof(S);                      \
-            HR_ORDERED_LANES(K, op, lane, chunk, 0, rest / (CI), S, LS, CI)                                \
-            const unsigned char* tail = chunk + (size_t)(rest - rest % (CI)) * sizeof(S);                  \
+            const unsigned char* xc = x + whole * chunk_bytes;                                             \
+            const unsigned char* yc = y + whole * chunk_bytes;                                             \
+            HR_ORDERED_LANES(SN, T, K, cmb, lane, xc, yc, 0, rest / (CI), CI)                              \
+            const size_t tail = (size_t)(rest - rest % (CI)) * sizeof(st_##SN);                            \
             acc_##K acc = lane[rest / (CI)];                                                               \
             for (uint32_t v = 0; v < rest % (CI); ++v)                                                     \
-                acc = combine_##K(op, acc, (acc_##K)load_##LS(tail + (size_t)v * sizeof(S)));              \
+                acc = combine_##K(cmb, acc, HR_XF_##T(SN, K, xc, yc, tail + v * sizeof(st_##SN)));         \
             lane[rest / (CI)] = acc;                                                                       \
         }                                                                                                  \
-        HR_SEGMENT_TREE(K, op, lane);                                                                      \
+        HR_SEGMENT_TREE(K, cmb, lane);                                                                     \
         return lane[0];                                                                                    \
     }
 
-#define HR_DEFINE_FLAT(NAME, S, LS, K)                                                                     \
-    HR_KERNEL acc_##K flat_##NAME(int op, const unsigned char* x, uint64_t items)                          \
+#define HR_DEFINE_FLAT(SN, T, K, CI)                                                                       \
+    HR_KERNEL acc_##K flat_##SN##_##T##_##K##_##CI(int cmb, const unsigned char* x, const unsigned char* y,    \
+                                                   uint64_t items)                                         \
     {                                                                                                      \
         acc_##K acc[HR_FLAT_LANES];                                                                        \
-        for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) acc[j] = identity_##K(op);                            \
+        for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) acc[j] = identity_##K(cmb);                           \
         uint64_t i = 0;                                                                                    \
         for (; i + HR_FLAT_LANES <= items; i += HR_FLAT_LANES)                                             \
             for (uint32_t j = 0; j < HR_FLAT_LANES; ++j)                                                   \
-                acc[j] = combine_##K(op, acc[j], (acc_##K)load_##LS(x + (i + j) * sizeof(S)));             \
-        for (; i < items; ++i) acc[0] = combine_##K(op, acc[0], (acc_##K)load_##LS(x + i * sizeof(S)));    \
-        for (uint32_t j = 1; j < HR_FLAT_LANES; ++j) acc[0] = combine_##K(op, acc[0], acc[j]);             \
+                acc[j] = combine_##K(cmb, acc[j], HR_XF_##T(SN, K, x, y, (i + j) * sizeof(st_##SN)));      \
+        for (; i < items; ++i) acc[0] = combine_##K(cmb, acc[0], HR_XF_##T(SN, K, x, y, i * sizeof(st_##SN))); \
+        for (uint32_t j = 1; j < HR_FLAT_LANES; ++j) acc[0] = combine_##K(cmb, acc[0], acc[j]);            \
         return acc[0];                                                                                     \
     }
 
-/* Float min/max, order-free, through the integer keys of cpu_ops.h: the extreme key and
- * whether any element was a NaN, both plain integer vector operations. S is the kind's float
- * type (loaded as its key type LK). */
-#define HR_DEFINE_FLAT_KEYS(NAME, LK, K)                                                                   \
-    HR_KERNEL acc_##K flat_##NAME(int op, const unsigned char* x, uint64_t items)                          \
+#define HR_KEY_MASK_IDENT(B) ((B)~(B)0)
+#define HR_KEY_MASK_ABS(B) ((B)((B)~(B)0 >> 1))
+#define HR_DEFINE_KEYS(SN, T, K, CI)                                                                       \
+    HR_KERNEL acc_##K keys_##SN##_##T##_##K##_##CI(int cmb, const unsigned char* x, uint64_t items)        \
     {                                                                                                      \
-        key_##K best[HR_FLAT_LANES], nan[HR_FLAT_LANES];                                                   \
-        const key_##K first = key_of_bits_##K(load_##LK(x));                                               \
+        const sb_##SN mask = HR_KEY_MASK_##T(sb_##SN);                                                     \
+        sk_##SN best[HR_FLAT_LANES], nan[HR_FLAT_LANES];                                                   \
+        const sk_##SN first = (sk_##SN)hr_order_key(sk_##SN, sb_##SN, bits_##SN(x) & mask);               \
         for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) best[j] = first, nan[j] = 0;                          \
         uint64_t i = 0;                                                                                    \
         for (; i + HR_FLAT_LANES <= items; i += HR_FLAT_LANES)                                             \
             for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) {                                                 \
-                const key_##K bits = load_##LK(x + (i + j) * sizeof(key_##K));                             \
-                const key_##K key = key_of_bits_##K(bits);                                                 \
-                best[j] = (op == MIN ? key < best[j] : key > best[j]) ? key : best[j];                     \
-                nan[j] |= is_nan_bits_##K(bits);                                                           \
+                const sb_##SN bits = (sb_##SN)(bits_##SN(x + (i + j) * sizeof(st_##SN)) & mask);          \
+                const sk_##SN key = (sk_##SN)hr_order_key(sk_##SN, sb_##SN, bits);                         \
+                best[j] = (cmb == CMB_MIN ? key < best[j] : key > best[j]) ? key : best[j];                \
+                nan[j] |= (sk_##SN)hr_is_nan_bits(sb_##SN, bits, inf_##SN());                              \
             }                                                                                              \
         for (; i < items; ++i) {                                                                           \
-            const key_##K bits = load_##LK(x + i * sizeof(key_##K));                                       \
-            const key_##K key = key_of_bits_##K(bits);                                                     \
-            best[0] = (op == MIN ? key < best[0] : key > best[0]) ? key : best[0];                         \
-            nan[0] |= is_nan_bits_##K(bits);                                                               \
+            const sb_##SN bits = (sb_##SN)(bits_##SN(x + i * sizeof(st_##SN)) & mask);                    \
+            const sk_##SN key = (sk_##SN)hr_order_key(sk_##SN, sb_##SN, bits);                             \
+            best[0] = (cmb == CMB_MIN ? key < best[0] : key > best[0]) ? key : best[0];                    \
+            nan[0] |= (sk_##SN)hr_is_nan_bits(sb_##SN, bits, inf_##SN());                                  \
         }                                                                                                  \
         for (uint32_t j = 1; j < HR_FLAT_LANES; ++j) {                                                     \
-            best[0] = (op == MIN ? best[j] < best[0] : best[j] > best[0]) ? best[j] : best[0];             \
+            best[0] = (cmb == CMB_MIN ? best[j] < best[0] : best[j] > best[0]) ? best[j] : best[0];        \
             nan[0] |= nan[j];                                                                              \
         }                                                                                                  \
-        return nan[0] ? canonical_nan_##K() : from_key_##K(best[0]);                                       \
+        if (nan[0]) return canonical_nan_##K();                                                            \
+        return (acc_##K)of_bits_##SN((sb_##SN)hr_order_key(sk_##SN, sb_##SN, best[0]));                    \
     }
 
-/* level_NAME: the hr_cpu_level_fn. One loop per op, so that combine's switch folds away. */
-#define HR_LEVEL_LOOP(K, TILE_VALUE)                                                                       \
-    for (uint64_t t = t0; t < t1; ++t) {                                                                   \
-        const uint64_t base = t * tile;                                                                    \
-        const uint64_t items = count - base < tile ? count - base : tile;                                  \
-        const acc_##K value = TILE_VALUE;                                                                  \
-        store_##K(out + t * sizeof(acc_##K), value);                                                       \
+#define HR_DEFINE_ARG(SN, K, CI)                                                                           \
+    HR_KERNEL acc_##K arg_##SN##_##K##_##CI(int cmb, const unsigned char* x, uint64_t items, uint64_t base)   \
+    {                                                                                                      \
+        const key_##K extreme = identity_##K(cmb == CMB_ARGMAX ? CMB_ARGMIN : CMB_ARGMAX).key;             \
+        key_##K best[HR_FLAT_LANES];                                                                       \
+        at_##K at[HR_FLAT_LANES];                                                                          \
+        const key_##K first = argnan_##SN(x) ? extreme : (key_##K)argkey_##SN(x);                          \
+        for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) best[j] = first, at[j] = 0;                           \
+        uint64_t i = 0;                                                                                    \
+        for (; i + HR_FLAT_LANES <= items; i += HR_FLAT_LANES)                                             \
+            for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) {                                                 \
+                const unsigned char* p = x + (i + j) * sizeof(st_##SN);                                    \
+                const key_##K key = argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p);                    \
+                const int won = cmb == CMB_ARGMAX ? key > best[j] : key < best[j];                         \
+                best[j] = won ? key : best[j];                                                             \
+                at[j] = won ? (at_##K)(i + j) : at[j];                                                     \
+            }                                                                                              \
+        for (; i < items; ++i) {                                                                           \
+            const unsigned char* p = x + i * sizeof(st_##SN);                                              \
+            const key_##K key = argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p);                        \
+            const int won = cmb == CMB_ARGMAX ? key > best[0] : key < best[0];                             \
+            best[0] = won ? key : best[0];                                                                 \
+            at[0] = won ? (at_##K)i : at[0];                                                               \
+        }                                                                                                  \
+        for (uint32_t j = 1; j < HR_FLAT_LANES; ++j)                                                       \
+            if (better_##K(cmb, best[j], (int64_t)at[j], best[0], (int64_t)at[0])) best[0] = best[j], at[0] = at[j]; \
+        const acc_##K r = {best[0], (int64_t)(base + at[0])};                                              \
+        return r;                                                                                          \
     }
-#define HR_INT_CASE(NAME, S, K, OP)                                                                        \
-    case OP: HR_LEVEL_LOOP(K, flat_##NAME(OP, x + base * sizeof(S), items)) break;
-#define HR_ORDERED_CASE(NAME, S, K, OP)                                                                    \
-    case OP: HR_LEVEL_LOOP(K, ordered_##NAME(OP, x + base * sizeof(S), items)) break;
 
-#define HR_DEFINE_INT_LEVEL(NAME, S, LS, K)                                                                \
-    HR_DEFINE_FLAT(NAME, S, LS, K)                                                                         \
-    static HR_TARGET void level_##NAME(int op, const void* src, uint64_t count, uint64_t tile,             \
-                                       uint64_t t0, uint64_t t1, void* dst)                                \
+/* ---- level functions: one per (source, transform, kind), one tile loop per combine, so that
+ * each combine's switch folds away ---- */
+
+#define HR_TILE_CASE(CMB, K, TILE_VALUE)                                                                   \
+    case CMB:                                                                                              \
+        for (uint64_t t = t0; t < t1; ++t) {                                                               \
+            const uint64_t base = t * tile;                                                                \
+            const uint64_t items = count - base < tile ? count - base : tile;                              \
+            const unsigned char* xt = x + base * esize;                                                    \
+            const unsigned char* yt = y + base * esize;                                                    \
+            (void)xt, (void)yt;                                                                            \
+            const acc_##K value = TILE_VALUE;                                                              \
+            store_##K(out + t * sizeof(acc_##K), value);                                                   \
+        }                                                                                                  \
+        break;
+
+/* Per kind class: the tile kernels a level function needs (HR_DEFS_) and its combines (HR_BODY_). */
+#define HR_DEFS_INT(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
+#define HR_FLAT_CASE(SN, T, K, CI, CMB) HR_TILE_CASE(CMB, K, flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items))
+#define HR_BODY_INT(SN, T, K, CI)                                                                          \
+    HR_FLAT_CASE(SN, T, K, CI, CMB_ADD) HR_FLAT_CASE(SN, T, K, CI, CMB_MUL)                                \
+    HR_FLAT_CASE(SN, T, K, CI, CMB_MIN) HR_FLAT_CASE(SN, T, K, CI, CMB_MAX)                                \
+    HR_FLAT_CASE(SN, T, K, CI, CMB_AND) HR_FLAT_CASE(SN, T, K, CI, CMB_OR) HR_FLAT_CASE(SN, T, K, CI, CMB_XOR)
+
+/* Float min/max: through order keys where the transform keeps one (x, |x|), else the flat fold. */
+#define HR_MINMAX_DEF_IDENT(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
+#define HR_MINMAX_DEF_ABS(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
+#define HR_MINMAX_DEF_SQUARE(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
+#define HR_MINMAX_DEF_PRODUCT(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
+#define HR_MINMAX_USE_IDENT(SN, T, K, CI, CMB) keys_##SN##_##T##_##K##_##CI(CMB, xt, items)
+#define HR_MINMAX_USE_ABS(SN, T, K, CI, CMB) keys_##SN##_##T##_##K##_##CI(CMB, xt, items)
+#define HR_MINMAX_USE_SQUARE(SN, T, K, CI, CMB) flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items)
+#define HR_MINMAX_USE_PRODUCT(SN, T, K, CI, CMB) flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items)
+#define HR_DEFS_FLOAT(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI) HR_MINMAX_DEF_##T(SN, T, K, CI)
+#define HR_ORDERED_CASE(SN, T, K, CI, CMB) HR_TILE_CASE(CMB, K, ordered_##SN##_##T##_##K##_##CI(CMB, xt, yt, items))
+#define HR_BODY_FLOAT(SN, T, K, CI)                                                                        \
+    HR_ORDERED_CASE(SN, T, K, CI, CMB_ADD) HR_ORDERED_CASE(SN, T, K, CI, CMB_MUL)                          \
+    HR_ORDERED_CASE(SN, T, K, CI, CMB_NRM2)                                                                \
+    HR_TILE_CASE(CMB_MIN, K, HR_MINMAX_USE_##T(SN, T, K, CI, CMB_MIN))                                     \
+    HR_TILE_CASE(CMB_MAX, K, HR_MINMAX_USE_##T(SN, T, K, CI, CMB_MAX))
+
+#define HR_DEFS_NRM2(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI)
+#define HR_BODY_NRM2(SN, T, K, CI) HR_ORDERED_CASE(SN, T, K, CI, CMB_NRM2)
+
+/* Argmin/argmax: input elements through arg_ (transform KEY), partials through flat_ (IDENT). */
+#define HR_ARG_DEF_KEY(SN, K, CI) HR_DEFINE_ARG(SN, K, CI)
+#define HR_ARG_DEF_IDENT(SN, K, CI) HR_DEFINE_FLAT(SN, IDENT, K, CI)
+#define HR_ARG_USE_KEY(SN, K, CI, CMB) arg_##SN##_##K##_##CI(CMB, xt, items, base)
+#define HR_ARG_USE_IDENT(SN, K, CI, CMB) flat_##SN##_IDENT_##K##_##CI(CMB, xt, yt, items)
+#define HR_DEFS_KEY(SN, T, K, CI) HR_ARG_DEF_##T(SN, K, CI)
+#define HR_BODY_KEY(SN, T, K, CI)                                                                          \
+    HR_TILE_CASE(CMB_ARGMIN, K, HR_ARG_USE_##T(SN, K, CI, CMB_ARGMIN))                                     \
+    HR_TILE_CASE(CMB_ARGMAX, K, HR_ARG_USE_##T(SN, K, CI, CMB_ARGMAX))
+
+#define HR_CLASS_I32 INT
+#define HR_CLASS_U32 INT
+#define HR_CLASS_I64 INT
+#define HR_CLASS_U64 INT
+#define HR_CLASS_F32 FLOAT
+#define HR_CLASS_F64 FLOAT
+#define HR_CLASS_NRM2_F64 NRM2
+#define HR_CLASS_KEY32 KEY
+#define HR_CLASS_KEY64 KEY
+#define HR_CAT_(a, b) a##b
+#define HR_CAT(a, b) HR_CAT_(a, b)
+
+#define HR_DEFINE_LEVEL(NAME, SN, T, K, CI)                                                                \
+    HR_CAT(HR_DEFS_, HR_CLASS_##K)(SN, T, K, CI)                                                           \
+    static HR_TARGET void NAME(int cmb, const void* src, const void* src_y, uint64_t count, uint64_t tile,  \
+                               uint64_t t0, uint64_t t1, void* dst)                                        \
     {                                                                                                      \
         const unsigned char* x = (const unsigned char*)src;                                                \
+        const unsigned char* y = (const unsigned char*)(src_y ? src_y : src); /* read only by dot */      \
         unsigned char* out = (unsigned char*)dst;                                                          \
-        switch (op) {                                                                                      \
-        HR_INT_CASE(NAME, S, K, SUM) HR_INT_CASE(NAME, S, K, PROD) HR_INT_CASE(NAME, S, K, MIN)            \
-        HR_INT_CASE(NAME, S, K, MAX) HR_INT_CASE(NAME, S, K, AND) HR_INT_CASE(NAME, S, K, OR)              \
-        HR_INT_CASE(NAME, S, K, XOR)                                                                       \
+        const size_t esize = sizeof(st_##SN);                                                              \
+        switch (cmb) {                                                                                     \
+            HR_CAT(HR_BODY_, HR_CLASS_##K)(SN, T, K, CI)                                                   \
         default: break;                                                                                    \
         }                                                                                                  \
     }
 
-/* Float kinds: sum/prod ordered, min/max by keys; there are no bitwise ops on floats. */
-#define HR_DEFINE_FLOAT_LEVEL(NAME, S, LS, LK, K, CI)                                                      \
-    HR_DEFINE_ORDERED(NAME, S, LS, K, CI)                                                                  \
-    HR_DEFINE_FLAT_KEYS(NAME, LK, K)                                                                       \
-    static HR_TARGET void level_##NAME(int op, const void* src, uint64_t count, uint64_t tile,             \
-                                       uint64_t t0, uint64_t t1, void* dst)                                \
-    {                                                                                                      \
-        const unsigned char* x = (const unsigned char*)src;                                                \
-        unsigned char* out = (unsigned char*)dst;                                                          \
-        switch (op) {                                                                                      \
-        HR_ORDERED_CASE(NAME, S, K, SUM) HR_ORDERED_CASE(NAME, S, K, PROD)                                 \
-        HR_INT_CASE(NAME, S, K, MIN) HR_INT_CASE(NAME, S, K, MAX)                                          \
-        default: break;                                                                                    \
-        }                                                                                                  \
-    }
+/* ---- the instances: which (transform, kind) pairs each input dtype class runs, from
+ * device/op_table.h's dtype rows and hr_acc_of's rules (types.c). Every transform meets every
+ * combine of its kind's class, so an op row made of an existing transform and combine runs
+ * without a change here. ---- */
+#define HR_CI_1 16
+#define HR_CI_2 8
+#define HR_CI_4 4
+#define HR_CI_8 2
+#define HR_WIDE(G, E, SN, CI, K) G(E, SN, IDENT, K, CI) G(E, SN, ABS, K, CI) G(E, SN, SQUARE, K, CI) G(E, SN, PRODUCT, K, CI)
+#define HR_PAIRS_SIGNED_1(G, E, SN, CI)                                                                    \
+    HR_WIDE(G, E, SN, CI, U32) HR_WIDE(G, E, SN, CI, U64) G(E, SN, IDENT, I32, CI) G(E, SN, KEY, KEY32, CI)
+#define HR_PAIRS_SIGNED_2 HR_PAIRS_SIGNED_1
+#define HR_PAIRS_SIGNED_4 HR_PAIRS_SIGNED_1
+#define HR_PAIRS_SIGNED_8(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U64) G(E, SN, IDENT, I64, CI) G(E, SN, KEY, KEY64, CI)
+#define HR_PAIRS_UNSIGNED_1(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U32) HR_WIDE(G, E, SN, CI, U64) G(E, SN, KEY, KEY32, CI)
+#define HR_PAIRS_UNSIGNED_2 HR_PAIRS_UNSIGNED_1
+#define HR_PAIRS_UNSIGNED_4 HR_PAIRS_UNSIGNED_1
+#define HR_PAIRS_UNSIGNED_8(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U64) G(E, SN, KEY, KEY64, CI)
+#define HR_PAIRS_HALF_2(G, E, SN, CI) HR_WIDE(G, E, SN, CI, F32) HR_WIDE(G, E, SN, CI, F64) G(E, SN, KEY, KEY32, CI)
+#define HR_PAIRS_FLOAT_4 HR_PAIRS_HALF_2
+#define HR_PAIRS_FLOAT_8(G, E, SN, CI)                                                                     \
+    HR_WIDE(G, E, SN, CI, F64) G(E, SN, SQUARE, NRM2_F64, CI) G(E, SN, KEY, KEY64, CI)
 
-/* Level 0, one per dtype: element type S into its accumulator kind. */
-HR_DEFINE_INT_LEVEL(in_i8, int8_t, i8, i32)
-HR_DEFINE_INT_LEVEL(in_u8, uint8_t, u8, u32)
-HR_DEFINE_INT_LEVEL(in_i16, int16_t, i16, i32)
-HR_DEFINE_INT_LEVEL(in_u16, uint16_t, u16, u32)
-HR_DEFINE_INT_LEVEL(in_i32, int32_t, i32, i32)
-HR_DEFINE_INT_LEVEL(in_u32, uint32_t, u32, u32)
-HR_DEFINE_INT_LEVEL(in_i64, int64_t, i64, i64)
-HR_DEFINE_INT_LEVEL(in_u64, uint64_t, u64, u64)
-HR_DEFINE_FLOAT_LEVEL(in_f32, float, f32, i32, f32, 4)
-HR_DEFINE_FLOAT_LEVEL(in_f64, double, f64, i64, f64, 2)
+#define HR_GEN_DEFINE(E, SN, T, K, CI) HR_DEFINE_LEVEL(in_##SN##_##T##_##K, SN, T, K, CI)
+#define HR_GEN_ROW(E, SN, T, K, CI) [E][TR_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
+#define HR_DTYPE_DEFINE(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_DEFINE, E, NAME, HR_CI_##BYTES)
+#define HR_DTYPE_ROW(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_ROW, E, NAME, HR_CI_##BYTES)
+HR_DTYPE_ROWS(HR_DTYPE_DEFINE)
 
-/* Higher levels, one per accumulator kind. Float partials keep their input dtype's tiles
- * (f32: ci = 4, f64: ci = 2), the only ones their levels ever see. */
-HR_DEFINE_INT_LEVEL(up_i32, int32_t, i32, i32)
-HR_DEFINE_INT_LEVEL(up_u32, uint32_t, u32, u32)
-HR_DEFINE_INT_LEVEL(up_i64, int64_t, i64, i64)
-HR_DEFINE_INT_LEVEL(up_u64, uint64_t, u64, u64)
-#define level_up_f32 level_in_f32
-#define level_up_f64 level_in_f64
+/* Higher levels: partials of a kind. Ordered kinds keep the input's chunk geometry (CI); the
+ * order-free ones are one function for every geometry. */
+HR_DEFINE_LEVEL(up_I32, I32, IDENT, I32, 0)
+HR_DEFINE_LEVEL(up_U32, U32, IDENT, U32, 0)
+HR_DEFINE_LEVEL(up_I64, I64, IDENT, I64, 0)
+HR_DEFINE_LEVEL(up_U64, U64, IDENT, U64, 0)
+HR_DEFINE_LEVEL(up_KEY32, KEY32, IDENT, KEY32, 0)
+HR_DEFINE_LEVEL(up_KEY64, KEY64, IDENT, KEY64, 0)
+HR_DEFINE_LEVEL(up_F32_8, F32, IDENT, F32, 8)
+HR_DEFINE_LEVEL(up_F32_4, F32, IDENT, F32, 4)
+HR_DEFINE_LEVEL(up_F64_8, F64, IDENT, F64, 8)
+HR_DEFINE_LEVEL(up_F64_4, F64, IDENT, F64, 4)
+HR_DEFINE_LEVEL(up_F64_2, F64, IDENT, F64, 2)
+HR_DEFINE_LEVEL(up_NRM2_F64_2, NRM2_F64, IDENT, NRM2_F64, 2)
 
-#define HR_LEVEL_ROW_IN(VALUE, NAME, S, K, LO, HI) [VALUE] = level_in_##NAME,
-#define HR_LEVEL_ROW_UP(VALUE, NAME, S, K, LO, HI) [VALUE] = level_up_##K,
+#define HR_UP_ANY(K) [HR_ACC_##K] = {up_##K, up_##K, up_##K, up_##K}
 const hr_cpu_levels HR_LEVELS_TABLE = {
-    HR_LEVELS_ISA,
-    {HR_CPU_DTYPES(HR_LEVEL_ROW_IN)},
-    {HR_CPU_DTYPES(HR_LEVEL_ROW_UP)},
+    .isa = HR_LEVELS_ISA,
+    .in = {HR_DTYPE_ROWS(HR_DTYPE_ROW)},
+    .up = {HR_UP_ANY(I32), HR_UP_ANY(U32), HR_UP_ANY(I64), HR_UP_ANY(U64), HR_UP_ANY(KEY32), HR_UP_ANY(KEY64),
+           [HR_ACC_F32] = {NULL, up_F32_8, up_F32_4, NULL},
+           [HR_ACC_F64] = {NULL, up_F64_8, up_F64_4, up_F64_2},
+           [HR_ACC_NRM2_F64] = {NULL, NULL, NULL, up_NRM2_F64_2}},
 };

@@ -1,11 +1,16 @@
-/* The cpu device's operators as data: accumulator kinds (identity, combine), unaligned loads
- * and stores, float order keys, and the dtype table. Shared by the executor (cpu_reduce.c) and
- * the level kernels (cpu_levels.h).
- *
- * Accumulators: 8/16-bit integers in 32 bits (the same result modulo 2^bits, exact for
- * min/max/bitwise), wider types in their own width; integer sum/prod wrap through the unsigned
- * twin (no signed overflow). Floats in plain float/double arithmetic, built with
- * -ffp-contract=off. Every access to caller memory or the workspace goes through memcpy
+/* The cpu device's operators as data, shared by the executor (cpu_reduce.c) and the level
+ * kernels (cpu_levels_impl.h):
+ *  - transforms and combines, named as device/op_table.h's columns (TR_<transform>,
+ *    CMB_<combine>); hr_cpu_op_rows maps each op row to its pair;
+ *  - source dtypes: per dtype name, its element type st_<name>, the value an element is read as
+ *    (val_<name>: integers as themselves, f16/bf16 as the exact f32, f32/f64 as themselves) and
+ *    its magnitude (mag_<name>: integers as the unsigned type of their width, so |INT8_MIN| = 128);
+ *  - accumulator kinds, named as hr_acc_kind (I32 .. KEY64): acc_<K>, identity_<K>(combine),
+ *    combine_<K>(combine, a, b), the element transforms into K (ident_, square_, product_<K>),
+ *    and load_<K> / store_<K> for partials in the workspace.
+ * A transform or combine is one function beside the others here. Integers wrap in unsigned
+ * accumulators (no signed overflow); floats use plain float/double arithmetic, built with
+ * -ffp-contract=off (no FMA). Every access to caller memory or the workspace goes through memcpy
  * (compilers make it a plain load or store), so no pointer needs any alignment. */
 #ifndef HIPREDUCE_CPU_OPS_H
 #define HIPREDUCE_CPU_OPS_H
@@ -14,7 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_half.h"
 #include "hipreduce/hipreduce.h"
+#include "op_table.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define HR_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -24,10 +31,11 @@
 #define HR_ALWAYS_INLINE static inline
 #endif
 
-enum { SUM = HIPREDUCE_OP_SUM, PROD = HIPREDUCE_OP_PROD, MIN = HIPREDUCE_OP_MIN, MAX = HIPREDUCE_OP_MAX,
-       AND = HIPREDUCE_OP_AND, OR = HIPREDUCE_OP_OR, XOR = HIPREDUCE_OP_XOR };
+enum { TR_IDENT, TR_ABS, TR_SQUARE, TR_PRODUCT, TR_KEY, HR_CPU_TRANSFORMS };
+enum { CMB_ADD, CMB_MUL, CMB_MIN, CMB_MAX, CMB_AND, CMB_OR, CMB_XOR, CMB_NRM2, CMB_ARGMIN, CMB_ARGMAX };
 
-/* load_T(p) / store_T(p, v): one element at any address. */
+/* ---- raw access ---- */
+
 #define HR_DEFINE_ACCESS(NAME, T)                                                                          \
     HR_ALWAYS_INLINE T load_##NAME(const unsigned char* p)                                                 \
     {                                                                                                      \
@@ -47,41 +55,92 @@ HR_DEFINE_ACCESS(u64, uint64_t)
 HR_DEFINE_ACCESS(f32, float)
 HR_DEFINE_ACCESS(f64, double)
 
-/* ---- accumulator kinds: identity and combine, one macro per class ---- */
+/* ---- source dtypes ---- */
 
+#define HR_INT_SOURCE(NAME, T, U, MAG)                                                                     \
+    typedef T st_##NAME;                                                                                   \
+    HR_ALWAYS_INLINE T val_##NAME(const unsigned char* p) { return load_##NAME(p); }                       \
+    HR_ALWAYS_INLINE U mag_##NAME(T v) { return MAG; }
+#define HR_SIGNED_MAG(U) v < 0 ? (U)((U)0 - (U)v) : (U)v
+HR_INT_SOURCE(i8, int8_t, uint8_t, HR_SIGNED_MAG(uint8_t))
+HR_INT_SOURCE(u8, uint8_t, uint8_t, v)
+HR_INT_SOURCE(i16, int16_t, uint16_t, HR_SIGNED_MAG(uint16_t))
+HR_INT_SOURCE(u16, uint16_t, uint16_t, v)
+HR_INT_SOURCE(i32, int32_t, uint32_t, HR_SIGNED_MAG(uint32_t))
+HR_INT_SOURCE(u32, uint32_t, uint32_t, v)
+HR_INT_SOURCE(i64, int64_t, uint64_t, HR_SIGNED_MAG(uint64_t))
+HR_INT_SOURCE(u64, uint64_t, uint64_t, v)
+
+/* Float sources also give their bits (bits_<name>, type sb_<name>, signed twin sk_<name>), how
+ * wide a NaN starts (inf_<name>) and the value of given bits (of_bits_<name>), for the order
+ * keys of min/max/argmin/argmax. */
+#define HR_FLOAT_SOURCE(NAME, T, V, B, SK, INF, TO_VALUE)                                                  \
+    typedef T st_##NAME;                                                                                   \
+    typedef B sb_##NAME;                                                                                   \
+    typedef SK sk_##NAME;                                                                                  \
+    HR_ALWAYS_INLINE B bits_##NAME(const unsigned char* p)                                                 \
+    {                                                                                                      \
+        B b;                                                                                               \
+        memcpy(&b, p, sizeof b);                                                                           \
+        return b;                                                                                          \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE V of_bits_##NAME(B b) { return TO_VALUE; }                                            \
+    HR_ALWAYS_INLINE V val_##NAME(const unsigned char* p) { return of_bits_##NAME(bits_##NAME(p)); }       \
+    HR_ALWAYS_INLINE V mag_##NAME(V v) { return (V)fabs(v); }                                              \
+    HR_ALWAYS_INLINE B inf_##NAME(void) { return (B)(INF); }
+HR_FLOAT_SOURCE(f16, uint16_t, float, uint16_t, int16_t, 0x7c00u, hr_f16_to_f32(b))
+HR_FLOAT_SOURCE(bf16, uint16_t, float, uint16_t, int16_t, 0x7f80u, hr_bf16_to_f32(b))
+HR_FLOAT_SOURCE(f32, float, float, uint32_t, int32_t, UINT32_C(0x7f800000), hr_bits_f32(b))
+HR_FLOAT_SOURCE(f64, double, double, uint64_t, int64_t, UINT64_C(0x7ff0000000000000), load_f64((const unsigned char*)&b))
+
+/* The order key of float bits: bits as a signed integer, magnitude bits flipped when negative
+ * (-0.0 below +0.0, NaNs beyond the infinities); its own inverse. */
+#define hr_order_key(SK, B, bits) ((SK)(bits) ^ (SK)(-(SK)((B)(bits) >> (8 * sizeof(B) - 1)) & (SK)((B)~(B)0 >> 1)))
+#define hr_is_nan_bits(B, bits, inf) (((B)(bits) & (B)((B)~(B)0 >> 1)) > (inf))
+
+/* ---- accumulator kinds ---- */
+
+/* Integers: U32/U64 wrap (sum, prod, bitwise, and |x| max); I32/I64 keep the sign for min/max. */
 #define HR_INT_KIND(K, T, U, LO, HI)                                                                       \
     typedef T acc_##K;                                                                                     \
-    HR_ALWAYS_INLINE T identity_##K(int op)                                                                \
+    HR_ALWAYS_INLINE T identity_##K(int cmb)                                                               \
     {                                                                                                      \
-        switch (op) {                                                                                      \
-        case PROD: return 1;                                                                               \
-        case MIN: return HI;                                                                               \
-        case MAX: return LO;                                                                               \
-        case AND: return (T) ~(U)0;                                                                        \
+        switch (cmb) {                                                                                     \
+        case CMB_MUL: return 1;                                                                            \
+        case CMB_MIN: return HI;                                                                           \
+        case CMB_MAX: return LO;                                                                           \
+        case CMB_AND: return (T) ~(U)0;                                                                    \
         default: return 0;                                                                                 \
         }                                                                                                  \
     }                                                                                                      \
-    HR_ALWAYS_INLINE T combine_##K(int op, T a, T b)                                                       \
+    HR_ALWAYS_INLINE T combine_##K(int cmb, T a, T b)                                                      \
     {                                                                                                      \
-        switch (op) {                                                                                      \
-        case SUM: return (T)((U)a + (U)b);                                                                 \
-        case PROD: return (T)((U)a * (U)b);                                                                \
-        case MIN: return b < a ? b : a;                                                                    \
-        case MAX: return a < b ? b : a;                                                                    \
-        case AND: return (T)(a & b);                                                                       \
-        case OR: return (T)(a | b);                                                                        \
-        default: return (T)(a ^ b);                                                                        \
+        switch (cmb) {                                                                                     \
+        case CMB_MUL: return (T)((U)a * (U)b);                                                             \
+        case CMB_MIN: return b < a ? b : a;                                                                \
+        case CMB_MAX: return a < b ? b : a;                                                                \
+        case CMB_AND: return (T)(a & b);                                                                   \
+        case CMB_OR: return (T)(a | b);                                                                    \
+        case CMB_XOR: return (T)(a ^ b);                                                                   \
+        default: return (T)((U)a + (U)b);                                                                  \
         }                                                                                                  \
-    }
+    }                                                                                                      \
+    HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
+    HR_ALWAYS_INLINE T square_##K(T x) { return (T)((U)x * (U)x); }                                        \
+    HR_ALWAYS_INLINE T product_##K(T x, T y) { return (T)((U)x * (U)y); }                                  \
+    HR_ALWAYS_INLINE T load_##K(const unsigned char* p)                                                    \
+    {                                                                                                      \
+        T v;                                                                                               \
+        memcpy(&v, p, sizeof v);                                                                           \
+        return v;                                                                                          \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE void store_##K(unsigned char* p, T v) { memcpy(p, &v, sizeof v); }
 
-/* Float min/max: any NaN gives the canonical quiet NaN; equal values differ only as +-0.0, and
- * -0.0 orders below +0.0. Both rules make min/max commutative and associative bit for bit, so
- * their result does not depend on the order (the level kernels use that, see cpu_levels.h).
- * key_K maps a float's bits to a signed integer in the same total order (-0.0 below +0.0,
- * NaNs beyond the infinities); it is its own inverse. */
-#define HR_FLOAT_KIND(K, T, BITS, SBITS, NAN_BITS, INF_BITS)                                               \
+/* Floats: ADD from -0.0 (the exact identity), NRM2 (a plain sum of squares here) from +0.0; min
+ * and max give the canonical NaN for any NaN and order -0.0 below +0.0, so they are commutative
+ * and associative bit for bit (the level kernels fold them in any order). */
+#define HR_FLOAT_KIND(K, T, BITS, NAN_BITS)                                                                \
     typedef T acc_##K;                                                                                     \
-    typedef SBITS key_##K;                                                                                 \
     HR_ALWAYS_INLINE T canonical_nan_##K(void)                                                             \
     {                                                                                                      \
         const BITS bits = NAN_BITS;                                                                        \
@@ -89,62 +148,183 @@ HR_DEFINE_ACCESS(f64, double)
         memcpy(&v, &bits, sizeof v);                                                                       \
         return v;                                                                                          \
     }                                                                                                      \
-    HR_ALWAYS_INLINE T identity_##K(int op)                                                                \
+    HR_ALWAYS_INLINE T identity_##K(int cmb)                                                               \
     {                                                                                                      \
-        switch (op) {                                                                                      \
-        case SUM: return -(T)0; /* the exact additive identity: a sum of -0.0 stays -0.0 */                \
-        case PROD: return 1;                                                                               \
-        case MIN: return (T)HUGE_VAL;                                                                      \
-        default: return -(T)HUGE_VAL;                                                                      \
+        switch (cmb) {                                                                                     \
+        case CMB_ADD: return -(T)0;                                                                        \
+        case CMB_MUL: return 1;                                                                            \
+        case CMB_MIN: return (T)HUGE_VAL;                                                                  \
+        case CMB_MAX: return -(T)HUGE_VAL;                                                                 \
+        default: return 0;                                                                                 \
         }                                                                                                  \
     }                                                                                                      \
-    HR_ALWAYS_INLINE T combine_##K(int op, T a, T b)                                                       \
+    HR_ALWAYS_INLINE T combine_##K(int cmb, T a, T b)                                                      \
     {                                                                                                      \
-        switch (op) {                                                                                      \
-        case SUM: return a + b;                                                                            \
-        case PROD: return a * b;                                                                           \
-        default:                                                                                           \
+        switch (cmb) {                                                                                     \
+        case CMB_MUL: return a * b;                                                                        \
+        case CMB_MIN:                                                                                      \
+        case CMB_MAX:                                                                                      \
             if (a != a || b != b) return canonical_nan_##K();                                              \
-            if (a == b) return (signbit(a) != 0) == (op == MIN) ? a : b;                                   \
-            return (a < b) == (op == MIN) ? a : b;                                                         \
+            if (a == b) return (signbit(a) != 0) == (cmb == CMB_MIN) ? a : b;                              \
+            return (a < b) == (cmb == CMB_MIN) ? a : b;                                                    \
+        default: return a + b;                                                                             \
         }                                                                                                  \
     }                                                                                                      \
-    HR_ALWAYS_INLINE SBITS key_of_bits_##K(SBITS bits)                                                     \
+    HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
+    HR_ALWAYS_INLINE T square_##K(T x) { return x * x; }                                                   \
+    HR_ALWAYS_INLINE T product_##K(T x, T y) { return x * y; }                                             \
+    HR_ALWAYS_INLINE T load_##K(const unsigned char* p)                                                    \
     {                                                                                                      \
-        const SBITS magnitude = (SBITS)(~(BITS)0 >> 1);                                                    \
-        return bits ^ (-(SBITS)((BITS)bits >> (8 * sizeof(BITS) - 1)) & magnitude);                        \
-    }                                                                                                      \
-    HR_ALWAYS_INLINE SBITS is_nan_bits_##K(SBITS bits)                                                     \
-    {                                                                                                      \
-        return ((BITS)bits & (~(BITS)0 >> 1)) > (BITS)(INF_BITS);                                          \
-    }                                                                                                      \
-    HR_ALWAYS_INLINE T from_key_##K(SBITS key)                                                             \
-    {                                                                                                      \
-        const SBITS bits = key_of_bits_##K(key);                                                           \
         T v;                                                                                               \
-        memcpy(&v, &bits, sizeof v);                                                                       \
+        memcpy(&v, p, sizeof v);                                                                           \
         return v;                                                                                          \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE void store_##K(unsigned char* p, T v) { memcpy(p, &v, sizeof v); }
+
+HR_INT_KIND(I32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
+HR_INT_KIND(U32, uint32_t, uint32_t, 0, UINT32_MAX)
+HR_INT_KIND(I64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
+HR_INT_KIND(U64, uint64_t, uint64_t, 0, UINT64_MAX)
+HR_FLOAT_KIND(F32, float, uint32_t, UINT32_C(0x7fc00000))
+HR_FLOAT_KIND(F64, double, uint64_t, UINT64_C(0x7ff8000000000000))
+
+/* Partials read back as sources at the levels above the input. */
+#define HR_ACC_SOURCE(K, B, SK, INF, BL)                                                                       \
+    typedef acc_##K st_##K;                                                                                \
+    typedef B sb_##K;                                                                                      \
+    typedef SK sk_##K;                                                                                     \
+    HR_ALWAYS_INLINE acc_##K val_##K(const unsigned char* p) { return load_##K(p); }                       \
+    HR_ALWAYS_INLINE B bits_##K(const unsigned char* p) { return load_##BL(p); }                           \
+    HR_ALWAYS_INLINE acc_##K of_bits_##K(B b) { return load_##K((const unsigned char*)&b); }               \
+    HR_ALWAYS_INLINE B inf_##K(void) { return (B)(INF); }
+HR_ACC_SOURCE(I32, uint32_t, int32_t, 0, u32)
+HR_ACC_SOURCE(U32, uint32_t, int32_t, 0, u32)
+HR_ACC_SOURCE(I64, uint64_t, int64_t, 0, u64)
+HR_ACC_SOURCE(U64, uint64_t, int64_t, 0, u64)
+HR_ACC_SOURCE(F32, uint32_t, int32_t, UINT32_C(0x7f800000), u32)
+HR_ACC_SOURCE(F64, uint64_t, int64_t, UINT64_C(0x7ff0000000000000), u64)
+
+/* NRM2_F64: f64 input's three scaled sums of squares, Blue's algorithm with LAPACK 3.10
+ * dnrm2's thresholds (ISSUE10_SPEC). The square is picked by selects, not branches, so the lane
+ * loop vectorises: adding +0.0 to a sum that starts at +0.0 and only grows leaves its bits. */
+#define HR_NRM2_TSML 0x1p-511
+#define HR_NRM2_TBIG 0x1p486
+#define HR_NRM2_SSML 0x1p537
+#define HR_NRM2_SBIG 0x1p-538
+typedef struct acc_NRM2_F64 {
+    double sml, med, big;
+} acc_NRM2_F64;
+typedef acc_NRM2_F64 st_NRM2_F64;
+HR_ALWAYS_INLINE acc_NRM2_F64 identity_NRM2_F64(int cmb)
+{
+    (void)cmb;
+    const acc_NRM2_F64 zero = {0.0, 0.0, 0.0};
+    return zero;
+}
+HR_ALWAYS_INLINE acc_NRM2_F64 combine_NRM2_F64(int cmb, acc_NRM2_F64 a, acc_NRM2_F64 b)
+{
+    (void)cmb;
+    const acc_NRM2_F64 r = {a.sml + b.sml, a.med + b.med, a.big + b.big};
+    return r;
+}
+HR_ALWAYS_INLINE acc_NRM2_F64 square_NRM2_F64(double x)
+{
+    const double a = fabs(x), big = a * HR_NRM2_SBIG, sml = a * HR_NRM2_SSML;
+    const int is_big = a > HR_NRM2_TBIG, is_sml = a < HR_NRM2_TSML; /* NaN: neither, so med */
+    const acc_NRM2_F64 r = {is_sml ? sml * sml : 0.0, !is_big && !is_sml ? a * a : 0.0, is_big ? big * big : 0.0};
+    return r;
+}
+HR_ALWAYS_INLINE acc_NRM2_F64 ident_NRM2_F64(acc_NRM2_F64 x) { return x; }
+HR_ALWAYS_INLINE acc_NRM2_F64 load_NRM2_F64(const unsigned char* p)
+{
+    acc_NRM2_F64 v;
+    memcpy(&v.sml, p, 8);
+    memcpy(&v.med, p + 8, 8);
+    memcpy(&v.big, p + 16, 8);
+    return v;
+}
+HR_ALWAYS_INLINE void store_NRM2_F64(unsigned char* p, acc_NRM2_F64 v)
+{
+    memcpy(p, &v.sml, 8);
+    memcpy(p + 8, &v.med, 8);
+    memcpy(p + 16, &v.big, 8);
+}
+HR_ALWAYS_INLINE acc_NRM2_F64 val_NRM2_F64(const unsigned char* p) { return load_NRM2_F64(p); }
+
+/* KEY32 / KEY64 (argmin/argmax): an order key (integers: the value, unsigned ones with the top
+ * bit flipped; floats: hr_order_key of the input's own bits; NaN: the key type's extreme that
+ * beats every other) and the element's int64 index. Better key wins; equal keys: smaller index.
+ * The identity is (worst key, INT64_MAX), which every element beats or ties and wins. Stored as
+ * key, zero padding to 8 bytes, index: 16 bytes, the same bits whoever writes them. */
+#define HR_KEY_KIND(K, SK, AT)                                                                             \
+    typedef struct acc_##K {                                                                               \
+        SK key;                                                                                            \
+        int64_t index;                                                                                     \
+    } acc_##K;                                                                                             \
+    typedef acc_##K st_##K;                                                                                \
+    typedef SK key_##K;                                                                                    \
+    typedef AT at_##K; /* an index inside one tile */                                                      \
+    HR_ALWAYS_INLINE acc_##K identity_##K(int cmb)                                                         \
+    {                                                                                                      \
+        const SK top = (SK)((~(uint64_t)0) >> (65 - 8 * sizeof(SK)));                                      \
+        const acc_##K r = {cmb == CMB_ARGMAX ? (SK)(-top - 1) : top, INT64_MAX};                           \
+        return r;                                                                                          \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE int better_##K(int cmb, SK a, int64_t ia, SK b, int64_t ib)                           \
+    {                                                                                                      \
+        return (cmb == CMB_ARGMAX ? a > b : a < b) || (a == b && ia < ib);                                 \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE acc_##K combine_##K(int cmb, acc_##K a, acc_##K b)                                    \
+    {                                                                                                      \
+        return better_##K(cmb, b.key, b.index, a.key, a.index) ? b : a;                                    \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE acc_##K load_##K(const unsigned char* p)                                              \
+    {                                                                                                      \
+        acc_##K v;                                                                                         \
+        memcpy(&v.key, p, sizeof v.key);                                                                   \
+        memcpy(&v.index, p + 8, 8);                                                                        \
+        return v;                                                                                          \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE void store_##K(unsigned char* p, acc_##K v)                                           \
+    {                                                                                                      \
+        memset(p, 0, 8);                                                                                   \
+        memcpy(p, &v.key, sizeof v.key);                                                                   \
+        memcpy(p + 8, &v.index, 8);                                                                        \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE acc_##K val_##K(const unsigned char* p) { return load_##K(p); }                       \
+    HR_ALWAYS_INLINE acc_##K ident_##K(acc_##K x) { return x; }
+HR_KEY_KIND(KEY32, int32_t, uint32_t)
+HR_KEY_KIND(KEY64, int64_t, uint64_t)
+
+/* Order keys of argmin/argmax per source dtype (argkey_<name>: the key of a non-NaN element;
+ * argnan_<name>: whether it is a NaN). */
+#define HR_INT_ARGKEY(NAME, SK, FLIP)                                                                      \
+    HR_ALWAYS_INLINE SK argkey_##NAME(const unsigned char* p) { return (SK)(val_##NAME(p) ^ (FLIP)); }     \
+    HR_ALWAYS_INLINE int argnan_##NAME(const unsigned char* p)                                             \
+    {                                                                                                      \
+        (void)p;                                                                                           \
+        return 0;                                                                                          \
     }
-
-HR_INT_KIND(i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
-HR_INT_KIND(u32, uint32_t, uint32_t, 0, UINT32_MAX)
-HR_INT_KIND(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
-HR_INT_KIND(u64, uint64_t, uint64_t, 0, UINT64_MAX)
-HR_FLOAT_KIND(f32, float, uint32_t, int32_t, UINT32_C(0x7fc00000), UINT32_C(0x7f800000))
-HR_FLOAT_KIND(f64, double, uint64_t, int64_t, UINT64_C(0x7ff8000000000000), UINT64_C(0x7ff0000000000000))
-
-/* ---- the dtype table: adding a dtype is one row here (and one in types.c) ----
- * value, name, element type, accumulator kind, lowest and highest value (the n == 0 max/min). */
-#define HR_CPU_DTYPES(X)                                                                                   \
-    X(HIPREDUCE_I8, i8, int8_t, i32, INT8_MIN, INT8_MAX)                                                   \
-    X(HIPREDUCE_U8, u8, uint8_t, u32, 0, UINT8_MAX)                                                        \
-    X(HIPREDUCE_I16, i16, int16_t, i32, INT16_MIN, INT16_MAX)                                              \
-    X(HIPREDUCE_U16, u16, uint16_t, u32, 0, UINT16_MAX)                                                    \
-    X(HIPREDUCE_I32, i32, int32_t, i32, INT32_MIN, INT32_MAX)                                              \
-    X(HIPREDUCE_U32, u32, uint32_t, u32, 0, UINT32_MAX)                                                    \
-    X(HIPREDUCE_I64, i64, int64_t, i64, INT64_MIN, INT64_MAX)                                              \
-    X(HIPREDUCE_U64, u64, uint64_t, u64, 0, UINT64_MAX)                                                    \
-    X(HIPREDUCE_F32, f32, float, f32, -HUGE_VALF, HUGE_VALF)                                               \
-    X(HIPREDUCE_F64, f64, double, f64, -HUGE_VAL, HUGE_VAL)
+HR_INT_ARGKEY(i8, int32_t, 0)
+HR_INT_ARGKEY(u8, int32_t, 0)
+HR_INT_ARGKEY(i16, int32_t, 0)
+HR_INT_ARGKEY(u16, int32_t, 0)
+HR_INT_ARGKEY(i32, int32_t, 0)
+HR_INT_ARGKEY(u32, int32_t, UINT32_C(0x80000000))
+HR_INT_ARGKEY(i64, int64_t, 0)
+HR_INT_ARGKEY(u64, int64_t, UINT64_C(0x8000000000000000))
+#define HR_FLOAT_ARGKEY(NAME)                                                                              \
+    HR_ALWAYS_INLINE sk_##NAME argkey_##NAME(const unsigned char* p)                                       \
+    {                                                                                                      \
+        return hr_order_key(sk_##NAME, sb_##NAME, bits_##NAME(p));                                         \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE int argnan_##NAME(const unsigned char* p)                                             \
+    {                                                                                                      \
+        return hr_is_nan_bits(sb_##NAME, bits_##NAME(p), inf_##NAME());                                   \
+    }
+HR_FLOAT_ARGKEY(f16)
+HR_FLOAT_ARGKEY(bf16)
+HR_FLOAT_ARGKEY(f32)
+HR_FLOAT_ARGKEY(f64)
 
 #endif

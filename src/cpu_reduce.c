@@ -1,13 +1,15 @@
-/* The cpu device's executor (cpu_reduce.h): the default algorithm's order (plan.h), exactly,
- * for every op and dtype.
+/* The cpu device's executor (cpu_reduce.h): the default algorithm's order (device/order.h),
+ * exactly, for every allowed (op, in, out) triple, argmin/argmax and dot.
  *
- * Level 0 cuts the input into tiles of hr_tile_items(sizeof input element) elements; each tile
- * becomes one partial, stored by tile index in the workspace. Every higher level reduces the
- * partials with the same tile geometry (that of the input dtype), in place, until one remains.
- * n >= 1 always runs at least one tile, so n == 1 gives op(identity, x[0]) (min/max of a lone
- * NaN is the canonical NaN); n == 0 gives the dtype's identity (+0.0 for float sums).
+ * The op row (device/op_table.h) gives the transform and the combine, the call its accumulator
+ * kind (hr_acc_of); they pick the level kernels (cpu_levels.h). Level 0 cuts the input into
+ * tiles of hr_tile_items(input element size) elements; each tile becomes one partial (an
+ * accumulator), stored by tile index in the workspace. Every higher level reduces the partials
+ * with the same tile geometry (that of the input dtype), in place, until one remains, which is
+ * rounded once to the result dtype (finish). n >= 1 always runs at least one tile, so n == 1
+ * gives op(identity, t(x[0])); n == 0 is written by finish_empty (ISSUE10_SPEC's empty results).
  *
- * Level 0 is nearly all the work (the levels above it hold 1/1024 of the input or less) and
+ * Level 0 is nearly all the work (the levels above it hold 3/256 of its bytes or less) and
  * its tiles are independent: the calling thread and the pool's workers take blocks of
  * consecutive tiles from a shared counter until none is left. Each partial is the same bits
  * whichever thread computes it, so the result does not depend on the thread count or on the
@@ -16,6 +18,7 @@
  * one thread). The tile kernels (cpu_levels.h) are the widest vector variant the CPU runs. */
 #include "cpu_reduce.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,38 +45,191 @@ struct hr_cpu {
     int user_set;
 };
 
-/* ---- per-dtype facts: accumulator size, the empty result, the final narrowing ---- */
+/* ---- op rows: each op's transform and combine (device/op_table.h) ---- */
 
-static size_t acc_size(hipreduce_dtype dtype)
+static const struct {
+    unsigned char transform, combine;
+} op_rows[HR_OP_SLOTS] = {
+#define HR_OP_ROW(E, NAME, TRANSFORM, COMBINE, RESULTS) [E] = {TR_##TRANSFORM, CMB_##COMBINE},
+    HR_OP_ROWS(HR_OP_ROW)
+#undef HR_OP_ROW
+};
+
+/* ---- results: the top accumulator rounded once to the result dtype ---- */
+
+/* Stores an integer result: the low bits of v, read as the out dtype (wrap-around arithmetic
+ * modulo 2^k commutes with truncation). */
+static void store_int(int out_dtype, uint64_t v, void* result)
 {
-#define HR_ACC_SIZE(VALUE, NAME, S, K, LO, HI)                                                             \
-    case VALUE: return sizeof(acc_##K);
-    switch (dtype) {
-        HR_CPU_DTYPES(HR_ACC_SIZE)
-    default: return 0;
+    switch (hipreduce_dtype_size((hipreduce_dtype)out_dtype)) {
+    case 1: {
+        const uint8_t r = (uint8_t)v;
+        memcpy(result, &r, 1);
+        break;
     }
-#undef HR_ACC_SIZE
+    case 2: {
+        const uint16_t r = (uint16_t)v;
+        memcpy(result, &r, 2);
+        break;
+    }
+    case 4: {
+        const uint32_t r = (uint32_t)v;
+        memcpy(result, &r, 4);
+        break;
+    }
+    default: memcpy(result, &v, 8); break;
+    }
 }
 
-/* Writes the result: the dtype's identity when top is NULL (n == 0; +0.0 for float sums, not
- * the lanes' -0.0), else the top accumulator converted to the dtype. */
-static void finish(int op, hipreduce_dtype dtype, const unsigned char* top, void* result)
+/* Stores a float result: f32 accumulators (f == d exactly) round to f16/bf16 once; f64 ones to
+ * f32 by C's cast (nrm2 into f32). canonical: a NaN is written as the dtype's canonical NaN
+ * (min/max/max_abs/nrm2/argmin/argmax; f16/bf16 results always). */
+static void store_float(int out_dtype, double d, int canonical, void* result)
 {
-#define HR_FINISH(VALUE, NAME, S, K, LO, HI)                                                               \
-    case VALUE: {                                                                                          \
-        S out;                                                                                             \
-        if (top == NULL)                                                                                   \
-            out = op == MIN ? (S)(HI) : op == MAX ? (S)(LO) : op == SUM ? (S)0 : (S)identity_##K(op);      \
-        else                                                                                               \
-            out = (S)load_##K(top);                                                                        \
-        memcpy(result, &out, sizeof out);                                                                  \
-        break;                                                                                             \
+    const int nan = d != d;
+    switch (out_dtype) {
+    case HIPREDUCE_F16: {
+        const uint16_t r = hr_f32_to_f16((float)d);
+        memcpy(result, &r, 2);
+        break;
     }
+    case HIPREDUCE_BF16: {
+        const uint16_t r = hr_f32_to_bf16((float)d);
+        memcpy(result, &r, 2);
+        break;
+    }
+    case HIPREDUCE_F32: {
+        const float r = nan && canonical ? canonical_nan_F32() : (float)d;
+        memcpy(result, &r, 4);
+        break;
+    }
+    default: {
+        const double r = nan && canonical ? canonical_nan_F64() : d;
+        memcpy(result, &r, 8);
+        break;
+    }
+    }
+}
+
+/* nrm2 of f64 input from its three scaled sums (ISSUE10_SPEC, as LAPACK 3.10's dnrm2). */
+static double nrm2_finish(acc_NRM2_F64 a)
+{
+    double big = a.big, med = a.med;
+    const double sml = a.sml;
+    if (med != med) return med;
+    if (big > 0 || big != big) {
+        if (med > 0) big += (med * HR_NRM2_SBIG) * HR_NRM2_SBIG;
+        return sqrt(big) / HR_NRM2_SBIG;
+    }
+    if (sml > 0) {
+        if (med > 0) {
+            const double s = sqrt(med), t = sqrt(sml) / HR_NRM2_SSML;
+            const double ymin = s < t ? s : t, ymax = s < t ? t : s;
+            const double q = ymin / ymax;
+            return ymax * sqrt(1.0 + q * q);
+        }
+        return sqrt(sml) / HR_NRM2_SSML;
+    }
+    return sqrt(med);
+}
+
+/* The value of the input element at `index` (argmin/argmax), canonical NaN for a NaN. */
+static void store_element(int dtype, const unsigned char* x, int64_t index, void* result)
+{
+    const size_t size = hipreduce_dtype_size((hipreduce_dtype)dtype);
+    const unsigned char* p = x + (size_t)index * size;
     switch (dtype) {
-        HR_CPU_DTYPES(HR_FINISH)
+    case HIPREDUCE_F16:
+        if (argnan_f16(p)) return store_float(dtype, NAN, 1, result);
+        break;
+    case HIPREDUCE_BF16:
+        if (argnan_bf16(p)) return store_float(dtype, NAN, 1, result);
+        break;
+    case HIPREDUCE_F32:
+        if (argnan_f32(p)) return store_float(dtype, NAN, 1, result);
+        break;
+    case HIPREDUCE_F64:
+        if (argnan_f64(p)) return store_float(dtype, NAN, 1, result);
+        break;
     default: break;
     }
-#undef HR_FINISH
+    memcpy(result, p, size);
+}
+
+/* Writes the result from the top partial (one accumulator of call->acc). */
+static void finish(const hr_call* call, int combine, const unsigned char* top)
+{
+    const int canonical = combine != CMB_ADD && combine != CMB_MUL; /* sums keep IEEE NaNs */
+    switch (call->acc) {
+    case HR_ACC_I32: store_int(call->out_dtype, (uint64_t)(int64_t)load_I32(top), call->result); break;
+    case HR_ACC_U32: store_int(call->out_dtype, load_U32(top), call->result); break;
+    case HR_ACC_I64: store_int(call->out_dtype, (uint64_t)load_I64(top), call->result); break;
+    case HR_ACC_U64: store_int(call->out_dtype, load_U64(top), call->result); break;
+    case HR_ACC_F32: store_float(call->out_dtype, load_F32(top), canonical, call->result); break;
+    case HR_ACC_F64: {
+        const double d = load_F64(top);
+        store_float(call->out_dtype, combine == CMB_NRM2 ? sqrt(d) : d, canonical, call->result);
+        break;
+    }
+    case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), 1, call->result); break;
+    case HR_ACC_KEY32:
+    case HR_ACC_KEY64: {
+        const int64_t index = call->acc == HR_ACC_KEY32 ? load_KEY32(top).index : load_KEY64(top).index;
+        store_element(call->in_dtype, (const unsigned char*)call->x, index, call->result);
+        memcpy(call->index, &index, sizeof index);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* The out dtype's highest (or lowest) value: +-inf for floats. */
+static void store_extreme(int dtype, int highest, void* result)
+{
+    const hr_dtype_info* info = hr_dtype_lookup(dtype);
+    if (info->cls == HR_CLASS_HALF || info->cls == HR_CLASS_FLOAT)
+        return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, 0, result);
+    const unsigned bits = 8u * (unsigned)info->size;
+    const uint64_t all = bits == 64 ? ~(uint64_t)0 : (UINT64_C(1) << bits) - 1;
+    uint64_t v;
+    if (info->cls == HR_CLASS_UNSIGNED) v = highest ? all : 0;
+    else v = highest ? all >> 1 : ~(all >> 1); /* INT_MAX, or INT_MIN sign-extended */
+    store_int(dtype, v, result);
+}
+
+/* n == 0 (ISSUE10_SPEC): min/max the dtype's extremes (max_abs 0), argmin/argmax index -1 and
+ * the min/max identity, sums and nrm2 +0.0, every other combine its identity. */
+static void finish_empty(const hr_call* call, int transform, int combine)
+{
+    unsigned char top[32];
+    switch (combine) {
+    case CMB_MIN:
+    case CMB_MAX:
+        if (transform != TR_IDENT && combine == CMB_MAX) { /* max_abs: 0 */
+            if (hr_dtype_is_float(call->out_dtype)) return store_float(call->out_dtype, 0.0, 0, call->result);
+            return store_int(call->out_dtype, 0, call->result);
+        }
+        return store_extreme(call->out_dtype, combine == CMB_MIN, call->result);
+    case CMB_ARGMIN:
+    case CMB_ARGMAX: {
+        const int64_t none = -1;
+        store_extreme(call->out_dtype, combine == CMB_ARGMIN, call->result);
+        memcpy(call->index, &none, sizeof none);
+        return;
+    }
+    default: break;
+    }
+    switch (call->acc) {
+    case HR_ACC_I32: store_I32(top, identity_I32(combine)); break;
+    case HR_ACC_U32: store_U32(top, identity_U32(combine)); break;
+    case HR_ACC_I64: store_I64(top, identity_I64(combine)); break;
+    case HR_ACC_U64: store_U64(top, identity_U64(combine)); break;
+    case HR_ACC_F32: store_F32(top, combine == CMB_ADD ? 0.0f : identity_F32(combine)); break;
+    case HR_ACC_F64: store_F64(top, combine == CMB_ADD ? 0.0 : identity_F64(combine)); break;
+    case HR_ACC_NRM2_F64: store_NRM2_F64(top, identity_NRM2_F64(combine)); break;
+    default: return;
+    }
+    finish(call, combine, top);
 }
 
 /* ---- the executor ---- */
@@ -113,11 +269,9 @@ unsigned hr_cpu_threads(const hr_cpu* cpu) { return cpu->threads; }
 
 size_t hr_cpu_workspace_size(const hr_call* call)
 {
-    const hipreduce_dtype dtype = (hipreduce_dtype)call->in_dtype;
-    const uint64_t n = call->n;
-    const uint64_t tiles = hr_tiles(n, hr_tile_items(hipreduce_dtype_size(dtype)));
-    /* tiles * acc_size <= n * elem_size * 4 / 1024: fits whenever n * elem_size does. */
-    return tiles > 1 ? (size_t)tiles * acc_size(dtype) : 0;
+    const uint64_t tiles = hr_tiles(call->n, hr_tile_items(hipreduce_dtype_size((hipreduce_dtype)call->in_dtype)));
+    /* tiles * acc size <= n * elem_size * 24 / 256: fits whenever n * elem_size does. */
+    return tiles > 1 ? (size_t)tiles * hr_acc_size(call->acc) : 0;
 }
 
 void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes)
@@ -169,8 +323,9 @@ static unsigned participants_for(hr_cpu* cpu, uint64_t tiles)
 
 typedef struct level_job {
     hr_cpu_level_fn level;
-    int op;
-    const void* src;
+    int combine;
+    const void* x;
+    const void* y;
     uint64_t count, tile, tiles, grain;
     void* dst;
     atomic_uint_fast64_t next; /* the first tile no thread has taken yet */
@@ -184,31 +339,31 @@ static void run_level_job(void* ctx, unsigned worker)
         const uint64_t t0 = (uint64_t)atomic_fetch_add_explicit(&job->next, job->grain, memory_order_relaxed);
         if (t0 >= job->tiles) return;
         const uint64_t t1 = job->tiles - t0 < job->grain ? job->tiles : t0 + job->grain;
-        job->level(job->op, job->src, job->count, job->tile, t0, t1, job->dst);
+        job->level(job->combine, job->x, job->y, job->count, job->tile, t0, t1, job->dst);
     }
 }
 
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
 {
-    const hipreduce_op op = (hipreduce_op)call->op;
-    const hipreduce_dtype dtype = (hipreduce_dtype)call->in_dtype;
-    const void* input = call->x;
+    if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_CPU_DTYPE_SLOTS ||
+        (unsigned)call->acc >= HR_CPU_ACC_SLOTS)
+        return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    const int transform = op_rows[call->op].transform, combine = op_rows[call->op].combine;
     const uint64_t n = call->n;
-    void* result = call->result;
-    if (call->op > HIPREDUCE_OP_XOR || call->out_dtype != call->in_dtype) return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    const size_t elem = hipreduce_dtype_size(dtype);
-    const hr_cpu_level_fn in = (unsigned)dtype < HR_CPU_DTYPE_SLOTS ? cpu->levels->in[dtype] : NULL;
-    if (elem == 0 || in == NULL) return HIPREDUCE_STATUS_INVALID_DTYPE;
+    const size_t elem = hipreduce_dtype_size((hipreduce_dtype)call->in_dtype);
+    const hr_cpu_level_fn in = cpu->levels->in[call->in_dtype][transform][call->acc];
+    const hr_cpu_level_fn up = cpu->levels->up[call->acc][hr_cpu_chunk_slot(elem)];
+    if (elem == 0 || in == NULL || up == NULL) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     if (n == 0) {
-        finish((int)op, dtype, NULL, result);
+        finish_empty(call, transform, combine);
         return HIPREDUCE_STATUS_SUCCESS;
     }
     const uint64_t tile = hr_tile_items(elem);
     const uint64_t tiles = hr_tiles(n, tile);
     if (tiles == 1) {
-        unsigned char top[sizeof(uint64_t)];
-        in((int)op, input, n, tile, 0, 1, top);
-        finish((int)op, dtype, top, result);
+        unsigned char top[32]; /* the largest accumulator is 24 bytes */
+        in(combine, call->x, call->y, n, tile, 0, 1, top);
+        finish(call, combine, top);
         return HIPREDUCE_STATUS_SUCCESS;
     }
     hipreduce_status status = HIPREDUCE_STATUS_SUCCESS;
@@ -217,22 +372,21 @@ hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
 
     const unsigned participants = participants_for(cpu, tiles);
     if (participants <= 1) {
-        in((int)op, input, n, tile, 0, tiles, partials);
+        in(combine, call->x, call->y, n, tile, 0, tiles, partials);
     } else {
-        level_job job = {.level = in, .op = (int)op, .src = input, .count = n, .tile = tile, .tiles = tiles,
-                         .dst = partials};
+        level_job job = {.level = in, .combine = combine, .x = call->x, .y = call->y, .count = n, .tile = tile,
+                         .tiles = tiles, .dst = partials};
         job.grain = tiles / (8u * participants); /* several blocks per thread: a slow one is covered */
         if (job.grain < 1) job.grain = 1;
         if (job.grain > HR_CPU_MAX_GRAIN) job.grain = HR_CPU_MAX_GRAIN;
         atomic_init(&job.next, 0);
         hr_cpu_pool_run(cpu->pool, participants, run_level_job, &job);
     }
-    const hr_cpu_level_fn up = cpu->levels->up[dtype];
     for (uint64_t count = tiles; count > 1;) {
         const uint64_t next = hr_tiles(count, tile);
-        up((int)op, partials, count, tile, 0, next, partials);
+        up(combine, partials, NULL, count, tile, 0, next, partials);
         count = next;
     }
-    finish((int)op, dtype, partials, result);
+    finish(call, combine, partials);
     return HIPREDUCE_STATUS_SUCCESS;
 }

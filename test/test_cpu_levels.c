@@ -1,7 +1,8 @@
 /* cpu_levels (unit): every variant of the cpu device's level kernels that this CPU can run
  * (baseline, and on x86 AVX2 and AVX-512) gives the partials of the baseline variant bit for
- * bit: every dtype and op, full and partial tiles, tile ranges split as the pool splits them,
- * input and output at every misalignment. The api suite checks the variant the library picks
+ * bit: every allowed (op, in, out) triple (types.c's rules) has its kernels, and each runs over
+ * full and partial tiles, tile ranges split as the pool splits them, input and output at every
+ * misalignment. The api suite checks the variant the library picks
  * against the canonical-order model; this makes the others count too. Compiles the kernels
  * (src/cpu_levels_*.c) into the test. */
 #include <math.h>
@@ -13,6 +14,9 @@
 #include "hipreduce/hipreduce.h"
 #include "plan.h"
 
+#include "cpu_ops.h"
+#include "types.h"
+
 static int fails;
 
 static uint64_t mix(uint64_t z)
@@ -23,31 +27,66 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-/* Random elements; floats finite for sum/prod (NaN payloads of sums are outside the bit
- * contract) and any bits, NaNs and signed zeros included, for min/max. */
-static void fill(hipreduce_dtype d, int op, unsigned char* x, uint64_t n, uint64_t seed, size_t size)
+/* Each op's transform and combine, from the op rows. */
+static const struct {
+    int transform, combine;
+} op_rows[HR_OP_SLOTS] = {
+#define HR_OP_ROW(E, NAME, TRANSFORM, COMBINE, RESULTS) [E] = {TR_##TRANSFORM, CMB_##COMBINE},
+    HR_OP_ROWS(HR_OP_ROW)
+#undef HR_OP_ROW
+};
+
+/* What a level reads: an input dtype (level 0) or an accumulator kind (the levels above). */
+typedef struct source {
+    int up;       /* 0: input elements of dtype; 1: partials of kind acc */
+    int dtype;    /* level 0 */
+    int acc;      /* the kind of the partials */
+    int combine;
+    size_t size;  /* bytes of one element */
+} source;
+
+/* Random elements. Sums and products of floats get finite values (NaN payloads of sums are
+ * outside the bit contract; products near 1); f64 nrm2 values across the three scaled ranges;
+ * everything else any bits, with extra signed zeros and NaNs for the order-free float folds. */
+static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
 {
+    const int sum_like = s->combine == CMB_ADD || s->combine == CMB_MUL || s->combine == CMB_NRM2;
+    const int mul = s->combine == CMB_MUL;
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t r = mix(seed * 1000003 + i);
-        if (d == HIPREDUCE_F32 && op <= HIPREDUCE_OP_PROD) {
-            const float v = op == HIPREDUCE_OP_PROD ? 1.0f + (float)((int)(r % 2001) - 1000) * 1e-6f
-                                                    : ldexpf((float)(int32_t)(r >> 32), (int)(r % 40) - 50);
-            memcpy(x + i * 4, &v, 4);
-        } else if (d == HIPREDUCE_F64 && op <= HIPREDUCE_OP_PROD) {
-            const double v = op == HIPREDUCE_OP_PROD ? 1.0 + (double)((int)(r % 2001) - 1000) * 1e-9
-                                                     : ldexp((double)(int64_t)r, (int)(r % 80) - 100);
-            memcpy(x + i * 8, &v, 8);
+        unsigned char* p = x + i * s->size;
+        const int e = (int)(r % 40) - 50;
+        if (!s->up && sum_like && (s->dtype == HIPREDUCE_F16 || s->dtype == HIPREDUCE_BF16)) {
+            const uint16_t h = mul ? (uint16_t)((s->dtype == HIPREDUCE_F16 ? 0x3c00 : 0x3f80) + (r & 7) - 3)
+                                   : (uint16_t)(r & 0xbfff); /* |x| < 2: finite */
+            memcpy(p, &h, 2);
+        } else if ((!s->up && s->dtype == HIPREDUCE_F32 && sum_like) || (s->up && s->acc == HR_ACC_F32 && sum_like)) {
+            const float v = mul ? 1.0f + (float)((int)(r % 2001) - 1000) * 1e-6f : ldexpf((float)(int32_t)(r >> 32), e);
+            memcpy(p, &v, 4);
+        } else if (!s->up && s->dtype == HIPREDUCE_F64 && s->combine == CMB_NRM2) {
+            const double v = ldexp((double)(int64_t)r, (int)(r % 1300) - 650 - 63);
+            memcpy(p, &v, 8);
+        } else if ((!s->up && s->dtype == HIPREDUCE_F64 && sum_like) || (s->up && s->acc == HR_ACC_F64 && sum_like)) {
+            const double v = mul ? 1.0 + (double)((int)(r % 2001) - 1000) * 1e-9 : ldexp((double)(int64_t)r, e - 50);
+            memcpy(p, &v, 8);
+        } else if (s->up && s->acc == HR_ACC_NRM2_F64) {
+            for (int k = 0; k < 3; ++k) {
+                const double v = ldexp((double)(mix(r + (uint64_t)k) >> 11), (int)(r % 200) - 100);
+                memcpy(p + 8 * k, &v, 8);
+            }
+        } else if (s->up && (s->acc == HR_ACC_KEY32 || s->acc == HR_ACC_KEY64)) {
+            const int64_t index = (int64_t)(mix(r) >> 1);
+            memset(p, 0, 16);
+            memcpy(p, &r, s->acc == HR_ACC_KEY32 ? 4 : 8);
+            if (r % 3 == 0) memset(p, 0, 8); /* equal keys: the smaller index wins */
+            memcpy(p + 8, &index, 8);
         } else {
-            if ((d == HIPREDUCE_F32 || d == HIPREDUCE_F64) && r % 5 == 0) r = (r & 1) << 63; /* +-0.0 */
-            if (d == HIPREDUCE_F32 && r % 7 == 1) r = (r & 1) << 31;
-            memcpy(x + i * size, &r, size);
+            const int is_float = s->up ? s->acc == HR_ACC_F32 || s->acc == HR_ACC_F64 : hr_dtype_is_float(s->dtype);
+            if (is_float && r % 5 == 0) r = (r & 1) << 63 | (r & 1) << 31 | (r & 1) << 15; /* +-0.0 */
+            if (is_float && r % 11 == 1) r = ~(uint64_t)0;                                  /* NaN */
+            memcpy(p, &r, s->size);
         }
     }
-}
-
-static int applies(hipreduce_dtype d, int op)
-{
-    return !((d == HIPREDUCE_F32 || d == HIPREDUCE_F64) && op >= HIPREDUCE_OP_AND);
 }
 
 static const hr_cpu_levels* variants[3];
@@ -65,44 +104,51 @@ static void find_variants(void)
 #endif
 }
 
-/* One level of n elements with every variant, source at +src_off and partials at +dst_off,
- * its tiles in one range and in two; compares all partials with the baseline's. */
-static void compare_level(int up, hipreduce_dtype d, size_t size, size_t acc, int op, uint64_t n, uint64_t seed)
+static hr_cpu_level_fn level_of(const hr_cpu_levels* v, int up, int dtype, int transform, int acc)
 {
-    const uint64_t tile = hr_tile_items(hipreduce_dtype_size(d));
+    return up ? v->up[acc][hr_cpu_chunk_slot(hipreduce_dtype_size((hipreduce_dtype)dtype))]
+              : v->in[dtype][transform][acc];
+}
+
+/* One level of n elements with every variant, sources at +src_off and partials at +dst_off,
+ * its tiles in one range and in two; compares all partials with the baseline's. */
+static void compare_level(int up, int op, int dtype, int acc, uint64_t n, uint64_t seed)
+{
+    const int transform = op_rows[op].transform, combine = op_rows[op].combine;
+    const size_t in_size = hipreduce_dtype_size((hipreduce_dtype)dtype), acc_size = hr_acc_size((hr_acc_kind)acc);
+    const source s = {up, dtype, acc, combine, up ? acc_size : in_size};
+    const uint64_t tile = hr_tile_items(in_size);
     const uint64_t tiles = hr_tiles(n, tile);
-    const size_t elem = up ? acc : size;
-    unsigned char* src = (unsigned char*)malloc((size_t)n * elem + 16);
-    unsigned char* want = (unsigned char*)malloc((size_t)tiles * acc + 16);
-    unsigned char* got = (unsigned char*)malloc((size_t)tiles * acc + 16);
-    if (!src || !want || !got) {
+    unsigned char* src = (unsigned char*)malloc((size_t)n * s.size + 16);
+    unsigned char* src_y = (unsigned char*)malloc((size_t)n * s.size + 16);
+    unsigned char* want = (unsigned char*)malloc((size_t)tiles * acc_size + 16);
+    unsigned char* got = (unsigned char*)malloc((size_t)tiles * acc_size + 16);
+    if (!src || !src_y || !want || !got) {
         ++fails;
-        free(src), free(want), free(got);
+        free(src), free(src_y), free(want), free(got);
         return;
     }
     const size_t src_off = (size_t)(seed % 8), dst_off = (size_t)(seed / 8 % 8);
-    /* Upper levels of integer dtypes read 32- or 64-bit accumulators. */
-    const hipreduce_dtype kind = !up || d == HIPREDUCE_F32 || d == HIPREDUCE_F64 ? d
-                                 : acc == 4                                      ? HIPREDUCE_I32
-                                                                                 : HIPREDUCE_I64;
-    fill(kind, op, src + src_off, n, seed, elem);
-    const hr_cpu_levels* base = variants[0];
-    (up ? base->up : base->in)[d](op, src + src_off, n, tile, 0, tiles, want);
+    fill(&s, src + src_off, n, seed);
+    fill(&s, src_y + src_off, n, seed + 77);
+    const void* y = !up && transform == TR_PRODUCT ? src_y + src_off : NULL;
+    level_of(variants[0], up, dtype, transform, acc)(combine, src + src_off, y, n, tile, 0, tiles, want);
     for (int v = 0; v < n_variants; ++v) {
-        const hr_cpu_level_fn level = (up ? variants[v]->up : variants[v]->in)[d];
+        const hr_cpu_level_fn level = level_of(variants[v], up, dtype, transform, acc);
         const uint64_t split = tiles * (seed % 5) / 4;
-        memset(got, 0x5A, (size_t)tiles * acc + 16);
-        level(op, src + src_off, n, tile, 0, split, got + dst_off);
-        level(op, src + src_off, n, tile, split, tiles, got + dst_off);
-        if (memcmp(want, got + dst_off, (size_t)tiles * acc) != 0) {
-            fprintf(stderr, "FAIL %s %s level, dtype %s, op %s, n=%llu (src +%zu, dst +%zu, split at tile %llu): "
-                    "partials differ from the baseline variant's\n", variants[v]->isa, up ? "upper" : "input",
-                    hipreduce_dtype_name(d), hipreduce_op_name((hipreduce_op)op), (unsigned long long)n, src_off,
-                    dst_off, (unsigned long long)split);
+        memset(got, 0x5A, (size_t)tiles * acc_size + 16);
+        level(combine, src + src_off, y, n, tile, 0, split, got + dst_off);
+        level(combine, src + src_off, y, n, tile, split, tiles, got + dst_off);
+        if (memcmp(want, got + dst_off, (size_t)tiles * acc_size) != 0) {
+            fprintf(stderr, "FAIL %s %s level, op %s, input %s, acc kind %d, n=%llu (src +%zu, dst +%zu, split at "
+                    "tile %llu): partials differ from the baseline variant's\n", variants[v]->isa,
+                    up ? "upper" : "input", hipreduce_op_name((hipreduce_op)op),
+                    hipreduce_dtype_name((hipreduce_dtype)dtype), acc, (unsigned long long)n, src_off, dst_off,
+                    (unsigned long long)split);
             ++fails;
         }
     }
-    free(src), free(want), free(got);
+    free(src), free(src_y), free(want), free(got);
 }
 
 int main(void)
@@ -111,22 +157,36 @@ int main(void)
     printf("cpu_levels: variants on this CPU:");
     for (int v = 0; v < n_variants; ++v) printf(" %s", variants[v]->isa);
     printf(" (the library uses %s)\n", hr_cpu_levels_best()->isa);
-    static const hipreduce_dtype dtypes[] = {HIPREDUCE_I8,  HIPREDUCE_U8,  HIPREDUCE_I16, HIPREDUCE_U16,
-                                             HIPREDUCE_I32, HIPREDUCE_U32, HIPREDUCE_I64, HIPREDUCE_U64,
-                                             HIPREDUCE_F32, HIPREDUCE_F64};
-    int cases = 0;
-    for (size_t di = 0; di < sizeof dtypes / sizeof dtypes[0]; ++di) {
-        const hipreduce_dtype d = dtypes[di];
-        const size_t size = hipreduce_dtype_size(d), acc = size < 4 ? 4 : size;
-        const uint64_t t = hr_tile_items(size);
-        const uint64_t sizes[] = {1, 2, 31, 1000, t - 1, t, t + 1, 2 * t, 5 * t + 77};
-        for (int op = HIPREDUCE_OP_SUM; op <= HIPREDUCE_OP_XOR; ++op) {
-            if (!applies(d, op)) continue;
-            for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
-                for (int up = 0; up < 2; ++up, ++cases)
-                    compare_level(up, d, size, acc, op, sizes[si], (uint64_t)(cases * 13 + 5));
-        }
-    }
-    printf("cpu_levels: %d level cases x %d variants, %d failures\n", cases, n_variants, fails);
+    /* Every allowed (op, in, out) triple; triples with the same (op, in, accumulator) run the
+     * same kernels, so each of those runs once. */
+    static unsigned char seen[HR_OP_SLOTS][HR_DTYPE_SLOTS][HR_ACC_KINDS];
+    int cases = 0, triples = 0;
+    for (int op = 0; op < HR_OP_SLOTS; ++op)
+        for (int in = 0; in < HR_DTYPE_SLOTS; ++in)
+            for (int out = 0; out < HR_DTYPE_SLOTS; ++out) {
+                if (hr_check_triple(hr_op_call(op), op, in, out) != HIPREDUCE_STATUS_SUCCESS) continue;
+                ++triples;
+                const int acc = (int)hr_acc_of(op, in, out);
+                int missing = 0;
+                for (int v = 0; v < n_variants; ++v)
+                    for (int up = 0; up < 2; ++up)
+                        missing |= level_of(variants[v], up, in, op_rows[op].transform, acc) == NULL;
+                if (missing) {
+                    fprintf(stderr, "FAIL no level kernel for %s %s -> %s (acc kind %d)\n",
+                            hipreduce_op_name((hipreduce_op)op), hipreduce_dtype_name((hipreduce_dtype)in),
+                            hipreduce_dtype_name((hipreduce_dtype)out), acc);
+                    ++fails;
+                    continue;
+                }
+                if (seen[op][in][acc]) continue;
+                seen[op][in][acc] = 1;
+                const uint64_t t = hr_tile_items(hipreduce_dtype_size((hipreduce_dtype)in));
+                const uint64_t sizes[] = {1, 2, 31, 1000, t - 1, t, t + 1, 2 * t, 5 * t + 77};
+                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
+                    for (int up = 0; up < 2; ++up, ++cases)
+                        compare_level(up, op, in, acc, sizes[si], (uint64_t)(cases * 13 + 5));
+            }
+    printf("cpu_levels: %d allowed triples, %d level cases x %d variants, %d failures\n", triples, cases, n_variants,
+           fails);
     return fails ? 1 : 0;
 }
