@@ -1,10 +1,12 @@
 /* hipreduce-bench's parts and what they share:
- *   bench_options.c  the command line and --help
+ *   bench_options.c  the command line
+ *   bench_help.c     --help, built from the option table and the library's name functions
+ *   bench_calls.c    the three public calls (reduce, argreduce, dot) behind one pair of functions
  *   bench_cpu.c      timing on the cpu device (host clock), every backend
- *   bench_gpu.cpp    timing on GPU 0 (device events, vendor comparator), GPU backends only
+ *   bench_gpu.cpp    timing on GPU 0 (device events, anchors in the same process), GPU backends only
  *   bench_report.c   the rows and their table / CSV / JSON output
  *   bench_main.c     picks the device and runs one of the two
- * The cpu-backend build is C only, so everything but bench_gpu.cpp is C. */
+ * The cpu-backend build is C only, so everything but bench_gpu.cpp and the anchors is C. */
 #ifndef HIPREDUCE_BENCH_H
 #define HIPREDUCE_BENCH_H
 
@@ -12,11 +14,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <hipreduce/hipreduce.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 enum { BENCH_MAX_NAMES = 64 }; /* name functions are asked for the values 0..63 */
+/* --out's "same": the input dtype (argmin/argmax: the value's dtype, always the input's). */
+enum { BENCH_OUT_SAME = BENCH_MAX_NAMES - 1 };
 
 typedef enum { BENCH_DEVICE_AUTO, BENCH_DEVICE_GPU, BENCH_DEVICE_CPU } bench_device;
 typedef enum { BENCH_FORMAT_TABLE, BENCH_FORMAT_CSV, BENCH_FORMAT_JSON } bench_format;
@@ -30,6 +36,8 @@ typedef struct bench_options {
     int n_ops;
     int dtypes[BENCH_MAX_NAMES];
     int n_dtypes;
+    int outs[BENCH_MAX_NAMES]; /* result dtypes, or BENCH_OUT_SAME */
+    int n_outs;
     uint64_t* sizes; /* owned; bench_free_options */
     size_t n_sizes;
     int reps, warmup;
@@ -48,22 +56,57 @@ typedef enum { BENCH_PARSE_OK = 0, BENCH_PARSE_HELP = 1, BENCH_PARSE_ERROR = 2 }
 bench_parse_status bench_parse(int argc, char** argv, bench_options* o);
 void bench_free_options(bench_options* o);
 
+/* One command-line option: name, value form in --help (NULL: a flag), help lines ('\n'-separated,
+ * the last says the default), setter. */
+typedef struct bench_option_spec {
+    const char* name;
+    const char* value;
+    const char* help;
+    int (*set)(bench_options*, const char* option, const char* value);
+} bench_option_spec;
+void bench_print_help(const bench_option_spec* options, int count);
+
+/* ---- the public calls (bench_calls.c) ---- */
+typedef enum { BENCH_CALL_REDUCE, BENCH_CALL_ARGREDUCE, BENCH_CALL_DOT } bench_call_kind;
+/* Which call takes op (from device/op_table.h's rows: PRODUCT is dot's, KEY is argreduce's). */
+bench_call_kind bench_op_call(hipreduce_op op);
+/* The result dtype a --out entry (a dtype or BENCH_OUT_SAME) means for the input dtype. */
+hipreduce_dtype bench_out_dtype(hipreduce_dtype in, int out_entry);
+/* The workspace size query of op's call: OP_DTYPE_MISMATCH for a triple the library does not
+ * allow (argreduce: also out != in), which the bench leaves out. */
+hipreduce_status bench_workspace_size(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in, uint64_t n,
+                                      hipreduce_dtype out, size_t* bytes);
+/* Runs op's call on x (and y for dot), n elements each; result gets one out element (argreduce:
+ * the value) and index argreduce's index (unused by the other calls). */
+hipreduce_status bench_call(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in, const void* x, const void* y,
+                            uint64_t n, hipreduce_dtype out, void* result, int64_t* index,
+                            hipreduce_location location);
+/* Bytes one call reads: n elements of in, twice that for dot (two inputs). */
+uint64_t bench_bytes_read(hipreduce_op op, hipreduce_dtype in, uint64_t n);
+/* One element of dtype (f16 and bf16 included) as a double, for the result checks. */
+double bench_value_as_double(hipreduce_dtype dtype, const void* p);
+
 typedef struct bench_row {
-    const char* algorithm; /* the library's constant names */
+    const char* algorithm; /* the library's constant names, or an anchor's ("cub-3.5.0") */
     const char* op;
-    const char* dtype;
-    uint64_t n;
+    const char* dtype;     /* the input dtype */
+    uint64_t n;            /* elements (dot: of each input) */
     double ms;           /* median time of one call */
-    double gbps;         /* n * element size / ms */
+    double gbps;         /* bytes read (bench_bytes_read) / ms */
     double ceiling_gbps; /* the read ceiling this row is compared with */
     double vendor_ms;    /* the vendor library's median on the same data; 0: not timed */
+    const char* out_dtype; /* the result dtype (argmin/argmax: the value's) */
+    const char* status;    /* "ok"; "differs" (checked against an anchor: not the same result);
+                            * or the library's status string of a call that failed: an error
+                            * row, whose figures are 0 and are printed empty */
+    int error;             /* 1: an error row */
 } bench_row;
 
 typedef struct bench_result {
     bench_row* rows;
     size_t count, capacity;
     char device[256];
-    const char* vendor;        /* "CUB DeviceReduce", ...; NULL: no comparator */
+    const char* vendor;        /* "CUB DeviceReduce 3.0.1 (toolkit)", ...; NULL: no comparator */
     const char* ceiling_kind;  /* how the ceiling was measured, one line */
     double device_ceiling;     /* one figure for the whole run; 0 when it is measured per row */
 } bench_result;

@@ -1,6 +1,7 @@
-/* hipreduce-bench on the cpu device: the host's monotonic clock around each hipreduce_reduce call
- * (synchronous on the calling thread), timed in turn with a plain read of the same buffer (a sum of
- * its 64-bit words on the same thread), which is the row's read ceiling. Warm-up rounds, then the
+/* hipreduce-bench on the cpu device: the host's monotonic clock around each call (reduce, argreduce
+ * or dot: bench_calls.c; synchronous on the calling thread), timed in turn with a plain read of the
+ * same input (a sum of its 64-bit words on the same thread; dot: both inputs), which is the row's
+ * read ceiling. A call the library refuses is an error row. Warm-up rounds, then the
  * median of --reps; inputs rotated over copies that together exceed ROTATION_BYTES, so that sizes
  * from a few MiB up are read from memory rather than from the last-level cache. */
 #define _POSIX_C_SOURCE 200809L
@@ -32,6 +33,22 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* f16 and bf16 bits of a float in [0.5, 1.5), truncated (exact in that range: no rounding, no
+ * NaN pattern): bf16 is the top half of the f32; f16 rebiases the exponent (127 - 15) and keeps the
+ * top 10 mantissa bits. */
+static uint16_t bf16_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return (uint16_t)(b >> 16);
+}
+static uint16_t f16_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return (uint16_t)(((((b >> 23) & 0xff) - 112) << 10) | ((b >> 13) & 0x3ff));
+}
+
 /* Integers: random bits. Floats: uniform in [0.5, 1.5), so every op stays finite. */
 static void fill(int dtype, unsigned char* p, uint64_t n, uint64_t seed)
 {
@@ -51,6 +68,8 @@ static void fill(int dtype, unsigned char* p, uint64_t n, uint64_t seed)
     case HIPREDUCE_U32: FILL(uint32_t, (uint32_t)r)
     case HIPREDUCE_I64: FILL(int64_t, (int64_t)r)
     case HIPREDUCE_U64: FILL(uint64_t, r)
+    case HIPREDUCE_F16: FILL(uint16_t, f16_bits(0.5f + (float)(r >> 40) * (float)(1.0 / 16777216.0)))
+    case HIPREDUCE_BF16: FILL(uint16_t, bf16_bits(0.5f + (float)(r >> 40) * (float)(1.0 / 16777216.0)))
     case HIPREDUCE_F32: FILL(float, 0.5f + (float)(r >> 11) * (float)(1.0 / 9007199254740992.0))
     case HIPREDUCE_F64: FILL(double, 0.5 + (double)(r >> 11) * (1.0 / 9007199254740992.0))
     default: break;
@@ -86,17 +105,28 @@ static void read_all(const unsigned char* p, uint64_t bytes)
 typedef struct row_data {
     hipreduce_handle h;
     hipreduce_op op;
-    hipreduce_dtype dtype;
-    uint64_t n, bytes, stride; /* stride: bytes from one copy to the next */
-    const unsigned char* data;
-    int copies;
+    hipreduce_dtype dtype, out;
+    uint64_t n, bytes, stride; /* bytes of one input; stride: bytes from one copy to the next */
+    const unsigned char* data; /* copies of x, then (two_inputs: some op is dot) as many of y */
+    int copies, two_inputs;
 } row_data;
+
+static const unsigned char* x_of(const row_data* d, int copy) { return d->data + (size_t)copy * d->stride; }
+static const unsigned char* y_of(const row_data* d, int copy) { return x_of(d, d->copies + copy); }
 
 static hipreduce_status reduce_copy(const row_data* d, int copy)
 {
     unsigned char result[16];
-    return hipreduce_reduce(d->h, d->op, d->dtype, d->data + (size_t)copy * d->stride, d->n, d->dtype, result,
-                            HIPREDUCE_RESULT_HOST);
+    int64_t index;
+    return bench_call(d->h, d->op, d->dtype, x_of(d, copy), d->two_inputs ? y_of(d, copy) : NULL, d->n, d->out,
+                      result, &index, HIPREDUCE_RESULT_HOST);
+}
+
+/* The plain read of what one call reads. */
+static void read_copy(const row_data* d, int copy)
+{
+    read_all(x_of(d, copy), d->bytes);
+    if (d->two_inputs && bench_op_call(d->op) == BENCH_CALL_DOT) read_all(y_of(d, copy), d->bytes);
 }
 
 static int compare_double(const void* x, const void* y)
@@ -120,7 +150,7 @@ static int time_row(const row_data* d, const bench_options* o, double ms[2])
     uint64_t next = 0;
     for (int i = 0; i < o->warmup; ++i) {
         if (reduce_copy(d, (int)(next++ % (uint64_t)d->copies)) != HIPREDUCE_STATUS_SUCCESS) goto failed;
-        read_all(d->data + (size_t)(next++ % (uint64_t)d->copies) * d->stride, d->bytes);
+        read_copy(d, (int)(next++ % (uint64_t)d->copies));
     }
     for (int i = 0; i < o->reps; ++i) {
         for (int j = 0; j < 2; ++j) {
@@ -129,7 +159,7 @@ static int time_row(const row_data* d, const bench_options* o, double ms[2])
             if (which == 0) {
                 if (reduce_copy(d, copy) != HIPREDUCE_STATUS_SUCCESS) goto failed;
             } else {
-                read_all(d->data + (size_t)copy * d->stride, d->bytes);
+                read_copy(d, copy);
             }
             t[which * o->reps + i] = now_ms() - t0;
         }
@@ -165,7 +195,7 @@ static void cpu_name(char* out, size_t size, unsigned threads)
 static int run_op(row_data* d, const bench_options* o, bench_result* r)
 {
     size_t ws_bytes = 0;
-    hipreduce_status s = hipreduce_workspace_size(d->h, d->op, d->dtype, d->n, d->dtype, &ws_bytes);
+    hipreduce_status s = bench_workspace_size(d->h, d->op, d->dtype, d->n, d->out, &ws_bytes);
     if (s == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) return 1;
     void* ws = NULL;
     if (s == HIPREDUCE_STATUS_SUCCESS && o->workspace == BENCH_WORKSPACE_CALLER) {
@@ -174,19 +204,28 @@ static int run_op(row_data* d, const bench_options* o, bench_result* r)
         else s = hipreduce_set_workspace(d->h, ws, ws_bytes);
     }
     if (s == HIPREDUCE_STATUS_SUCCESS) s = reduce_copy(d, 0);
-    double ms[2];
+    double ms[2] = {0, 0};
     const int timed = s == HIPREDUCE_STATUS_SUCCESS && time_row(d, o, ms) == 0;
     if (ws) hipreduce_set_workspace(d->h, NULL, 0);
     free(ws);
-    if (!timed) {
-        fprintf(stderr, "\nhipreduce-bench: %s %s n=%llu on the cpu device: %s\n", hipreduce_op_name(d->op),
-                hipreduce_dtype_name(d->dtype), (unsigned long long)d->n,
-                s != HIPREDUCE_STATUS_SUCCESS ? hipreduce_status_string(s) : "failed while timing");
+    if (s == HIPREDUCE_STATUS_SUCCESS && !timed) {
+        fprintf(stderr, "\nhipreduce-bench: %s %s n=%llu on the cpu device: failed while timing\n",
+                hipreduce_op_name(d->op), hipreduce_dtype_name(d->dtype), (unsigned long long)d->n);
         return -1;
     }
-    const bench_row row = {hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_AUTO), hipreduce_op_name(d->op),
-                           hipreduce_dtype_name(d->dtype), d->n, ms[0], (double)d->bytes / ms[0] * 1e-6,
-                           (double)d->bytes / ms[1] * 1e-6, 0.0};
+    /* A call the library refuses (a triple its executor does not run yet) is an error row. */
+    const double bytes = (double)bench_bytes_read(d->op, d->dtype, d->n);
+    const bench_row row = {hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_AUTO),
+                           hipreduce_op_name(d->op),
+                           hipreduce_dtype_name(d->dtype),
+                           d->n,
+                           ms[0],
+                           timed ? bytes / ms[0] * 1e-6 : 0.0,
+                           timed ? bytes / ms[1] * 1e-6 : 0.0,
+                           0.0,
+                           hipreduce_dtype_name(d->out),
+                           timed ? "ok" : hipreduce_status_string(s),
+                           !timed};
     if (bench_add_row(r, &row) != 0) {
         fprintf(stderr, "\nhipreduce-bench: out of memory\n");
         return -1;
@@ -210,15 +249,17 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
     hipreduce_set_threads(d.h, o->threads);
     hipreduce_get_threads(d.h, &threads);
     cpu_name(r->device, sizeof r->device, threads);
-    const size_t total = (size_t)o->n_dtypes * o->n_sizes * (size_t)o->n_ops;
+    const size_t total = (size_t)o->n_dtypes * o->n_sizes * (size_t)o->n_ops * (size_t)o->n_outs;
     size_t done = 0;
     int rc = 0;
+    for (int i = 0; i < o->n_ops; ++i) d.two_inputs |= bench_op_call((hipreduce_op)o->ops[i]) == BENCH_CALL_DOT;
+    const int slabs = d.two_inputs ? 2 : 1; /* x, and y for dot */
     for (int t = 0; t < o->n_dtypes && rc == 0; ++t) {
         d.dtype = (hipreduce_dtype)o->dtypes[t];
         const size_t elem = hipreduce_dtype_size(d.dtype);
         for (size_t k = 0; k < o->n_sizes && rc == 0; ++k) {
             d.n = o->sizes[k];
-            if (d.n > (UINT64_MAX - 255) / elem / MAX_COPIES) {
+            if (d.n > (UINT64_MAX - 255) / elem / MAX_COPIES / 2) {
                 fprintf(stderr, "hipreduce-bench: n=%llu is too large\n", (unsigned long long)d.n);
                 rc = 1;
                 break;
@@ -227,26 +268,33 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
             d.stride = (d.bytes + 255) / 256 * 256;
             const uint64_t want = (ROTATION_BYTES + d.stride - 1) / d.stride;
             d.copies = (int)(want < 2 ? 2 : want > MAX_COPIES ? MAX_COPIES : want);
-            const uint64_t all = d.stride * (uint64_t)d.copies;
+            const uint64_t all = d.stride * (uint64_t)d.copies * (uint64_t)slabs;
             unsigned char* data = all <= SIZE_MAX ? aligned_alloc(256, (size_t)all) : NULL;
             if (!data) {
                 fprintf(stderr, "hipreduce-bench: cannot allocate %llu bytes (%d copies of n=%llu %s)\n",
-                        (unsigned long long)all, d.copies, (unsigned long long)d.n, hipreduce_dtype_name(d.dtype));
+                        (unsigned long long)all, d.copies * slabs, (unsigned long long)d.n,
+                        hipreduce_dtype_name(d.dtype));
                 rc = 1;
                 break;
             }
-            for (int c = 0; c < d.copies; ++c) {
+            for (int c = 0; c < d.copies * slabs; ++c) {
                 fill(d.dtype, data + (size_t)c * d.stride, d.n, 1234 + (uint64_t)c);
                 memset(data + (size_t)c * d.stride + d.bytes, 0, (size_t)(d.stride - d.bytes));
             }
             d.data = data;
-            for (int i = 0; i < o->n_ops; ++i) {
+            for (int i = 0; i < o->n_ops && rc == 0; ++i) {
                 d.op = (hipreduce_op)o->ops[i];
-                fprintf(stderr, "\r[%zu/%zu] auto %s %s n=%llu        ", ++done, total, hipreduce_op_name(d.op),
-                        hipreduce_dtype_name(d.dtype), (unsigned long long)d.n);
-                if (run_op(&d, o, r) < 0) {
-                    rc = 1;
-                    break;
+                for (int u = 0; u < o->n_outs; ++u) {
+                    d.out = bench_out_dtype(d.dtype, o->outs[u]);
+                    int dup = 0; /* "same" and the input dtype's own name both given */
+                    for (int v = 0; v < u; ++v) dup |= bench_out_dtype(d.dtype, o->outs[v]) == d.out;
+                    fprintf(stderr, "\r[%zu/%zu] auto %s %s->%s n=%llu        ", ++done, total,
+                            hipreduce_op_name(d.op), hipreduce_dtype_name(d.dtype), hipreduce_dtype_name(d.out),
+                            (unsigned long long)d.n);
+                    if (!dup && run_op(&d, o, r) < 0) {
+                        rc = 1;
+                        break;
+                    }
                 }
             }
             free(data);

@@ -1,17 +1,19 @@
-/* hipreduce-bench on GPU 0: times hipreduce_reduce for each algorithm, op, dtype and size with
- * device events (warm-up, median of many runs, inputs rotated so that they do not sit in L2),
- * interleaved call by call with CUB's DeviceReduce (cuda) or rocPRIM's reduce (amd) on the same
- * data in the same process, and the device's plain streaming-read ceiling. */
+/* hipreduce-bench on GPU 0: times the library's calls for each algorithm, op, input dtype, result
+ * dtype and size with device events (warm-up, median of many runs, inputs rotated so that they do
+ * not sit in L2), interleaved call by call with the anchors (comparator.h) on the same data in
+ * the same process, and the device's plain streaming-read ceiling. Each result is then checked
+ * against the vendor anchor's (or the second CUB's where only it covers the call). */
 #include <algorithm>
 #include <functional>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <vector>
 
 #include "bench.h"
 #include "bench_kernels.h"
 #include "comparator.h"
-#include "hipreduce/hipreduce.h"
 
 namespace {
 
@@ -82,32 +84,194 @@ double read_ceiling(size_t bytes, int sms, const bench_options& o, hipEvent_t st
     return bytes / ms / 1e6;
 }
 
+/* A fill kernel of bench_kernels.h launched over p; T comes from the kernel. */
+template <class T> void launch_fill(void (*kernel)(T*, uint64_t, uint64_t), void* p, uint64_t n, uint64_t seed, int sms)
+{
+    hipLaunchKernelGGL(kernel, dim3(sms * 8), dim3(256), 0, 0, (T*)p, n, seed);
+}
+
 void fill(int dtype, void* p, uint64_t n, uint64_t seed, int sms)
 {
-#define HR_CASE(code, T) \
-    case code: hipLaunchKernelGGL(fill_random<T>, dim3(sms * 8), dim3(256), 0, 0, (T*)p, n, seed); break;
-    switch (dtype) { HR_FOR_EACH_DTYPE(HR_CASE) }
+#define HR_CASE(code, kernel) \
+    case code: launch_fill(kernel, p, n, seed, sms); break;
+    switch (dtype) { BENCH_FILL_KERNELS(HR_CASE) default: die("no fill for dtype", dtype_name(dtype)); }
 #undef HR_CASE
     check(hipGetLastError(), "fill_random");
 }
 
 /* --workspace=caller: one device workspace for every algorithm of the row, as large as the largest
- * hipreduce_workspace_size among them, given to the handle before any call of the row. */
-void* set_caller_workspace(hipreduce_handle h, const bench_options& o, int op, int dtype, uint64_t n)
+ * size query among them, given to the handle before any call of the row. */
+void* set_caller_workspace(hipreduce_handle h, const bench_options& o, hipreduce_op op, hipreduce_dtype in,
+                           uint64_t n, hipreduce_dtype out)
 {
     size_t most = 0;
     for (int a = 0; a < o.n_algorithms; ++a) {
         size_t bytes = 0;
         hipreduce_set_algorithm(h, (hipreduce_algorithm)o.algorithms[a]);
-        if (hipreduce_workspace_size(h, (hipreduce_op)op, (hipreduce_dtype)dtype, n, (hipreduce_dtype)dtype, &bytes) ==
-            HIPREDUCE_STATUS_SUCCESS)
-            most = std::max(most, bytes);
+        if (bench_workspace_size(h, op, in, n, out, &bytes) == HIPREDUCE_STATUS_SUCCESS) most = std::max(most, bytes);
     }
     void* ws = nullptr;
     check(hipMalloc(&ws, most ? most : 1), "hipMalloc (caller workspace)");
     const hipreduce_status s = hipreduce_set_workspace(h, ws, most);
     if (s != HIPREDUCE_STATUS_SUCCESS) die("hipreduce_set_workspace", hipreduce_status_string(s));
     return ws;
+}
+
+struct anchor {
+    const char* name;
+    anchor_run_fn run;
+};
+
+/* One row group: (op, in, out, n) over `buffers` copies of the input, then as many of y (dot). */
+struct group {
+    hipreduce_op op;
+    hipreduce_dtype in, out;
+    uint64_t n;
+    const unsigned char* data;
+    size_t stride; /* bytes from one copy to the next */
+    int buffers;
+    bool two_inputs;
+    void* value;    /* device memory: one out element */
+    int64_t* index; /* device memory: argmin/argmax's index */
+    const void* x(int b) const { return data + (size_t)b * stride; }
+    const void* y(int b) const { return two_inputs ? data + (size_t)(buffers + b) * stride : nullptr; }
+    anchor_call call(int b) const { return {op, in, out, x(b), y(b), n, value, index}; }
+    hipreduce_status ours(hipreduce_handle h, int alg, int b) const
+    {
+        hipreduce_set_algorithm(h, (hipreduce_algorithm)alg);
+        return bench_call(h, op, in, x(b), y(b), n, out, value, index, HIPREDUCE_RESULT_DEVICE);
+    }
+};
+
+/* A result read back for the checks: nrm2 from an anchor is its sum of squares, rooted here. */
+struct outcome {
+    unsigned char bits[16];
+    double value;
+    int64_t index;
+};
+
+outcome read_outcome(const group& g, bool from_anchor)
+{
+    outcome r;
+    memset(&r, 0, sizeof r);
+    check(hipMemcpyAsync(r.bits, g.value, hipreduce_dtype_size(g.out), hipMemcpyDeviceToHost, 0), "hipMemcpyAsync");
+    check(hipMemcpyAsync(&r.index, g.index, sizeof r.index, hipMemcpyDeviceToHost, 0), "hipMemcpyAsync");
+    check(hipStreamSynchronize(0), "hipStreamSynchronize (result)");
+    r.value = bench_value_as_double(g.out, r.bits);
+    if (from_anchor && g.op == HIPREDUCE_OP_NRM2) r.value = sqrt(r.value);
+    return r;
+}
+
+/* Integers and argmin/argmax exactly; floats to a few units of the result's precision times the
+ * rounding of a long sum in another order (positive data: no cancellation). */
+bool same_result(const group& g, const outcome& a, const outcome& ref)
+{
+    if (bench_op_call(g.op) == BENCH_CALL_ARGREDUCE)
+        return a.index == ref.index && memcmp(a.bits, ref.bits, hipreduce_dtype_size(g.in)) == 0;
+    const bool half = g.out == HIPREDUCE_F16 || g.out == HIPREDUCE_BF16;
+    if (!half && g.out != HIPREDUCE_F32 && g.out != HIPREDUCE_F64)
+        return memcmp(a.bits, ref.bits, hipreduce_dtype_size(g.out)) == 0;
+    const double tol = half ? 1e-2 : g.out == HIPREDUCE_F32 ? 1e-4 : 1e-9;
+    return fabs(a.value - ref.value) <= tol * fabs(ref.value) || a.value == ref.value;
+}
+
+/* Times one row group and appends its rows: ours (one per algorithm that takes the call, an
+ * error row where auto's call fails), then one per anchor other than the vendor. */
+void run_group(hipreduce_handle h, const group& g, const bench_options& o, const std::vector<anchor>& anchors,
+               bench_result* r, hipEvent_t start, hipEvent_t stop, size_t* done, size_t total)
+{
+    size_t ws_bytes = 0;
+    if (bench_workspace_size(h, g.op, g.in, g.n, g.out, &ws_bytes) == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) {
+        *done += o.n_algorithms;
+        return;
+    }
+    void* ws = o.workspace == BENCH_WORKSPACE_CALLER ? set_caller_workspace(h, o, g.op, g.in, g.n, g.out) : nullptr;
+    std::vector<std::function<void(int)>> calls;
+    std::vector<size_t> timed_anchors, temp_bytes(anchors.size(), 0);
+    std::vector<void*> temps(anchors.size(), nullptr);
+    for (size_t a = 0; a < anchors.size(); ++a) {
+        const anchor_call probe = g.call(0);
+        if (anchors[a].run(&probe, nullptr, &temp_bytes[a], 0) != hipSuccess) continue; /* not covered */
+        check(hipMalloc(&temps[a], temp_bytes[a] ? temp_bytes[a] : 1), "hipMalloc (anchor temp)");
+        timed_anchors.push_back(a);
+        calls.push_back([&, a](int b) {
+            const anchor_call c = g.call(b);
+            size_t bytes = temp_bytes[a];
+            check(anchors[a].run(&c, temps[a], &bytes, 0), anchors[a].name);
+        });
+    }
+    std::vector<int> algs;
+    std::vector<hipreduce_status> first;
+    for (int a = 0; a < o.n_algorithms; ++a) {
+        const int alg = o.algorithms[a];
+        fprintf(stderr, "\r[%zu/%zu] %s %s %s->%s n=%llu        ", ++*done, total, algorithm_name(alg), op_name(g.op),
+                dtype_name(g.in), dtype_name(g.out), (unsigned long long)g.n);
+        /* The first call also grows the handle's own workspace outside the timed runs. */
+        const hipreduce_status s = g.ours(h, alg, 0);
+        if (s == HIPREDUCE_STATUS_NOT_SUPPORTED && alg != HIPREDUCE_ALGORITHM_AUTO) continue; /* does not apply */
+        algs.push_back(alg);
+        first.push_back(s);
+        if (s == HIPREDUCE_STATUS_SUCCESS)
+            calls.push_back([&, alg](int b) {
+                if (g.ours(h, alg, b) != HIPREDUCE_STATUS_SUCCESS) die("a call failed while timing", algorithm_name(alg));
+            });
+    }
+    const std::vector<double> ms = calls.empty() ? std::vector<double>() : time_medians(calls, g.buffers, o, start, stop);
+
+    /* The reference result: the first anchor that covers the call, on buffer 0. */
+    outcome ref{};
+    const bool checked = !timed_anchors.empty();
+    if (checked) {
+        const anchor_call c = g.call(0);
+        size_t bytes = temp_bytes[timed_anchors[0]];
+        check(anchors[timed_anchors[0]].run(&c, temps[timed_anchors[0]], &bytes, 0), anchors[timed_anchors[0]].name);
+        ref = read_outcome(g, true);
+    }
+    const bool vendor_first = r->vendor && !timed_anchors.empty() && timed_anchors[0] == 0;
+    const double vendor_ms = vendor_first ? ms[0] : 0.0;
+    const double bytes_read = (double)bench_bytes_read(g.op, g.in, g.n);
+    auto add = [&](const char* name, double t, const char* status, bool error) {
+        const bench_row row = {name, op_name(g.op), dtype_name(g.in), g.n, error ? 0.0 : t,
+                               error ? 0.0 : bytes_read / t / 1e6, r->device_ceiling, vendor_ms, dtype_name(g.out),
+                               status, error};
+        if (bench_add_row(r, &row) != 0) die("out of memory", nullptr);
+    };
+    size_t at = timed_anchors.size(); /* ms index of the next algorithm */
+    for (size_t k = 0; k < algs.size(); ++k) {
+        if (first[k] != HIPREDUCE_STATUS_SUCCESS) {
+            add(algorithm_name(algs[k]), 0, hipreduce_status_string(first[k]), true);
+            continue;
+        }
+        const char* status = "ok";
+        if (checked) {
+            if (g.ours(h, algs[k], 0) != HIPREDUCE_STATUS_SUCCESS) die("a call failed in the check", algorithm_name(algs[k]));
+            const outcome got = read_outcome(g, false);
+            if (!same_result(g, got, ref)) {
+                status = "differs";
+                fprintf(stderr, "\nhipreduce-bench: %s %s %s->%s n=%llu: %.17g (index %lld), %s gives %.17g (index %lld)\n",
+                        algorithm_name(algs[k]), op_name(g.op), dtype_name(g.in), dtype_name(g.out),
+                        (unsigned long long)g.n, got.value, (long long)got.index, anchors[timed_anchors[0]].name,
+                        ref.value, (long long)ref.index);
+            }
+        }
+        add(algorithm_name(algs[k]), ms[at++], status, false);
+    }
+    for (size_t k = vendor_first ? 1 : 0; k < timed_anchors.size(); ++k) {
+        const char* status = "ok";
+        if (k > 0) { /* the first is the reference itself */
+            const anchor_call c = g.call(0);
+            size_t bytes = temp_bytes[timed_anchors[k]];
+            check(anchors[timed_anchors[k]].run(&c, temps[timed_anchors[k]], &bytes, 0), anchors[timed_anchors[k]].name);
+            if (!same_result(g, read_outcome(g, true), ref)) status = "differs";
+        }
+        add(anchors[timed_anchors[k]].name, ms[k], status, false);
+    }
+    for (void* t : temps)
+        if (t) check(hipFree(t), "hipFree");
+    if (ws) {
+        hipreduce_set_workspace(h, nullptr, 0); /* every call is done: the checks synchronised */
+        check(hipFree(ws), "hipFree");
+    }
 }
 
 }  // namespace
@@ -132,86 +296,55 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
     hipreduce_handle h;
     if (hipreduce_create(&h, HIPREDUCE_DEVICE_GPU, 0) != HIPREDUCE_STATUS_SUCCESS) die("hipreduce_create failed", nullptr);
     snprintf(r->device, sizeof r->device, "%s", prop.name);
+    std::vector<anchor> anchors;
+    if (o.vendor) {
+        if (vendor_name()) anchors.push_back({vendor_name(), vendor_run});
+#if defined(HIPREDUCE_BENCH_SECOND_CUB)
+        anchors.push_back({second_cub_name(), second_cub_run});
+#endif
+    }
     r->vendor = o.vendor ? vendor_name() : nullptr;
     r->ceiling_kind = "streaming-read kernel over 1 GiB";
     r->device_ceiling = read_ceiling(1ull << 30, sms, o, start, stop);
-    const char* vendor = r->vendor;
 
-    const size_t total = (size_t)o.n_dtypes * o.n_sizes * o.n_ops * o.n_algorithms;
+    bool two_inputs = false; /* some op is dot: y copies beside the x copies */
+    for (int i = 0; i < o.n_ops; ++i) two_inputs |= bench_op_call((hipreduce_op)o.ops[i]) == BENCH_CALL_DOT;
+    const size_t total = (size_t)o.n_dtypes * o.n_sizes * o.n_ops * o.n_outs * o.n_algorithms;
     size_t done = 0;
-    void* result = nullptr;
-    check(hipMalloc(&result, 16), "hipMalloc");
+    unsigned char* results = nullptr;
+    check(hipMalloc((void**)&results, 64), "hipMalloc");
     for (int t = 0; t < o.n_dtypes; ++t) {
-        const int dtype = o.dtypes[t];
-        const size_t elem = hipreduce_dtype_size((hipreduce_dtype)dtype);
+        const hipreduce_dtype in = (hipreduce_dtype)o.dtypes[t];
+        const size_t elem = hipreduce_dtype_size(in);
         for (size_t k = 0; k < o.n_sizes; ++k) {
             const uint64_t n = o.sizes[k];
-            /* Enough copies that the inputs of consecutive runs together exceed 4x L2, and
-             * at least two, so that no run finds the tail of its own input left in L2 by
-             * the run before it (which favours one access order over another). */
+            /* Enough copies that the inputs of consecutive runs together exceed 4x L2, and at least
+             * two, so that no run finds the tail of its own input left in L2 by the run before it
+             * (which favours one access order over another). */
             const size_t bytes = ((n * elem + 255) / 256) * 256;
-            const int buffers = (int)std::min<uint64_t>(64, std::max<uint64_t>(2, (4ull * l2 + bytes - 1) / bytes));
+            const size_t per_call = two_inputs ? 2 * bytes : bytes;
+            const int buffers =
+                (int)std::min<uint64_t>(64, std::max<uint64_t>(2, (4ull * l2 + per_call - 1) / per_call));
+            const int slabs = two_inputs ? 2 * buffers : buffers;
             unsigned char* data = nullptr;
-            check(hipMalloc((void**)&data, bytes * buffers), "hipMalloc (input)");
-            for (int b = 0; b < buffers; ++b) fill(dtype, data + b * bytes, n, 1234 + b, sms);
+            check(hipMalloc((void**)&data, bytes * slabs), "hipMalloc (input)");
+            for (int b = 0; b < slabs; ++b) fill(in, data + b * bytes, n, 1234 + b, sms);
             for (int i = 0; i < o.n_ops; ++i) {
-                const int op = o.ops[i];
-                size_t ws_bytes;
-                if (hipreduce_workspace_size(h, (hipreduce_op)op, (hipreduce_dtype)dtype, n, (hipreduce_dtype)dtype, &ws_bytes) ==
-                    HIPREDUCE_STATUS_OP_DTYPE_MISMATCH)
-                    continue;
-                void* ws = o.workspace == BENCH_WORKSPACE_CALLER ? set_caller_workspace(h, o, op, dtype, n) : nullptr;
-                /* The vendor library and every algorithm, timed interleaved (time_medians). An
-                 * algorithm that does not take this dtype fails its first call and is left out;
-                 * with the handle's own workspace that call also grows it outside the timed runs. */
-                std::vector<std::function<void(int)>> calls;
-                void* temp = nullptr;
-                size_t temp_bytes = 0;
-                const bool with_vendor = vendor && vendor_reduce((hipreduce_op)op, (hipreduce_dtype)dtype, data, n,
-                                                                 result, nullptr, &temp_bytes, 0) == hipSuccess;
-                if (with_vendor) {
-                    check(hipMalloc(&temp, temp_bytes ? temp_bytes : 1), "hipMalloc (vendor temp)");
-                    calls.push_back([&](int b) {
-                        check(vendor_reduce((hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n, result, temp,
-                                            &temp_bytes, 0),
-                              "vendor reduce");
-                    });
-                }
-                std::vector<int> timed;
-                for (int a = 0; a < o.n_algorithms; ++a) {
-                    const int alg = o.algorithms[a];
-                    fprintf(stderr, "\r[%zu/%zu] %s %s %s n=%llu        ", ++done, total, algorithm_name(alg),
-                            op_name(op), dtype_name(dtype), (unsigned long long)n);
-                    auto call = [&, alg](int b) {
-                        hipreduce_set_algorithm(h, (hipreduce_algorithm)alg);
-                        return hipreduce_reduce(h, (hipreduce_op)op, (hipreduce_dtype)dtype, data + b * bytes, n, (hipreduce_dtype)dtype,
-                                                result, HIPREDUCE_RESULT_DEVICE);
-                    };
-                    if (call(0) != HIPREDUCE_STATUS_SUCCESS) continue; /* e.g. a study algorithm without this dtype */
-                    timed.push_back(alg);
-                    calls.push_back([call](int b) {
-                        if (call(b) != HIPREDUCE_STATUS_SUCCESS) die("hipreduce_reduce failed while timing", nullptr);
-                    });
-                }
-                const std::vector<double> ms = time_medians(calls, buffers, o, start, stop);
-                if (temp) check(hipFree(temp), "hipFree");
-                if (ws) {
-                    hipreduce_set_workspace(h, nullptr, 0); /* every call is done: time_medians synchronised */
-                    check(hipFree(ws), "hipFree");
-                }
-                const double vendor_ms = with_vendor ? ms[0] : 0;
-                for (size_t a = 0; a < timed.size(); ++a) {
-                    const double t = ms[a + with_vendor];
-                    const bench_row row = {algorithm_name(timed[a]), op_name(op), dtype_name(dtype), n, t,
-                                           n * elem / t / 1e6, r->device_ceiling, vendor_ms};
-                    if (bench_add_row(r, &row) != 0) die("out of memory", nullptr);
+                for (int u = 0; u < o.n_outs; ++u) {
+                    const hipreduce_dtype out = bench_out_dtype(in, o.outs[u]);
+                    bool dup = false; /* "same" and the input dtype's own name both given */
+                    for (int v = 0; v < u; ++v) dup |= bench_out_dtype(in, o.outs[v]) == out;
+                    const group g = {(hipreduce_op)o.ops[i], in, out, n, data, bytes, buffers, two_inputs,
+                                     results, (int64_t*)(results + 32)};
+                    if (dup) done += o.n_algorithms;
+                    else run_group(h, g, o, anchors, r, start, stop, &done, total);
                 }
             }
             check(hipFree(data), "hipFree");
         }
     }
     fprintf(stderr, "\n");
-    check(hipFree(result), "hipFree");
+    check(hipFree(results), "hipFree");
     hipreduce_destroy(h);
     return 0;
 }

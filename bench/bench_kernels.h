@@ -1,10 +1,12 @@
-/* hipreduce-bench's own kernels: random input made on the device, and the plain
- * streaming read that measures the device's read ceiling. */
+/* hipreduce-bench's own kernels: random input made on the device (f16 and bf16 included), and
+ * the plain streaming read that measures the device's read ceiling. */
 #ifndef HIPREDUCE_BENCH_KERNELS_H
 #define HIPREDUCE_BENCH_KERNELS_H
 
 #include "hip_compat.h"
-#include "ops.h"
+#include <stdint.h>
+
+#include <type_traits>
 
 /* splitmix64: a different well-mixed value for every (seed, index). */
 __device__ __forceinline__ uint64_t mix64(uint64_t x)
@@ -25,6 +27,27 @@ template <class T> __global__ void fill_random(T* p, uint64_t n, uint64_t seed)
         else p[i] = T(r);
     }
 }
+
+/* f16 (Bf16 = false) or bf16 bits of uniform values in [0.5, 1.5): the f32 value truncated, which
+ * is exact in that range and never a NaN or infinity pattern. bf16 is the f32's top half; f16
+ * rebiases the exponent (127 - 15) and keeps the top 10 mantissa bits. */
+template <bool Bf16> __global__ void fill_random_half(uint16_t* p, uint64_t n, uint64_t seed)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t r = mix64(seed ^ (i * 0xd1b54a32d192ed03ull));
+        const uint32_t b = __float_as_uint(0.5f + (float)(r >> 40) * (1.0f / 16777216.0f));
+        p[i] = Bf16 ? (uint16_t)(b >> 16) : (uint16_t)(((((b >> 23) & 0xffu) - 112u) << 10) | ((b >> 13) & 0x3ffu));
+    }
+}
+
+/* Every dtype's fill: X(enumerator, kernel). */
+#define BENCH_FILL_KERNELS(X)                                                                                 \
+    X(HIPREDUCE_I8, fill_random<int8_t>) X(HIPREDUCE_U8, fill_random<uint8_t>)                                \
+    X(HIPREDUCE_I16, fill_random<int16_t>) X(HIPREDUCE_U16, fill_random<uint16_t>)                            \
+    X(HIPREDUCE_I32, fill_random<int32_t>) X(HIPREDUCE_U32, fill_random<uint32_t>)                            \
+    X(HIPREDUCE_I64, fill_random<int64_t>) X(HIPREDUCE_U64, fill_random<uint64_t>)                            \
+    X(HIPREDUCE_F16, fill_random_half<false>) X(HIPREDUCE_BF16, fill_random_half<true>)                       \
+    X(HIPREDUCE_F32, fill_random<float>) X(HIPREDUCE_F64, fill_random<double>)
 
 /* Reads every 16-byte word once (grid-stride) and writes only if an impossible value
  * appears, so the loads cannot be removed: the plain read ceiling. */

@@ -1,4 +1,4 @@
-/* hipreduce-bench: times hipreduce_reduce on GPU 0 or on the cpu device; `hipreduce-bench --help`
+/* hipreduce-bench: times the library's calls on GPU 0 or on the cpu device; `hipreduce-bench --help`
  * says how. This file picks the device, opens the output, runs, and prints the report. */
 #include "bench.h"
 

@@ -1,7 +1,7 @@
-/* hipreduce-bench's command line: a table of options (name, value form, default, help, setter),
- * strict parsing of every value, and --help built from that table and from the library's own name
- * functions, so that neither the option list nor the name lists can go stale. To add an option,
- * add a setter and a row to `options`. */
+/* hipreduce-bench's command line: a table of options (name, value form, default, help, setter) and
+ * strict parsing of every value; --help (bench_help.c) is built from that table and from the
+ * library's own name functions, so that neither the option list nor the name lists can go stale.
+ * To add an option, add a setter and a row to `options`. */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -136,6 +136,12 @@ static int set_dtypes(bench_options* o, const char* opt, const char* v)
 {
     return parse_names(opt, v, dtype_name, "dtype", o->dtypes, &o->n_dtypes, NULL);
 }
+/* Result dtypes: dtype names, "same" (the input dtype) or all. */
+static const char* out_name(int v) { return v == BENCH_OUT_SAME ? "same" : dtype_name(v); }
+static int set_outs(bench_options* o, const char* opt, const char* v)
+{
+    return parse_names(opt, v, out_name, "result dtype", o->outs, &o->n_outs, NULL);
+}
 static int set_sizes(bench_options* o, const char* opt, const char* v)
 {
     size_t count = 1;
@@ -205,14 +211,7 @@ static int set_output(bench_options* o, const char* opt, const char* v)
     return 0;
 }
 
-typedef struct option_spec {
-    const char* name;
-    const char* value; /* the value's form in --help; NULL: a flag without value */
-    const char* help;  /* lines separated by '\n'; the last one says the default */
-    int (*set)(bench_options*, const char* option, const char* value);
-} option_spec;
-
-static const option_spec options[] = {
+static const bench_option_spec options[] = {
     {"--device", "auto|gpu|cpu",
      "gpu: GPU 0; cpu: the cpu device; auto: GPU 0 where this build\n"
      "has a GPU backend and its runtime sees a GPU, else the cpu device\n"
@@ -220,16 +219,23 @@ static const option_spec options[] = {
      set_device},
     {"--algorithms", "LIST", "algorithm names, comma-separated, or all (default: auto)", set_algorithms},
     {"--ops", "LIST", "op names, comma-separated, or all (default: sum)", set_ops},
-    {"--dtypes", "LIST", "dtype names, comma-separated, or all (default: f32)", set_dtypes},
+    {"--dtypes", "LIST", "input dtype names, comma-separated, or all (default: f32)", set_dtypes},
+    {"--out", "LIST",
+     "result dtypes, comma-separated: dtype names, same (the input\n"
+     "dtype) or all; each input dtype runs with every entry the library\n"
+     "allows for the op (f16 sum with --out=f32,i64: into f32 only);\n"
+     "argmin/argmax take same or the input dtype (default: same)",
+     set_outs},
     {"--sizes", "LIST",
-     "element counts, comma-separated: 1048576, 2^20 or 1e9, each\n"
-     "optionally followed by +D or -D (2^24+1, 1e8+7); at least 1\n"
+     "element counts (dot: of each input), comma-separated: 1048576,\n"
+     "2^20 or 1e9, each optionally followed by +D or -D (2^24+1, 1e8+7);\n"
+     "at least 1\n"
      "(default: 2^10..2^28 and 1000,100003,2^20+7,2^24+1,100000007)",
      set_sizes},
     {"--reps", "N", "timed calls per row, 1 to 1000000 (default: 50)", set_reps},
     {"--warmup", "N", "untimed rounds before them, 0 to 1000000 (default: 5)", set_warmup},
     {"--workspace", "own|caller",
-     "own: the handle's own workspace; caller: for each (op, dtype, n)\n"
+     "own: the handle's own workspace; caller: for each row's call\n"
      "a workspace of the largest hipreduce_workspace_size among the\n"
      "algorithms, allocated once and given to the handle with\n"
      "hipreduce_set_workspace before timing (default: own)",
@@ -238,79 +244,13 @@ static const option_spec options[] = {
      "cpu device: threads per call (hipreduce_set_threads), 1 to 256,\n"
      "or 0 for the library's default, the available cores (default: 0)",
      set_threads},
-    {"--no-vendor", NULL, "do not time the vendor library (GPU only; default: time it)", set_no_vendor},
+    {"--no-vendor", NULL, "do not time the anchors (GPU only; default: time them)", set_no_vendor},
     {"--format", "table|csv|json", "report format (default: table)", set_format},
     {"--output", "FILE", "write the report to FILE (default: standard output)", set_output},
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
 
-static void print_names(const char* label, const char* (*name_of)(int))
-{
-    int col = printf("  %-12s", label);
-    for (int v = 0; v < BENCH_MAX_NAMES; ++v) {
-        const char* name = name_of(v);
-        if (!name) continue;
-        if (col + 1 + (int)strlen(name) > 98) col = printf("\n  %-12s", "");
-        col += printf(" %s", name);
-    }
-    printf("\n");
-}
-
-static void print_help(void)
-{
-    printf("usage: hipreduce-bench [OPTION]...\n\n"
-           "Times hipreduce_reduce for every combination of algorithm, op, dtype and size, one row each:\n"
-           "the median of --reps calls after --warmup untimed rounds, inputs of random values rotated\n"
-           "over copies so that a call does not find its input in cache.\n"
-           "  GPU (GPU 0): device events around each call, result in device memory; the vendor\n"
-           "    library (CUB's DeviceReduce on cuda, rocPRIM's reduce on amd) and the algorithms timed\n"
-           "    call by call in turn on the same data; ceiling: the bench's streaming-read kernel over\n"
-           "    1 GiB.\n"
-           "  cpu device: the host's monotonic clock around each (synchronous) call, in turn with a\n"
-           "    plain read of the same buffer (a sum of its 64-bit words) on the same thread, which is\n"
-           "    that row's ceiling; no vendor comparator. The cpu device always runs auto's order.\n"
-           "This build: %s backend.\n\n"
-           "Options (--name=VALUE or --name VALUE):\n",
-           hipreduce_backend_name());
-    for (int i = 0; i < N_OPTIONS; ++i) {
-        char head[64];
-        snprintf(head, sizeof head, "%s%s%s", options[i].name, options[i].value ? "=" : "",
-                 options[i].value ? options[i].value : "");
-        const char* line = options[i].help;
-        printf("  %-26s", head);
-        for (;;) {
-            const char* nl = strchr(line, '\n');
-            printf("%.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
-            if (!nl) break;
-            line = nl + 1;
-            printf("  %-26s", "");
-        }
-    }
-    printf("  %-26s%s\n\n", "--help", "this text");
-    printf("Names (from the library's hipreduce_algorithm_name, _op_name, _dtype_name):\n");
-    print_names("algorithms", algorithm_name);
-    print_names("ops", op_name);
-    print_names("dtypes", dtype_name);
-    printf("  Combinations that do not apply are left out: op/dtype pairs the library rejects (and, or,\n"
-           "  xor on floats), algorithms that do not take an op or dtype. On the cpu device only auto is\n"
-           "  accepted (all means auto there).\n\n"
-           "Output columns (table header / CSV and JSON key):\n"
-           "  algorithm op dtype n      the row: names as above, n in elements\n"
-           "  ms                        median time of one call, milliseconds\n"
-           "  GB/s        gbps          n * element size / time, in 10^9 bytes per second\n"
-           "  %%ceil       pct_ceiling   GB/s as a percentage of the read ceiling\n"
-           "  ceil GB/s   ceiling_gbps  the read ceiling of the row (in the table: cpu device only;\n"
-           "                            on a GPU one figure for the run, in the header line)\n"
-           "  vendor ms   vendor_ms     the vendor library's median on the same data\n"
-           "  ratio       ratio         ms / vendor ms: below 1 is faster than the vendor library\n"
-           "  Without a comparator (cpu device, --no-vendor, a build without one) the table leaves out\n"
-           "  the vendor columns; CSV leaves them empty, JSON writes null.\n"
-           "  The header line (CSV: a '#' line) names the device, the ceiling, the comparator and\n"
-           "  the workspace mode. Progress goes to standard error.\n\n"
-           "Exit status: 0 done, 1 a failure while running, 2 a usage error.\n");
-}
-
-static const option_spec* find_option(const char* arg, size_t len)
+static const bench_option_spec* find_option(const char* arg, size_t len)
 {
     for (int i = 0; i < N_OPTIONS; ++i)
         if (strlen(options[i].name) == len && strncmp(options[i].name, arg, len) == 0) return &options[i];
@@ -341,6 +281,7 @@ bench_parse_status bench_parse(int argc, char** argv, bench_options* o)
     o->algorithms[o->n_algorithms++] = HIPREDUCE_ALGORITHM_AUTO;
     o->ops[o->n_ops++] = HIPREDUCE_OP_SUM;
     o->dtypes[o->n_dtypes++] = HIPREDUCE_F32;
+    o->outs[o->n_outs++] = BENCH_OUT_SAME;
     o->reps = 50;
     o->warmup = 5;
     o->vendor = 1;
@@ -348,12 +289,12 @@ bench_parse_status bench_parse(int argc, char** argv, bench_options* o)
         const char* arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             bench_free_options(o);
-            print_help();
+            bench_print_help(options, N_OPTIONS);
             return BENCH_PARSE_HELP;
         }
         const char* eq = strchr(arg, '=');
         const size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const option_spec* spec = strncmp(arg, "--", 2) == 0 ? find_option(arg, len) : NULL;
+        const bench_option_spec* spec = strncmp(arg, "--", 2) == 0 ? find_option(arg, len) : NULL;
         const char* value = eq ? eq + 1 : NULL;
         int bad = 0;
         if (!spec) {

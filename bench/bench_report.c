@@ -1,6 +1,7 @@
 /* hipreduce-bench's rows and their output: a table for people, CSV for bench/plot.py, JSON.
- * CSV keeps one fixed column set on every device (a missing vendor time is an empty field), with
- * ceiling_gbps last so that readers of the older files (without it) still find every column. */
+ * CSV keeps one fixed column set on every device (a missing figure is an empty field), the older
+ * columns first, so that readers of the older files still find every column: ceiling_gbps came
+ * after the first nine, out_dtype and status after it. An error row has its status, no figures. */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -48,6 +49,21 @@ static void json_string(FILE* f, const char* s)
     fputc('"', f);
 }
 
+/* A CSV field, quoted where it holds a comma or a quote (status strings may). */
+static void csv_field(FILE* f, const char* s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 static void print_json(FILE* f, const bench_options* o, const bench_result* r)
 {
     fprintf(f, "{\"device\": ");
@@ -62,13 +78,17 @@ static void print_json(FILE* f, const bench_options* o, const bench_result* r)
     fprintf(f, ", \"workspace\": \"%s\", \"rows\": [\n", workspace_name(o));
     for (size_t i = 0; i < r->count; ++i) {
         const bench_row* w = &r->rows[i];
-        fprintf(f,
-                "  {\"algorithm\": \"%s\", \"op\": \"%s\", \"dtype\": \"%s\", \"n\": %llu, \"ms\": %.6f, "
-                "\"gbps\": %.1f, \"pct_ceiling\": %.1f, ",
-                w->algorithm, w->op, w->dtype, (unsigned long long)w->n, w->ms, w->gbps, pct(w));
-        if (w->vendor_ms > 0) fprintf(f, "\"vendor_ms\": %.6f, \"ratio\": %.3f", w->vendor_ms, w->ms / w->vendor_ms);
-        else fprintf(f, "\"vendor_ms\": null, \"ratio\": null");
-        fprintf(f, ", \"ceiling_gbps\": %.1f}%s\n", w->ceiling_gbps, i + 1 < r->count ? "," : "");
+        fprintf(f, "  {\"algorithm\": \"%s\", \"op\": \"%s\", \"dtype\": \"%s\", \"out_dtype\": \"%s\", \"n\": %llu, ",
+                w->algorithm, w->op, w->dtype, w->out_dtype, (unsigned long long)w->n);
+        if (w->error) fprintf(f, "\"ms\": null, \"gbps\": null, \"pct_ceiling\": null, ");
+        else fprintf(f, "\"ms\": %.6f, \"gbps\": %.1f, \"pct_ceiling\": %.1f, ", w->ms, w->gbps, pct(w));
+        if (w->vendor_ms > 0) fprintf(f, "\"vendor_ms\": %.6f, ", w->vendor_ms);
+        else fprintf(f, "\"vendor_ms\": null, ");
+        if (w->vendor_ms > 0 && !w->error) fprintf(f, "\"ratio\": %.3f", w->ms / w->vendor_ms);
+        else fprintf(f, "\"ratio\": null");
+        fprintf(f, ", \"ceiling_gbps\": %.1f, \"status\": ", w->ceiling_gbps);
+        json_string(f, w->status);
+        fprintf(f, "}%s\n", i + 1 < r->count ? "," : "");
     }
     fprintf(f, "]}\n");
 }
@@ -81,14 +101,19 @@ static void print_csv(FILE* f, const bench_options* o, const bench_result* r)
     else
         fprintf(f, "# device: %s; read ceiling per row (%s); vendor: %s; workspace: %s\n", r->device,
                 r->ceiling_kind, r->vendor ? r->vendor : "none", workspace_name(o));
-    fprintf(f, "algorithm,op,dtype,n,ms,gbps,pct_ceiling,vendor_ms,ratio,ceiling_gbps\n");
+    fprintf(f, "algorithm,op,dtype,n,ms,gbps,pct_ceiling,vendor_ms,ratio,ceiling_gbps,out_dtype,status\n");
     for (size_t i = 0; i < r->count; ++i) {
         const bench_row* w = &r->rows[i];
-        fprintf(f, "%s,%s,%s,%llu,%.6f,%.1f,%.1f,", w->algorithm, w->op, w->dtype, (unsigned long long)w->n, w->ms,
-                w->gbps, pct(w));
-        if (w->vendor_ms > 0) fprintf(f, "%.6f,%.3f,", w->vendor_ms, w->ms / w->vendor_ms);
-        else fprintf(f, ",,");
-        fprintf(f, "%.1f\n", w->ceiling_gbps);
+        fprintf(f, "%s,%s,%s,%llu,", w->algorithm, w->op, w->dtype, (unsigned long long)w->n);
+        if (w->error) fprintf(f, ",,,");
+        else fprintf(f, "%.6f,%.1f,%.1f,", w->ms, w->gbps, pct(w));
+        if (w->vendor_ms > 0) fprintf(f, "%.6f,", w->vendor_ms);
+        else fprintf(f, ",");
+        if (w->vendor_ms > 0 && !w->error) fprintf(f, "%.3f,", w->ms / w->vendor_ms);
+        else fprintf(f, ",");
+        fprintf(f, "%.1f,%s,", w->ceiling_gbps, w->out_dtype);
+        csv_field(f, w->status);
+        fprintf(f, "\n");
     }
 }
 
@@ -100,18 +125,23 @@ static void print_table(FILE* f, const bench_options* o, const bench_result* r)
     if (per_row) fprintf(f, "per row (%s)", r->ceiling_kind);
     else fprintf(f, "%.1f GB/s", r->device_ceiling);
     fprintf(f, "   comparator: %s   workspace: %s\n", vendor ? r->vendor : "none", workspace_name(o));
-    fprintf(f, "%-16s %-5s %-5s %12s %11s %9s %7s", "algorithm", "op", "dtype", "n", "ms", "GB/s", "%ceil");
+    fprintf(f, "%-16s %-11s %-5s %-5s %12s %11s %9s %7s", "algorithm", "op", "dtype", "out", "n", "ms", "GB/s",
+            "%ceil");
     if (per_row) fprintf(f, " %10s", "ceil GB/s");
     if (vendor) fprintf(f, " %11s %7s", "vendor ms", "ratio");
-    fprintf(f, "\n");
+    fprintf(f, "  status\n");
     for (size_t i = 0; i < r->count; ++i) {
         const bench_row* w = &r->rows[i];
-        fprintf(f, "%-16s %-5s %-5s %12llu %11.4f %9.1f %7.1f", w->algorithm, w->op, w->dtype,
-                (unsigned long long)w->n, w->ms, w->gbps, pct(w));
-        if (per_row) fprintf(f, " %10.1f", w->ceiling_gbps);
-        if (vendor && w->vendor_ms > 0) fprintf(f, " %11.4f %7.3f", w->vendor_ms, w->ms / w->vendor_ms);
+        fprintf(f, "%-16s %-11s %-5s %-5s %12llu", w->algorithm, w->op, w->dtype, w->out_dtype,
+                (unsigned long long)w->n);
+        if (w->error) fprintf(f, " %11s %9s %7s", "-", "-", "-");
+        else fprintf(f, " %11.4f %9.1f %7.1f", w->ms, w->gbps, pct(w));
+        if (per_row && w->error) fprintf(f, " %10s", "-");
+        else if (per_row) fprintf(f, " %10.1f", w->ceiling_gbps);
+        if (vendor && w->vendor_ms > 0 && !w->error) fprintf(f, " %11.4f %7.3f", w->vendor_ms, w->ms / w->vendor_ms);
+        else if (vendor && w->vendor_ms > 0) fprintf(f, " %11.4f %7s", w->vendor_ms, "-");
         else if (vendor) fprintf(f, " %11s %7s", "-", "-");
-        fprintf(f, "\n");
+        fprintf(f, "  %s\n", w->status);
     }
 }
 

@@ -1,18 +1,50 @@
-/* The vendor library hipreduce-bench races against in the same process: CUB's
- * DeviceReduce on the cuda backend, rocPRIM's reduce on the amd backend. */
+/* The anchors hipreduce-bench races against in the same process: the vendor library (CUB's
+ * DeviceReduce from the toolkit on the cuda backend, rocPRIM's reduce on the amd backend) and,
+ * where the build has one, a second CUB from newer CCCL headers (bench/CMakeLists.txt).
+ * Every anchor has the same two functions, over one call description. */
 #ifndef HIPREDUCE_BENCH_COMPARATOR_H
 #define HIPREDUCE_BENCH_COMPARATOR_H
 
 #include "hip_compat.h"
 #include "hipreduce/hipreduce.h"
 
-/* Runs one reduction into device memory `out` on `stream`. With temp == NULL it
- * only sets *temp_bytes (the two-phase protocol both libraries use). Returns
- * hipErrorInvalidValue for an (op, dtype) it does not cover. */
-hipError_t vendor_reduce(hipreduce_op op, hipreduce_dtype dtype, const void* in, uint64_t n, void* out, void* temp,
-                         size_t* temp_bytes, hipStream_t stream);
+/* One reduction as the bench runs it: x (and y for dot) of n elements of in in device memory;
+ * value: one element of out in device memory (argmin/argmax: of in); index: argmin/argmax's
+ * index (int64, device memory). nrm2: an anchor writes the sum of squares; the bench takes its
+ * square root on the host. */
+typedef struct anchor_call {
+    hipreduce_op op;
+    hipreduce_dtype in, out;
+    const void* x;
+    const void* y;
+    uint64_t n;
+    void* value;
+    int64_t* index;
+} anchor_call;
 
-/* "CUB DeviceReduce", "rocPRIM reduce", or NULL when the build has no comparator. */
+/* Runs the call on `stream`; with temp == NULL only sets *temp_bytes (the two-phase protocol of
+ * CUB and rocPRIM). Returns hipErrorInvalidValue for a call the anchor does not cover. */
+typedef hipError_t (*anchor_run_fn)(const anchor_call* call, void* temp, size_t* temp_bytes, hipStream_t stream);
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The vendor library: "CUB DeviceReduce 3.0.1 (toolkit)", "rocPRIM reduce", or NULL when the
+ * build has no comparator. */
+hipError_t vendor_run(const anchor_call* call, void* temp, size_t* temp_bytes, hipStream_t stream);
 const char* vendor_name(void);
+
+#if defined(HIPREDUCE_BENCH_SECOND_CUB)
+/* The second CUB, in its own shared library (hidden symbols but these two, so that its inline
+ * functions never mix with the toolkit CUB's of the same name): "cub-3.5.0". */
+__attribute__((visibility("default"))) hipError_t second_cub_run(const anchor_call* call, void* temp,
+                                                                  size_t* temp_bytes, hipStream_t stream);
+__attribute__((visibility("default"))) const char* second_cub_name(void);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

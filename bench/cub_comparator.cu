@@ -1,9 +1,16 @@
-/* CUB's DeviceReduce as hipreduce-bench's comparator (cuda backend). Sum, Min and
- * Max use CUB's named entry points, the other operators DeviceReduce::Reduce. */
+/* CUB's DeviceReduce as hipreduce-bench's anchor (cuda backend): the original operators with the
+ * result in the input dtype through CUB's named entry points (Sum, Min, Max) and Reduce; every
+ * other call goes to cub_typed_anchors.cu. Built twice where the build has a second CUB
+ * (bench/CMakeLists.txt): into the bench against the toolkit's CCCL as the vendor
+ * (vendor_run / vendor_name), and into a shared library against newer CCCL headers
+ * (HR_SECOND_CUB: second_cub_run / second_cub_name). */
 #include <cub/device/device_reduce.cuh>
+#include <cub/version.cuh>
+
+#include <stdio.h>
 
 #include "comparator.h"
-#include "ops.h"
+#include "cub_typed_anchors.h"
 
 namespace {
 
@@ -33,16 +40,47 @@ cudaError_t reduce_typed(hipreduce_op op, const T* in, int64_t n, T* out, void* 
     return cudaErrorInvalidValue;
 }
 
+/* The dtypes of the original operators, with their C++ types (f16/bf16 go to the typed anchors). */
+#define HR_PLAIN_DTYPES(X)                                                                                   \
+    X(HIPREDUCE_I8, int8_t) X(HIPREDUCE_U8, uint8_t) X(HIPREDUCE_I16, int16_t) X(HIPREDUCE_U16, uint16_t)    \
+    X(HIPREDUCE_I32, int32_t) X(HIPREDUCE_U32, uint32_t) X(HIPREDUCE_I64, int64_t) X(HIPREDUCE_U64, uint64_t) \
+    X(HIPREDUCE_F32, float) X(HIPREDUCE_F64, double)
+
+/* The original seven operators, result in the input dtype (one input). */
+bool is_plain(const anchor_call* c)
+{
+    return c->out == c->in && (c->op == HIPREDUCE_OP_SUM || c->op == HIPREDUCE_OP_PROD || c->op == HIPREDUCE_OP_MIN ||
+                               c->op == HIPREDUCE_OP_MAX || c->op == HIPREDUCE_OP_AND || c->op == HIPREDUCE_OP_OR ||
+                               c->op == HIPREDUCE_OP_XOR);
+}
+
 }  // namespace
 
-const char* vendor_name(void) { return "CUB DeviceReduce"; }
+#if defined(HR_SECOND_CUB)
+#define HR_ANCHOR_RUN second_cub_run
+#define HR_ANCHOR_NAME second_cub_name
+#define HR_ANCHOR_FORMAT "cub-%d.%d.%d"
+#else
+#define HR_ANCHOR_RUN vendor_run
+#define HR_ANCHOR_NAME vendor_name
+#define HR_ANCHOR_FORMAT "CUB DeviceReduce %d.%d.%d (toolkit)"
+#endif
 
-hipError_t vendor_reduce(hipreduce_op op, hipreduce_dtype dtype, const void* in, uint64_t n, void* out, void* temp,
-                         size_t* temp_bytes, hipStream_t stream)
+const char* HR_ANCHOR_NAME(void)
 {
-#define HR_CASE(code, T) \
-    case code: return reduce_typed<T>(op, (const T*)in, (int64_t)n, (T*)out, temp, temp_bytes, stream);
-    switch (dtype) { HR_FOR_EACH_DTYPE(HR_CASE) }
+    static char name[64];
+    snprintf(name, sizeof name, HR_ANCHOR_FORMAT, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+    return name;
+}
+
+hipError_t HR_ANCHOR_RUN(const anchor_call* c, void* temp, size_t* temp_bytes, hipStream_t stream)
+{
+#define HR_CASE(code, T)                                                                                       \
+    case code:                                                                                                 \
+        return reduce_typed<T>(c->op, (const T*)c->x, (int64_t)c->n, (T*)c->value, temp, temp_bytes, stream);
+    if (is_plain(c)) {
+        switch (c->in) { HR_PLAIN_DTYPES(HR_CASE) default: break; }
+    }
 #undef HR_CASE
-    return cudaErrorInvalidValue;
+    return cub_typed_run(c, temp, temp_bytes, stream);
 }

@@ -3,7 +3,8 @@
 
   python3 bench/plot.py docs/data/*.csv --out-dir docs/plots
 
-For every (op, dtype) of every CSV it writes
+For every (op, dtype) of every CSV it writes (with a result dtype other than the input's, as
+hipreduce-bench's out_dtype column says: <op>_<dtype>_<out>, sum_f16_f32)
   bandwidth_<op>_<dtype>.png   when the CSV has 3 or more sizes of it: GB/s against n, both axes
                                logarithmic, one line per algorithm, the vendor library (CUB or
                                rocPRIM) dashed, the read ceiling dotted; powers of two joined by
@@ -12,7 +13,10 @@ For every (op, dtype) of every CSV it writes
   ladder_<op>_<dtype>_<n>.png  for every n with 2 or more algorithms: their GB/s as bars, in the
                                CSV's order, the vendor and the ceiling as lines.
 Every plot name is checked before anything is written: two plots with one name (the same
-(op, dtype) swept in two CSVs) stop the script, so no plot silently replaces another.
+(op, dtype) swept in two CSVs) stop the script, so no plot silently replaces another. With
+--merge the CSVs are read as one (hipreduce-bench's rows and bench/torch_anchors.py's of the same
+run side by side; the first file's header line names the device, ceiling and vendor). Error rows
+(a call the library refused: no figures) are left out.
 Needs matplotlib (pip install matplotlib).
 """
 import argparse
@@ -49,8 +53,9 @@ def read(path):
     meta["ceiling"] = float(m.group(1)) if m else None
     m = re.search(r"vendor: ([^;]+)", meta_line)
     meta["vendor"] = m.group(1).strip() if m and m.group(1).strip() != "none" else None
-    rows = list(csv.DictReader(lines))
+    rows = [r for r in csv.DictReader(lines) if (r.get("status") or "ok") in ("ok", "differs")]
     for r in rows:
+        r["case"] = r["dtype"] if (r.get("out_dtype") or r["dtype"]) == r["dtype"] else f"{r['dtype']}_{r['out_dtype']}"
         r["n"] = int(r["n"])
         for k in ("ms", "gbps", "pct_ceiling", "vendor_ms", "ceiling_gbps"):
             r[k] = number(r.get(k) or "")
@@ -105,7 +110,7 @@ def bandwidth_plot(rows, meta, path):
     ax.set_ylabel("GB/s (log)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, ncol=2, loc="upper left")
-    ax.set_title(f"{rows[0]['op']} {rows[0]['dtype']}: {meta['device']}"
+    ax.set_title(f"{rows[0]['op']} {rows[0]['case']}: {meta['device']}"
                  " (diamonds: sizes that are not powers of two)", fontsize=9)
     bottom = ax
     if rx is not None:
@@ -136,18 +141,17 @@ def ladder_plot(rows, meta, path):
         ax.legend(fontsize=7, loc="lower right")
     ax.invert_yaxis()
     ax.set_xlabel("GB/s")
-    ax.set_title(f"{rows[0]['op']} {rows[0]['dtype']} n={rows[0]['n']}: {meta['device']}", fontsize=9)
+    ax.set_title(f"{rows[0]['op']} {rows[0]['case']} n={rows[0]['n']}: {meta['device']}", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=80)
     plt.close(fig)
 
 
-def plan(path):
-    """(file name, drawing function, rows, meta) for every plot of one CSV."""
-    meta, rows = read(path)
+def plan(meta, rows):
+    """(file name, drawing function, rows, meta) for every plot of one CSV's rows."""
     out = []
-    for op, dtype in dict.fromkeys((r["op"], r["dtype"]) for r in rows):
-        sel = [r for r in rows if r["op"] == op and r["dtype"] == dtype]
+    for op, dtype in dict.fromkeys((r["op"], r["case"]) for r in rows):
+        sel = [r for r in rows if r["op"] == op and r["case"] == dtype]
         if len({r["n"] for r in sel}) >= 3:
             out.append((f"bandwidth_{op}_{dtype}.png", bandwidth_plot, sel, meta))
         for n in dict.fromkeys(r["n"] for r in sel):
@@ -161,10 +165,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", nargs="+", help="hipreduce-bench --format=csv output")
     p.add_argument("--out-dir", default=".")
+    p.add_argument("--merge", action="store_true", help="read the CSVs as one run")
     a = p.parse_args()
     plots, sources = [], collections.defaultdict(list)
-    for path in a.csv:
-        for item in plan(path):
+    inputs = [(path, *read(path)) for path in a.csv]
+    if a.merge:
+        inputs = [(" + ".join(a.csv), inputs[0][1], [r for _, _, rows in inputs for r in rows])]
+    for path, meta, rows in inputs:
+        for item in plan(meta, rows):
             plots.append(item)
             sources[item[0]].append(path)
     clashes = {name: paths for name, paths in sources.items() if len(paths) > 1}

@@ -1,5 +1,6 @@
-/* rocPRIM's reduce as hipreduce-bench's comparator (amd backend, where Debian's
- * librocprim-dev or ROCm's rocprim is installed). */
+/* rocPRIM's reduce as hipreduce-bench's vendor anchor (amd backend, where Debian's
+ * librocprim-dev or ROCm's rocprim is installed): the original operators with the result in the
+ * input dtype; the typed calls have no rocPRIM anchor (cudaErrorInvalidValue's HIP twin). */
 #include <iostream> /* Debian's rocPRIM 5.2 device_reduce.hpp uses std::cout without including it */
 
 #include <rocprim/device/device_reduce.hpp>
@@ -40,12 +41,18 @@ hipError_t reduce_typed(hipreduce_op op, const T* in, size_t n, T* out, void* te
 
 const char* vendor_name(void) { return "rocPRIM reduce"; }
 
-hipError_t vendor_reduce(hipreduce_op op, hipreduce_dtype dtype, const void* in, uint64_t n, void* out, void* temp,
-                         size_t* temp_bytes, hipStream_t stream)
+hipError_t vendor_run(const anchor_call* c, void* temp, size_t* temp_bytes, hipStream_t stream)
 {
+    if (c->out != c->in || c->op > HIPREDUCE_OP_XOR) return hipErrorInvalidValue;
 #define HR_CASE(code, T) \
-    case code: return reduce_typed<T>(op, (const T*)in, (size_t)n, (T*)out, temp, temp_bytes, stream);
-    switch (dtype) { HR_FOR_EACH_DTYPE(HR_CASE) }
+    case code: return reduce_typed<T>(c->op, (const T*)c->x, (size_t)c->n, (T*)c->value, temp, temp_bytes, stream);
+    switch (c->in) {
+        HR_CASE(HIPREDUCE_I8, int8_t) HR_CASE(HIPREDUCE_U8, uint8_t) HR_CASE(HIPREDUCE_I16, int16_t)
+        HR_CASE(HIPREDUCE_U16, uint16_t) HR_CASE(HIPREDUCE_I32, int32_t) HR_CASE(HIPREDUCE_U32, uint32_t)
+        HR_CASE(HIPREDUCE_I64, int64_t) HR_CASE(HIPREDUCE_U64, uint64_t) HR_CASE(HIPREDUCE_F32, float)
+        HR_CASE(HIPREDUCE_F64, double)
+    default: break;
+    }
 #undef HR_CASE
     return hipErrorInvalidValue;
 }
