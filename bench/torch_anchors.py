@@ -197,7 +197,8 @@ def main():
         for n in sizes:
             elem = torch.empty(0, dtype=DTYPES[din]).element_size()
             per_call = n * elem * (2 if op == "dot" else 1)
-            buffers = min(64, max(2, -(-4 * props.L2_cache_size // per_call)))
+            l2 = getattr(props, "L2_cache_size", 0) or 64 << 20
+            buffers = min(64, max(2, -(-4 * l2 // per_call)))
             xs = [make_input(din, n, 1234 + b) for b in range(buffers)]
             ys = [make_input(din, n, 5678 + b) for b in range(buffers)] if op == "dot" else xs
             ref = reference(op, xs[0], ys[0])
@@ -221,7 +222,7 @@ def main():
                 pct = f"{100 * gbps / ceiling:.1f}" if ceiling else ""
                 cell = f"{ceiling:.1f}" if ceiling else ""
                 print(f"{name},{op},{din},{n},{t:.6f},{gbps:.1f},{pct},,,{cell},{dout},{status}", file=out)
-            del xs, ys
+            xs = ys = fns = None  # free the inputs before the next case's
             torch.cuda.empty_cache()
     if out is not sys.stdout:
         out.close()

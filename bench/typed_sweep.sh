@@ -56,7 +56,10 @@ torch_run torch_dot --cases dot:f32 --sizes 2^19,2^20,2^27
 
 echo
 grep -E "differs|failed|error|left out| gives " "$log" || true
-csvs=$(ls "$out"/*.csv 2>/dev/null)
+csvs="" # ours first: the plots draw rows in this order, and the first file names the device
+for name in regress_f32 typed_sums typed_f32 typed_dot torch torch_dot; do
+  [ -s "$out/$name.csv" ] && csvs="$csvs $out/$name.csv"
+done
 plots=()
 if python3 -c "import matplotlib" 2>/dev/null; then plots=(--plot-dir "$out/plots"); fi
 # shellcheck disable=SC2086
