@@ -58,7 +58,7 @@ enum {
  *            lane; the ci elements of a chunk are de-interleaved by shuffles): whole chunks,
  *            then the lanes a partial chunk covers whole, then the one lane it covers in part;
  *  flat_:    order-free, memory order over HR_FLAT_LANES accumulators (integers, which wrap;
- *            float min/max of transforms without an order key; argmin/argmax partials);
+ *            argmin/argmax partials);
  *  keys_:    float min/max of x or |x|, order-free through the order keys of the source's own
  *            bits and a NaN flag, both plain integer vector operations;
  *  arg_:     argmin/argmax of input elements: each accumulator keeps the first of its best keys,
@@ -73,16 +73,17 @@ enum {
 
 #define HR_DEFINE_ORDERED(SN, T, K, CI)                                                                    \
     HR_KERNEL acc_##K ordered_##SN##_##T##_##K##_##CI(int cmb, const unsigned char* x, const unsigned char* y, \
-                                                      uint64_t items)                                      \
+                                                      uint64_t items, acc_##K start)                       \
     {                                                                                                      \
         const uint32_t chunk_items = HR_TILE_LANES * (CI);                                                 \
         const uint32_t whole = (uint32_t)(items / chunk_items);                                            \
         const size_t chunk_bytes = (size_t)chunk_items * sizeof(st_##SN);                                  \
         acc_##K lane[HR_TILE_LANES];                                                                       \
-        for (uint32_t l = 0; l < HR_TILE_LANES; ++l) lane[l] = identity_##K(cmb);                          \
+        for (uint32_t l = 0; l < HR_TILE_LANES; ++l) lane[l] = start;                                      \
         for (uint32_t c = 0; c < whole; ++c) {                                                             \
             const unsigned char* xc = x + c * chunk_bytes;                                                 \
             const unsigned char* yc = y + c * chunk_bytes;                                                 \
+            (void)yc;                                                                                      \
             for (uint32_t block = 0; block < HR_TILE_LANES; block += HR_LANE_BLOCK)                        \
                 HR_ORDERED_LANES(SN, T, K, cmb, lane, xc, yc, block, block + HR_LANE_BLOCK, CI)            \
         }                                                                                                  \
@@ -90,6 +91,7 @@ enum {
         if (rest > 0) {                                                                                    \
             const unsigned char* xc = x + whole * chunk_bytes;                                             \
             const unsigned char* yc = y + whole * chunk_bytes;                                             \
+            (void)yc;                                                                                      \
             HR_ORDERED_LANES(SN, T, K, cmb, lane, xc, yc, 0, rest / (CI), CI)                              \
             const size_t tail = (size_t)(rest - rest % (CI)) * sizeof(st_##SN);                            \
             acc_##K acc = lane[rest / (CI)];                                                               \
@@ -105,6 +107,7 @@ enum {
     HR_KERNEL acc_##K flat_##SN##_##T##_##K##_##CI(int cmb, const unsigned char* x, const unsigned char* y,    \
                                                    uint64_t items)                                         \
     {                                                                                                      \
+        (void)y;                                                                                           \
         acc_##K acc[HR_FLAT_LANES];                                                                        \
         for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) acc[j] = identity_##K(cmb);                           \
         uint64_t i = 0;                                                                                    \
@@ -193,33 +196,66 @@ enum {
         }                                                                                                  \
         break;
 
-/* Per kind class: the tile kernels a level function needs (HR_DEFS_) and its combines (HR_BODY_). */
+/* Per kind class: the tile kernels a level function needs (HR_DEFS_) and its cases (HR_BODY_).
+ * Which combines meet which transform is the list HR_<class>_COMBINES_<transform>: the pairs the
+ * op rows use and their obvious neighbours (each pair is a loop per instruction set, so the
+ * build stays quick); an op row made of a listed pair runs without a change here, another
+ * pair is one word in its list. */
 #define HR_DEFS_INT(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
 #define HR_FLAT_CASE(SN, T, K, CI, CMB) HR_TILE_CASE(CMB, K, flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items))
-#define HR_BODY_INT(SN, T, K, CI)                                                                          \
-    HR_FLAT_CASE(SN, T, K, CI, CMB_ADD) HR_FLAT_CASE(SN, T, K, CI, CMB_MUL)                                \
-    HR_FLAT_CASE(SN, T, K, CI, CMB_MIN) HR_FLAT_CASE(SN, T, K, CI, CMB_MAX)                                \
-    HR_FLAT_CASE(SN, T, K, CI, CMB_AND) HR_FLAT_CASE(SN, T, K, CI, CMB_OR) HR_FLAT_CASE(SN, T, K, CI, CMB_XOR)
+#define HR_INT_COMBINES_IDENT(G, SN, T, K, CI)                                                             \
+    G(SN, T, K, CI, CMB_ADD) G(SN, T, K, CI, CMB_MUL) G(SN, T, K, CI, CMB_MIN) G(SN, T, K, CI, CMB_MAX)    \
+    G(SN, T, K, CI, CMB_AND) G(SN, T, K, CI, CMB_OR) G(SN, T, K, CI, CMB_XOR)
+#define HR_INT_COMBINES_ABS(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD) G(SN, T, K, CI, CMB_MIN) G(SN, T, K, CI, CMB_MAX)
+#define HR_INT_COMBINES_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
+#define HR_INT_COMBINES_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
+/* A kind wider than the input's own (U64 from <= 32-bit integers) holds only wide results:
+ * sums and products. */
+#define HR_INT_COMBINES_WIDE_IDENT(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD) G(SN, T, K, CI, CMB_MUL)
+#define HR_INT_COMBINES_WIDE_ABS(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
+#define HR_INT_COMBINES_WIDE_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
+#define HR_INT_COMBINES_WIDE_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
+#define HR_BODY_INT(SN, T, K, CI) HR_INT_COMBINES_##T(HR_FLAT_CASE, SN, T, K, CI)
+#define HR_BODY_INT_WIDE(SN, T, K, CI) HR_INT_COMBINES_WIDE_##T(HR_FLAT_CASE, SN, T, K, CI)
+#define HR_DEFS_INT_WIDE HR_DEFS_INT
+/* The signed kinds (I32, I64) hold only min/max (hr_acc_of). */
+#define HR_BODY_INT_ORDER(SN, T, K, CI) HR_FLAT_CASE(SN, T, K, CI, CMB_MIN) HR_FLAT_CASE(SN, T, K, CI, CMB_MAX)
+#define HR_DEFS_INT_ORDER HR_DEFS_INT
 
-/* Float min/max: through order keys where the transform keeps one (x, |x|), else the flat fold. */
-#define HR_MINMAX_DEF_IDENT(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
-#define HR_MINMAX_DEF_ABS(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
-#define HR_MINMAX_DEF_SQUARE(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
-#define HR_MINMAX_DEF_PRODUCT(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
-#define HR_MINMAX_USE_IDENT(SN, T, K, CI, CMB) keys_##SN##_##T##_##K##_##CI(CMB, xt, items)
-#define HR_MINMAX_USE_ABS(SN, T, K, CI, CMB) keys_##SN##_##T##_##K##_##CI(CMB, xt, items)
-#define HR_MINMAX_USE_SQUARE(SN, T, K, CI, CMB) flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items)
-#define HR_MINMAX_USE_PRODUCT(SN, T, K, CI, CMB) flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items)
-#define HR_DEFS_FLOAT(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI) HR_MINMAX_DEF_##T(SN, T, K, CI)
-#define HR_ORDERED_CASE(SN, T, K, CI, CMB) HR_TILE_CASE(CMB, K, ordered_##SN##_##T##_##K##_##CI(CMB, xt, yt, items))
-#define HR_BODY_FLOAT(SN, T, K, CI)                                                                        \
-    HR_ORDERED_CASE(SN, T, K, CI, CMB_ADD) HR_ORDERED_CASE(SN, T, K, CI, CMB_MUL)                          \
-    HR_ORDERED_CASE(SN, T, K, CI, CMB_NRM2)                                                                \
-    HR_TILE_CASE(CMB_MIN, K, HR_MINMAX_USE_##T(SN, T, K, CI, CMB_MIN))                                     \
-    HR_TILE_CASE(CMB_MAX, K, HR_MINMAX_USE_##T(SN, T, K, CI, CMB_MAX))
+/* Floats: sums (ADD, and NRM2, a sum of squares from +0.0) share one ordered loop, started from
+ * the combine's own identity; products are ordered too; min/max (x, |x|) go through the order
+ * keys. */
+#define HR_DEFS_FLOAT(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI) HR_KEYS_DEF_##T(SN, T, K, CI)
+#define HR_KEYS_DEF_IDENT(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
+#define HR_KEYS_DEF_ABS(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
+#define HR_KEYS_DEF_SQUARE(SN, T, K, CI)
+#define HR_KEYS_DEF_PRODUCT(SN, T, K, CI)
+#define HR_FLOAT_CASE_SUM(SN, T, K, CI)                                                                    \
+    case CMB_NRM2:                                                                                         \
+        HR_TILE_CASE(CMB_ADD, K, ordered_##SN##_##T##_##K##_##CI(CMB_ADD, xt, yt, items, identity_##K(cmb)))
+#define HR_FLOAT_CASE_PROD(SN, T, K, CI)                                                                   \
+    HR_TILE_CASE(CMB_MUL, K, ordered_##SN##_##T##_##K##_##CI(CMB_MUL, xt, yt, items, identity_##K(CMB_MUL)))
+#define HR_FLOAT_CASE_MIN(SN, T, K, CI) HR_TILE_CASE(CMB_MIN, K, keys_##SN##_##T##_##K##_##CI(CMB_MIN, xt, items))
+#define HR_FLOAT_CASE_MAX(SN, T, K, CI) HR_TILE_CASE(CMB_MAX, K, keys_##SN##_##T##_##K##_##CI(CMB_MAX, xt, items))
+#define HR_FLOAT_COMBINES_IDENT(SN, T, K, CI)                                                              \
+    HR_FLOAT_CASE_SUM(SN, T, K, CI) HR_FLOAT_CASE_PROD(SN, T, K, CI) HR_FLOAT_CASE_MIN(SN, T, K, CI)       \
+    HR_FLOAT_CASE_MAX(SN, T, K, CI)
+#define HR_FLOAT_COMBINES_ABS(SN, T, K, CI)                                                                \
+    HR_FLOAT_CASE_SUM(SN, T, K, CI) HR_FLOAT_CASE_MIN(SN, T, K, CI) HR_FLOAT_CASE_MAX(SN, T, K, CI)
+#define HR_FLOAT_COMBINES_SQUARE(SN, T, K, CI) HR_FLOAT_CASE_SUM(SN, T, K, CI)
+#define HR_FLOAT_COMBINES_PRODUCT(SN, T, K, CI) HR_FLOAT_CASE_SUM(SN, T, K, CI)
+#define HR_BODY_FLOAT(SN, T, K, CI) HR_FLOAT_COMBINES_##T(SN, T, K, CI)
+/* F64 from f16/bf16/f32: only wide results (sums, products, nrm2's sum of squares). */
+#define HR_DEFS_FLOAT_WIDE(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI)
+#define HR_BODY_FLOAT_WIDE(SN, T, K, CI) HR_FLOAT_CASE_SUM(SN, T, K, CI) HR_FLOAT_WIDE_PROD_##T(SN, T, K, CI)
+#define HR_FLOAT_WIDE_PROD_IDENT HR_FLOAT_CASE_PROD
+#define HR_FLOAT_WIDE_PROD_ABS(SN, T, K, CI)
+#define HR_FLOAT_WIDE_PROD_SQUARE(SN, T, K, CI)
+#define HR_FLOAT_WIDE_PROD_PRODUCT(SN, T, K, CI)
 
 #define HR_DEFS_NRM2(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI)
-#define HR_BODY_NRM2(SN, T, K, CI) HR_ORDERED_CASE(SN, T, K, CI, CMB_NRM2)
+#define HR_BODY_NRM2(SN, T, K, CI)                                                                         \
+    HR_TILE_CASE(CMB_NRM2, K, ordered_##SN##_##T##_##K##_##CI(CMB_NRM2, xt, yt, items, identity_##K(CMB_NRM2)))
 
 /* Argmin/argmax: input elements through arg_ (transform KEY), partials through flat_ (IDENT). */
 #define HR_ARG_DEF_KEY(SN, K, CI) HR_DEFINE_ARG(SN, K, CI)
@@ -231,20 +267,9 @@ enum {
     HR_TILE_CASE(CMB_ARGMIN, K, HR_ARG_USE_##T(SN, K, CI, CMB_ARGMIN))                                     \
     HR_TILE_CASE(CMB_ARGMAX, K, HR_ARG_USE_##T(SN, K, CI, CMB_ARGMAX))
 
-#define HR_CLASS_I32 INT
-#define HR_CLASS_U32 INT
-#define HR_CLASS_I64 INT
-#define HR_CLASS_U64 INT
-#define HR_CLASS_F32 FLOAT
-#define HR_CLASS_F64 FLOAT
-#define HR_CLASS_NRM2_F64 NRM2
-#define HR_CLASS_KEY32 KEY
-#define HR_CLASS_KEY64 KEY
-#define HR_CAT_(a, b) a##b
-#define HR_CAT(a, b) HR_CAT_(a, b)
-
-#define HR_DEFINE_LEVEL(NAME, SN, T, K, CI)                                                                \
-    HR_CAT(HR_DEFS_, HR_CLASS_##K)(SN, T, K, CI)                                                           \
+/* CLASS: INT, INT_WIDE, INT_ORDER, FLOAT, FLOAT_WIDE, NRM2 or KEY (the lists above). */
+#define HR_DEFINE_LEVEL(NAME, SN, T, K, CI, CLASS)                                                         \
+    HR_DEFS_##CLASS(SN, T, K, CI)                                                                          \
     static HR_TARGET void NAME(int cmb, const void* src, const void* src_y, uint64_t count, uint64_t tile,  \
                                uint64_t t0, uint64_t t1, void* dst)                                        \
     {                                                                                                      \
@@ -253,54 +278,58 @@ enum {
         unsigned char* out = (unsigned char*)dst;                                                          \
         const size_t esize = sizeof(st_##SN);                                                              \
         switch (cmb) {                                                                                     \
-            HR_CAT(HR_BODY_, HR_CLASS_##K)(SN, T, K, CI)                                                   \
+            HR_BODY_##CLASS(SN, T, K, CI)                                                                  \
         default: break;                                                                                    \
         }                                                                                                  \
     }
 
 /* ---- the instances: which (transform, kind) pairs each input dtype class runs, from
- * device/op_table.h's dtype rows and hr_acc_of's rules (types.c). Every transform meets every
- * combine of its kind's class, so an op row made of an existing transform and combine runs
- * without a change here. ---- */
+ * device/op_table.h's dtype rows and hr_acc_of's rules (types.c) ---- */
 #define HR_CI_1 16
 #define HR_CI_2 8
 #define HR_CI_4 4
 #define HR_CI_8 2
-#define HR_WIDE(G, E, SN, CI, K) G(E, SN, IDENT, K, CI) G(E, SN, ABS, K, CI) G(E, SN, SQUARE, K, CI) G(E, SN, PRODUCT, K, CI)
+#define HR_WIDE(G, E, SN, CI, K, CLASS)                                                                    \
+    G(E, SN, IDENT, K, CI, CLASS) G(E, SN, ABS, K, CI, CLASS) G(E, SN, SQUARE, K, CI, CLASS)               \
+    G(E, SN, PRODUCT, K, CI, CLASS)
 #define HR_PAIRS_SIGNED_1(G, E, SN, CI)                                                                    \
-    HR_WIDE(G, E, SN, CI, U32) HR_WIDE(G, E, SN, CI, U64) G(E, SN, IDENT, I32, CI) G(E, SN, KEY, KEY32, CI)
+    HR_WIDE(G, E, SN, CI, U32, INT) HR_WIDE(G, E, SN, CI, U64, INT_WIDE) G(E, SN, IDENT, I32, CI, INT_ORDER)     \
+    G(E, SN, KEY, KEY32, CI, KEY)
 #define HR_PAIRS_SIGNED_2 HR_PAIRS_SIGNED_1
 #define HR_PAIRS_SIGNED_4 HR_PAIRS_SIGNED_1
-#define HR_PAIRS_SIGNED_8(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U64) G(E, SN, IDENT, I64, CI) G(E, SN, KEY, KEY64, CI)
-#define HR_PAIRS_UNSIGNED_1(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U32) HR_WIDE(G, E, SN, CI, U64) G(E, SN, KEY, KEY32, CI)
+#define HR_PAIRS_SIGNED_8(G, E, SN, CI)                                                                    \
+    HR_WIDE(G, E, SN, CI, U64, INT) G(E, SN, IDENT, I64, CI, INT_ORDER) G(E, SN, KEY, KEY64, CI, KEY)
+#define HR_PAIRS_UNSIGNED_1(G, E, SN, CI)                                                                  \
+    HR_WIDE(G, E, SN, CI, U32, INT) HR_WIDE(G, E, SN, CI, U64, INT_WIDE) G(E, SN, KEY, KEY32, CI, KEY)
 #define HR_PAIRS_UNSIGNED_2 HR_PAIRS_UNSIGNED_1
 #define HR_PAIRS_UNSIGNED_4 HR_PAIRS_UNSIGNED_1
-#define HR_PAIRS_UNSIGNED_8(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U64) G(E, SN, KEY, KEY64, CI)
-#define HR_PAIRS_HALF_2(G, E, SN, CI) HR_WIDE(G, E, SN, CI, F32) HR_WIDE(G, E, SN, CI, F64) G(E, SN, KEY, KEY32, CI)
+#define HR_PAIRS_UNSIGNED_8(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U64, INT) G(E, SN, KEY, KEY64, CI, KEY)
+#define HR_PAIRS_HALF_2(G, E, SN, CI)                                                                      \
+    HR_WIDE(G, E, SN, CI, F32, FLOAT) HR_WIDE(G, E, SN, CI, F64, FLOAT_WIDE) G(E, SN, KEY, KEY32, CI, KEY)
 #define HR_PAIRS_FLOAT_4 HR_PAIRS_HALF_2
 #define HR_PAIRS_FLOAT_8(G, E, SN, CI)                                                                     \
-    HR_WIDE(G, E, SN, CI, F64) G(E, SN, SQUARE, NRM2_F64, CI) G(E, SN, KEY, KEY64, CI)
+    HR_WIDE(G, E, SN, CI, F64, FLOAT) G(E, SN, SQUARE, NRM2_F64, CI, NRM2) G(E, SN, KEY, KEY64, CI, KEY)
 
-#define HR_GEN_DEFINE(E, SN, T, K, CI) HR_DEFINE_LEVEL(in_##SN##_##T##_##K, SN, T, K, CI)
-#define HR_GEN_ROW(E, SN, T, K, CI) [E][TR_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
+#define HR_GEN_DEFINE(E, SN, T, K, CI, CLASS) HR_DEFINE_LEVEL(in_##SN##_##T##_##K, SN, T, K, CI, CLASS)
+#define HR_GEN_ROW(E, SN, T, K, CI, CLASS) [E][TR_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
 #define HR_DTYPE_DEFINE(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_DEFINE, E, NAME, HR_CI_##BYTES)
 #define HR_DTYPE_ROW(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_ROW, E, NAME, HR_CI_##BYTES)
 HR_DTYPE_ROWS(HR_DTYPE_DEFINE)
 
 /* Higher levels: partials of a kind. Ordered kinds keep the input's chunk geometry (CI); the
  * order-free ones are one function for every geometry. */
-HR_DEFINE_LEVEL(up_I32, I32, IDENT, I32, 0)
-HR_DEFINE_LEVEL(up_U32, U32, IDENT, U32, 0)
-HR_DEFINE_LEVEL(up_I64, I64, IDENT, I64, 0)
-HR_DEFINE_LEVEL(up_U64, U64, IDENT, U64, 0)
-HR_DEFINE_LEVEL(up_KEY32, KEY32, IDENT, KEY32, 0)
-HR_DEFINE_LEVEL(up_KEY64, KEY64, IDENT, KEY64, 0)
-HR_DEFINE_LEVEL(up_F32_8, F32, IDENT, F32, 8)
-HR_DEFINE_LEVEL(up_F32_4, F32, IDENT, F32, 4)
-HR_DEFINE_LEVEL(up_F64_8, F64, IDENT, F64, 8)
-HR_DEFINE_LEVEL(up_F64_4, F64, IDENT, F64, 4)
-HR_DEFINE_LEVEL(up_F64_2, F64, IDENT, F64, 2)
-HR_DEFINE_LEVEL(up_NRM2_F64_2, NRM2_F64, IDENT, NRM2_F64, 2)
+HR_DEFINE_LEVEL(up_I32, I32, IDENT, I32, 0, INT_ORDER)
+HR_DEFINE_LEVEL(up_U32, U32, IDENT, U32, 0, INT)
+HR_DEFINE_LEVEL(up_I64, I64, IDENT, I64, 0, INT_ORDER)
+HR_DEFINE_LEVEL(up_U64, U64, IDENT, U64, 0, INT)
+HR_DEFINE_LEVEL(up_KEY32, KEY32, IDENT, KEY32, 0, KEY)
+HR_DEFINE_LEVEL(up_KEY64, KEY64, IDENT, KEY64, 0, KEY)
+HR_DEFINE_LEVEL(up_F32_8, F32, IDENT, F32, 8, FLOAT)
+HR_DEFINE_LEVEL(up_F32_4, F32, IDENT, F32, 4, FLOAT)
+HR_DEFINE_LEVEL(up_F64_8, F64, IDENT, F64, 8, FLOAT)
+HR_DEFINE_LEVEL(up_F64_4, F64, IDENT, F64, 4, FLOAT)
+HR_DEFINE_LEVEL(up_F64_2, F64, IDENT, F64, 2, FLOAT)
+HR_DEFINE_LEVEL(up_NRM2_F64_2, NRM2_F64, IDENT, NRM2_F64, 2, NRM2)
 
 #define HR_UP_ANY(K) [HR_ACC_##K] = {up_##K, up_##K, up_##K, up_##K}
 const hr_cpu_levels HR_LEVELS_TABLE = {
