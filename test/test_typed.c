@@ -359,6 +359,7 @@ int main(int argc, char** argv)
     printf("typed %s: matrix up to n = %llu\n", want_gpu ? "gpu" : "cpu", (unsigned long long)max_n);
     int fails = 0;
     fails += tt_mismatch(&c);
+    fails += tt_arguments(&c);
     fails += tt_semantics(&c);
     fails += tt_arg_rules(&c);
     fails += tt_nrm2_range(&c);

@@ -38,6 +38,7 @@ hipreduce_status tt_call(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in
 
 /* The rule sections (typed_rules.c); each returns its failures. */
 int tt_mismatch(tt_ctx* c);        /* every refused triple and op of another call writes nothing */
+int tt_arguments(tt_ctx* c);       /* the validation order of the typed calls (cpu handle) */
 int tt_arg_rules(tt_ctx* c);       /* argmin/argmax: ties, NaN, signed zeros, extremes, n = 0 */
 int tt_semantics(tt_ctx* c);       /* the spec's worked examples */
 int tt_nrm2_range(tt_ctx* c);      /* nrm2 at the range limits */
