@@ -1,8 +1,8 @@
 /* f16 (IEEE binary16) and bf16 to and from f32 for the cpu device (ISSUE10_SPEC):
- *  - to f32: exact (subnormals, infinities; a NaN stays a NaN). The f16 path is branch-free
- *    selects over integers, so the lane loops vectorise it, and it does no arithmetic on a
- *    subnormal (a subnormal f16 is an integer times 2^-24, both exact normal f32 values), so a
- *    caller's flush-to-zero or denormals-are-zero mode cannot change it;
+ *  - to f32: exact (subnormals, infinities; a NaN stays a NaN). The f16 path is selects over
+ *    integers and one subtraction of normal numbers, which the lane loops vectorise (GCC left
+ *    an int-to-float conversion scalar), and no arithmetic touches a subnormal, so a caller's
+ *    flush-to-zero or denormals-are-zero mode cannot change it;
  *  - from f32 (rounding a result once): nearest, ties to even; overflow to infinity; any NaN to
  *    the canonical NaN (f16 0x7e00, bf16 0x7fc0). Scalar: it runs once per call. */
 #ifndef HIPREDUCE_CPU_HALF_H
@@ -30,12 +30,14 @@ static inline uint32_t hr_f32_bits(float f)
 static inline float hr_f16_to_f32(uint16_t h)
 {
     const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    const uint32_t em = h & 0x7fffu;                                 /* exponent and mantissa */
-    const uint32_t normal = (em << 13) + UINT32_C(0x38000000);       /* rebias 15 -> 127 */
-    const uint32_t special = (em << 13) + UINT32_C(0x70000000);      /* exponent 31 -> 255 */
-    const uint32_t subnormal = hr_f32_bits((float)(int32_t)em * 0x1p-24f); /* em < 0x400: exact */
-    const uint32_t bits = em >= 0x7c00u ? special : em >= 0x400u ? normal : subnormal;
-    return hr_bits_f32(bits | sign);
+    const uint32_t shifted = (uint32_t)(h & 0x7fffu) << 13;  /* exponent and mantissa in place */
+    const uint32_t exponent = shifted & UINT32_C(0x0f800000);
+    uint32_t bits = shifted + UINT32_C(0x38000000);          /* rebias 15 -> 127 */
+    if (exponent == UINT32_C(0x0f800000)) bits += UINT32_C(0x38000000); /* inf/NaN: exponent 255 */
+    /* Subnormal (and zero) m * 2^-24: as 2^-14 * (1 + m/1024) less 2^-14, both normal, exact. */
+    float f = hr_bits_f32(exponent == 0 ? bits + UINT32_C(0x00800000) : bits);
+    if (exponent == 0) f = f - 0x1p-14f;
+    return hr_bits_f32(hr_f32_bits(f) | sign);
 }
 
 static inline float hr_bf16_to_f32(uint16_t h) { return hr_bits_f32((uint32_t)h << 16); }

@@ -229,9 +229,12 @@ HR_ALWAYS_INLINE acc_NRM2_F64 combine_NRM2_F64(int cmb, acc_NRM2_F64 a, acc_NRM2
 }
 HR_ALWAYS_INLINE acc_NRM2_F64 square_NRM2_F64(double x)
 {
+    /* Quiet comparisons (false for NaN, which so goes to med): GCC does not turn the ordinary,
+     * signalling ones into vector selects under its default -ftrapping-math. */
     const double a = fabs(x), big = a * HR_NRM2_SBIG, sml = a * HR_NRM2_SSML;
-    const int is_big = a > HR_NRM2_TBIG, is_sml = a < HR_NRM2_TSML; /* NaN: neither, so med */
-    const acc_NRM2_F64 r = {is_sml ? sml * sml : 0.0, !is_big && !is_sml ? a * a : 0.0, is_big ? big * big : 0.0};
+    const double big2 = big * big, sml2 = sml * sml, med2 = a * a;
+    const int is_big = isgreater(a, HR_NRM2_TBIG), is_sml = isless(a, HR_NRM2_TSML);
+    const acc_NRM2_F64 r = {is_sml ? sml2 : 0.0, (is_big | is_sml) ? 0.0 : med2, is_big ? big2 : 0.0};
     return r;
 }
 HR_ALWAYS_INLINE acc_NRM2_F64 ident_NRM2_F64(acc_NRM2_F64 x) { return x; }
