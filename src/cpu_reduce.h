@@ -27,8 +27,9 @@ void hr_cpu_destroy(hr_cpu* cpu);
 hipreduce_status hr_cpu_set_threads(hr_cpu* cpu, unsigned threads);
 unsigned hr_cpu_threads(const hr_cpu* cpu);
 
-/* Bytes of host workspace a validated call needs: the tile partials of level 1, 0
- * when one tile covers n. Arguments already validated (dtype valid, n * size fits). */
+/* Bytes of host workspace a validated call needs: the tile partials of level 1, one accumulator
+ * of call->acc (hr_acc_size: 4, 8, 16 for argmin/argmax keys, 24 for f64 nrm2) per tile; 0 when
+ * one tile covers n. Arguments already validated (an allowed triple, n * size fits). */
 size_t hr_cpu_workspace_size(const hr_call* call);
 
 /* Caller host memory for later calls' partials (any alignment, no initialisation), or NULL, 0
@@ -36,9 +37,11 @@ size_t hr_cpu_workspace_size(const hr_call* call);
  * kept. Setting a caller workspace frees the executor's own. */
 void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes);
 
-/* Arguments already validated. SUCCESS, WORKSPACE_TOO_SMALL (caller workspace) or
- * ALLOCATION_FAILED (own workspace); writes result only on SUCCESS. The bits depend only on
- * (op, dtype, n, data): not on the thread count, the vector width or any alignment. */
+/* Runs a validated call: any allowed (op, in, out) triple, argmin/argmax (value and index) and
+ * dot. SUCCESS, WORKSPACE_TOO_SMALL (caller workspace), ALLOCATION_FAILED (own workspace), or
+ * NOT_SUPPORTED should a triple have no kernel (test_cpu_levels checks that none lacks one);
+ * writes the outputs only on SUCCESS. The bits depend only on (op, in, out, n, data): not on
+ * the thread count, the vector width or any alignment. */
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call);
 
 #ifdef __cplusplus

@@ -1,0 +1,183 @@
+/* The cpu device's results (cpu_result.h): the top accumulator rounded once to the result
+ * dtype, and the empty results, as ISSUE10_SPEC writes them. */
+#include "cpu_result.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cpu_ops.h"
+
+/* Stores an integer result: the low bits of v, read as the out dtype (wrap-around arithmetic
+ * modulo 2^k commutes with truncation). */
+static void store_int(int out_dtype, uint64_t v, void* result)
+{
+    switch (hipreduce_dtype_size((hipreduce_dtype)out_dtype)) {
+    case 1: {
+        const uint8_t r = (uint8_t)v;
+        memcpy(result, &r, 1);
+        break;
+    }
+    case 2: {
+        const uint16_t r = (uint16_t)v;
+        memcpy(result, &r, 2);
+        break;
+    }
+    case 4: {
+        const uint32_t r = (uint32_t)v;
+        memcpy(result, &r, 4);
+        break;
+    }
+    default: memcpy(result, &v, 8); break;
+    }
+}
+
+/* Stores a float result: f32 accumulators (f == d exactly) round to f16/bf16 once; f64 ones to
+ * f32 by C's cast (nrm2 into f32). canonical: a NaN is written as the dtype's canonical NaN
+ * (min/max/max_abs/nrm2/argmin/argmax; f16/bf16 results always). */
+static void store_float(int out_dtype, double d, int canonical, void* result)
+{
+    const int nan = d != d;
+    switch (out_dtype) {
+    case HIPREDUCE_F16: {
+        const uint16_t r = hr_f32_to_f16((float)d);
+        memcpy(result, &r, 2);
+        break;
+    }
+    case HIPREDUCE_BF16: {
+        const uint16_t r = hr_f32_to_bf16((float)d);
+        memcpy(result, &r, 2);
+        break;
+    }
+    case HIPREDUCE_F32: {
+        const float r = nan && canonical ? canonical_nan_F32() : (float)d;
+        memcpy(result, &r, 4);
+        break;
+    }
+    default: {
+        const double r = nan && canonical ? canonical_nan_F64() : d;
+        memcpy(result, &r, 8);
+        break;
+    }
+    }
+}
+
+/* nrm2 of f64 input from its three scaled sums (ISSUE10_SPEC, as LAPACK 3.10's dnrm2). */
+static double nrm2_finish(acc_NRM2_F64 a)
+{
+    double big = a.big, med = a.med;
+    const double sml = a.sml;
+    if (med != med) return med;
+    if (big > 0 || big != big) {
+        if (med > 0) big += (med * HR_NRM2_SBIG) * HR_NRM2_SBIG;
+        return sqrt(big) / HR_NRM2_SBIG;
+    }
+    if (sml > 0) {
+        if (med > 0) {
+            const double s = sqrt(med), t = sqrt(sml) / HR_NRM2_SSML;
+            const double ymin = s < t ? s : t, ymax = s < t ? t : s;
+            const double q = ymin / ymax;
+            return ymax * sqrt(1.0 + q * q);
+        }
+        return sqrt(sml) / HR_NRM2_SSML;
+    }
+    return sqrt(med);
+}
+
+/* The value of the input element at `index` (argmin/argmax), canonical NaN for a NaN. */
+static void store_element(int dtype, const unsigned char* x, int64_t index, void* result)
+{
+    const size_t size = hipreduce_dtype_size((hipreduce_dtype)dtype);
+    const unsigned char* p = x + (size_t)index * size;
+    switch (dtype) {
+    case HIPREDUCE_F16:
+        if (argnan_f16(p)) return store_float(dtype, NAN, 1, result);
+        break;
+    case HIPREDUCE_BF16:
+        if (argnan_bf16(p)) return store_float(dtype, NAN, 1, result);
+        break;
+    case HIPREDUCE_F32:
+        if (argnan_f32(p)) return store_float(dtype, NAN, 1, result);
+        break;
+    case HIPREDUCE_F64:
+        if (argnan_f64(p)) return store_float(dtype, NAN, 1, result);
+        break;
+    default: break;
+    }
+    memcpy(result, p, size);
+}
+
+/* Writes the result from the top partial (one accumulator of call->acc). */
+void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top)
+{
+    const int canonical = combine != CMB_ADD && combine != CMB_MUL; /* sums keep IEEE NaNs */
+    switch (call->acc) {
+    case HR_ACC_I32: store_int(call->out_dtype, (uint64_t)(int64_t)load_I32(top), call->result); break;
+    case HR_ACC_U32: store_int(call->out_dtype, load_U32(top), call->result); break;
+    case HR_ACC_I64: store_int(call->out_dtype, (uint64_t)load_I64(top), call->result); break;
+    case HR_ACC_U64: store_int(call->out_dtype, load_U64(top), call->result); break;
+    case HR_ACC_F32: store_float(call->out_dtype, load_F32(top), canonical, call->result); break;
+    case HR_ACC_F64: {
+        const double d = load_F64(top);
+        store_float(call->out_dtype, combine == CMB_NRM2 ? sqrt(d) : d, canonical, call->result);
+        break;
+    }
+    case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), 1, call->result); break;
+    case HR_ACC_KEY32:
+    case HR_ACC_KEY64: {
+        const int64_t index = call->acc == HR_ACC_KEY32 ? load_KEY32(top).index : load_KEY64(top).index;
+        store_element(call->in_dtype, (const unsigned char*)call->x, index, call->result);
+        memcpy(call->index, &index, sizeof index);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* The out dtype's highest (or lowest) value: +-inf for floats. */
+static void store_extreme(int dtype, int highest, void* result)
+{
+    const hr_dtype_info* info = hr_dtype_lookup(dtype);
+    if (info->cls == HR_CLASS_HALF || info->cls == HR_CLASS_FLOAT)
+        return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, 0, result);
+    const unsigned bits = 8u * (unsigned)info->size;
+    const uint64_t all = bits == 64 ? ~(uint64_t)0 : (UINT64_C(1) << bits) - 1;
+    uint64_t v;
+    if (info->cls == HR_CLASS_UNSIGNED) v = highest ? all : 0;
+    else v = highest ? all >> 1 : ~(all >> 1); /* INT_MAX, or INT_MIN sign-extended */
+    store_int(dtype, v, result);
+}
+
+/* n == 0 (ISSUE10_SPEC): min/max the dtype's extremes (max_abs 0), argmin/argmax index -1 and
+ * the min/max identity, sums and nrm2 +0.0, every other combine its identity. */
+void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
+{
+    unsigned char top[32];
+    switch (combine) {
+    case CMB_MIN:
+    case CMB_MAX:
+        if (transform != TR_IDENT && combine == CMB_MAX) { /* max_abs: 0 */
+            if (hr_dtype_is_float(call->out_dtype)) return store_float(call->out_dtype, 0.0, 0, call->result);
+            return store_int(call->out_dtype, 0, call->result);
+        }
+        return store_extreme(call->out_dtype, combine == CMB_MIN, call->result);
+    case CMB_ARGMIN:
+    case CMB_ARGMAX: {
+        const int64_t none = -1;
+        store_extreme(call->out_dtype, combine == CMB_ARGMIN, call->result);
+        memcpy(call->index, &none, sizeof none);
+        return;
+    }
+    default: break;
+    }
+    switch (call->acc) {
+    case HR_ACC_I32: store_I32(top, identity_I32(combine)); break;
+    case HR_ACC_U32: store_U32(top, identity_U32(combine)); break;
+    case HR_ACC_I64: store_I64(top, identity_I64(combine)); break;
+    case HR_ACC_U64: store_U64(top, identity_U64(combine)); break;
+    case HR_ACC_F32: store_F32(top, combine == CMB_ADD ? 0.0f : identity_F32(combine)); break;
+    case HR_ACC_F64: store_F64(top, combine == CMB_ADD ? 0.0 : identity_F64(combine)); break;
+    case HR_ACC_NRM2_F64: store_NRM2_F64(top, identity_NRM2_F64(combine)); break;
+    default: return;
+    }
+    hr_cpu_finish(call, combine, top);
+}
