@@ -29,6 +29,9 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
 
 typedef cudaError_t hipError_t;
 typedef cudaStream_t hipStream_t;
@@ -79,11 +82,22 @@ typedef cudaDeviceProp hipDeviceProp_t;
 __device__ __forceinline__ bool hr_width_runs(int) { return true; } /* compiled widths are 32 (or 0) */
 __device__ __forceinline__ void hr_width_trap(int) { __trap(); }
 
-/* Width-limited shuffle over the whole warp (all lanes take part). */
+/* Width-limited shuffle over the whole warp (all lanes take part); a struct (the
+ * accumulators of nrm2 and argmin/argmax) goes word by word. */
 template <class T>
 __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
 {
-    return __shfl_down_sync(0xffffffffu, value, delta, width);
+    if constexpr (std::is_arithmetic<T>::value) {
+        return __shfl_down_sync(0xffffffffu, value, delta, width);
+    } else {
+        static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % 4 == 0, "shuffled in 32-bit words");
+        uint32_t w[sizeof(T) / 4];
+        memcpy(w, &value, sizeof value);
+#pragma unroll
+        for (unsigned i = 0; i < sizeof(T) / 4; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta, width);
+        memcpy(&value, w, sizeof value);
+        return value;
+    }
 }
 __device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
 
@@ -99,7 +113,20 @@ __device__ __forceinline__ uint4 hr_load16_input(const void* p)
 }
 __device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return __ldcg((const uint4*)p); }
 #define HR_HAS_COHERENT_LOAD16 1
-template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p) { return *(const volatile T*)p; }
+template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p)
+{
+    if constexpr (std::is_arithmetic<T>::value) {
+        return *(const volatile T*)p;
+    } else { /* struct accumulators: 64-bit words */
+        static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % 8 == 0 && alignof(T) >= 8, "64-bit words");
+        uint64_t w[sizeof(T) / 8];
+#pragma unroll
+        for (unsigned i = 0; i < sizeof(T) / 8; ++i) w[i] = ((const volatile uint64_t*)p)[i];
+        T r;
+        memcpy(&r, w, sizeof r);
+        return r;
+    }
+}
 
 /* Device-scope acquire-release atomic add, returning the old value: the arrival of the
  * default algorithm's last-block finish. Release orders the arriving block's partials
@@ -115,6 +142,7 @@ __device__ __forceinline__ uint32_t hr_arrive_add(uint32_t* p, uint32_t v)
 
 #include <hip/hip_runtime.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <type_traits>
 
@@ -139,7 +167,17 @@ __device__ __forceinline__ void hr_width_trap(int) { __builtin_trap(); }
 template <class T>
 __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
 {
-    return __shfl_down(value, delta, width);
+    if constexpr (std::is_arithmetic<T>::value) {
+        return __shfl_down(value, delta, width);
+    } else { /* structs word by word */
+        static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % 4 == 0, "shuffled in 32-bit words");
+        int w[sizeof(T) / 4];
+        memcpy(w, &value, sizeof value);
+#pragma unroll
+        for (unsigned i = 0; i < sizeof(T) / 4; ++i) w[i] = __shfl_down(w[i], delta, width);
+        memcpy(&value, w, sizeof value);
+        return value;
+    }
 }
 /* A wavefront executes in lock-step; only the compiler must not reorder. */
 __device__ __forceinline__ void hr_syncwarp() { __builtin_amdgcn_wave_barrier(); }
@@ -151,9 +189,19 @@ __device__ __forceinline__ uint4 hr_load16_input(const void* p) { return *(const
  * loads are independent, so a lane has all its loads in flight at once. */
 template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p)
 {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "partials are 4 or 8 bytes");
-    using U = typename std::conditional<sizeof(T) == 8, uint64_t, uint32_t>::type;
-    return __builtin_bit_cast(T, __hip_atomic_load((const U*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT));
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+        using U = typename std::conditional<sizeof(T) == 8, uint64_t, uint32_t>::type;
+        return __builtin_bit_cast(T, __hip_atomic_load((const U*)p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT));
+    } else { /* struct accumulators: 64-bit words */
+        static_assert(sizeof(T) % 8 == 0 && alignof(T) >= 8, "partials are 4 or 8 bytes, or 64-bit words");
+        uint64_t w[sizeof(T) / 8];
+#pragma unroll
+        for (unsigned i = 0; i < sizeof(T) / 8; ++i)
+            w[i] = __hip_atomic_load((const uint64_t*)p + i, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+        T r;
+        memcpy(&r, w, sizeof r);
+        return r;
+    }
 }
 __device__ __forceinline__ uint4 hr_load16_coherent(const void* p)
 {

@@ -1,6 +1,7 @@
-/* The kernels of the three drivers, each a template over the operator (which fixes
- * the element type), the type read at this level (In) and the warp width W. An
- * instance whose W does not exist on the target compiles to a trap (hip_compat.h). */
+/* The kernels of the three drivers, each a template over the operator (ops.h: it fixes
+ * the input type and the accumulator), the warp width W and, for multipass and two-pass,
+ * the type read at this level (In). An instance whose W does not exist on the target
+ * compiles to a trap (hip_compat.h). */
 #ifndef HIPREDUCE_KERNELS_H
 #define HIPREDUCE_KERNELS_H
 
@@ -18,17 +19,35 @@ struct tree_levels {
     uint32_t* counter[HR_MAX_LEVELS];  /* arrival counters of levels 2 .. levels-1, zero between launches */
 };
 
+/* A launch's call: inputs (y: dot's second, else null), where the result goes (argmin/argmax:
+ * the value and the index) and the result dtype, used only by the thread that stores it. */
+struct tree_args {
+    const void* x;
+    const void* y;
+    void* result;
+    int64_t* index;
+    int out;
+};
+
 __device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
-template <class Op, class In>
-__device__ __forceinline__ typename Op::acc reduce_tile(const In* data, uint64_t count, uint64_t tile, bool aligned,
-                                                       block_reduce_storage<Op, HR_TILE_LANES>& smem)
+template <class R> __device__ __forceinline__ bool inputs_aligned(const void* x, const void* y)
 {
-    const uint64_t first = tile * tile_items<Op>();
-    const uint64_t valid = tile_valid<Op>(count, first);
-    typename Op::acc v = lane_accumulate<Op, In>(Op::identity(), data + first, valid,
-                                                 aligned && valid == tile_items<Op>(), threadIdx.x);
-    return block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
+    if constexpr (R::inputs == 2) return aligned16(x) && aligned16(y);
+    else return aligned16(x);
+}
+
+/* Reduces input tile `tile` to one accumulator (valid in thread 0). */
+template <class R>
+__device__ __forceinline__ typename R::acc reduce_tile(const typename R::value_t* x, const typename R::value_t* y,
+                                                      uint64_t count, uint64_t tile, bool aligned,
+                                                      block_reduce_storage<R, HR_TILE_LANES>& smem)
+{
+    const uint64_t first = tile * tile_items<R>();
+    const uint64_t valid = tile_valid<R>(count, first);
+    typename R::acc v = input_lane_accumulate<R>(R::identity(), x, y, first, valid,
+                                                 aligned && valid == tile_items<R>(), threadIdx.x);
+    return block_reduce_segments<R, HR_TILE_LANES>(v, smem);
 }
 
 #ifndef HR_TREE_MIN_BLOCKS
@@ -55,30 +74,34 @@ __device__ __forceinline__ typename Op::acc reduce_tile(const In* data, uint64_t
 
 /* Reduces input tiles [first, end) one by one, storing tile t's value at out[t]. Full
  * aligned tiles are software-pipelined: the next tile's loads are in flight while the
- * block reduces the current one, so the per-tile barriers do not stall the stream. */
-template <class Op>
-__device__ __forceinline__ void stream_tiles(const typename Op::value_t* in, uint64_t count, uint64_t first,
-                                             uint64_t end, typename Op::acc* out,
-                                             block_reduce_storage<Op, HR_TILE_LANES>& smem)
+ * block reduces the current one, so the per-tile barriers do not stall the stream. dot
+ * loads two inputs' chunks per tile, already twice a single input's bytes in flight, and
+ * a second tile's worth would not fit the registers the launch bound allows. */
+template <class R>
+__device__ __forceinline__ void stream_tiles(const typename R::value_t* x, const typename R::value_t* y,
+                                             uint64_t count, uint64_t first, uint64_t end, typename R::acc* out,
+                                             block_reduce_storage<R, HR_TILE_LANES>& smem)
 {
-    using T = typename Op::value_t;
-    using acc = typename Op::acc;
-    const bool aligned = aligned16(in);
+    using acc = typename R::acc;
+    const bool aligned = inputs_aligned<R>(x, y);
     uint64_t tile = first;
-    if (HR_TREE_PREFETCH && chunk_loadable<Op, T, false>() && aligned) {
-        const uint64_t full = count / tile_items<Op>() < end ? count / tile_items<Op>() : end;
-        lane_chunks current;
-        if (tile < full) load_chunks<Op, false>(current, in + tile * tile_items<Op>(), threadIdx.x);
-        for (; tile < full; ++tile) {
-            lane_chunks next;
-            if (tile + 1 < full) load_chunks<Op, false>(next, in + (tile + 1) * tile_items<Op>(), threadIdx.x);
-            acc v = block_reduce_segments<Op, HR_TILE_LANES>(fold_chunks<Op, T>(Op::identity(), current), smem);
-            if (threadIdx.x == 0) out[tile] = v;
-            current = next;
+    if constexpr (HR_TREE_PREFETCH && R::inputs == 1) {
+        if (aligned) {
+            const uint64_t full = count / tile_items<R>() < end ? count / tile_items<R>() : end;
+            input_chunks<R> current;
+            if (tile < full) load_input<R>(current, x, y, tile * tile_items<R>(), threadIdx.x);
+            for (; tile < full; ++tile) {
+                input_chunks<R> next;
+                if (tile + 1 < full) load_input<R>(next, x, y, (tile + 1) * tile_items<R>(), threadIdx.x);
+                acc v = block_reduce_segments<R, HR_TILE_LANES>(
+                    fold_input<R>(R::identity(), current, threadIdx.x, tile * tile_items<R>()), smem);
+                if (threadIdx.x == 0) out[tile] = v;
+                current = next;
+            }
         }
     }
     for (; tile < end; ++tile) {
-        acc v = reduce_tile<Op, T>(in, count, tile, aligned, smem);
+        acc v = reduce_tile<R>(x, y, count, tile, aligned, smem);
         if (threadIdx.x == 0) out[tile] = v;
     }
 }
@@ -89,12 +112,12 @@ __device__ __forceinline__ void stream_tiles(const typename Op::value_t* in, uin
  * half publishes thread 0's stores, its acquire half (in the completing block) makes
  * every earlier arrival's stores visible to thread 0, and the barrier after it extends
  * that to the block's other threads. */
-template <class Op>
+template <class R>
 __device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_t group, uint64_t arrivals)
 {
     bool last = false;
     if (threadIdx.x == 0) {
-        const uint64_t members = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
+        const uint64_t members = tile_valid<R>(lv.count[level], group * tile_items<R>());
         uint32_t* counter = lv.counter[level + 1] + group;
         last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
         if (last) *counter = 0;
@@ -103,32 +126,32 @@ __device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_
 }
 
 /* Reduces group `group` of level `level`, written by other blocks of this launch. */
-template <class Op>
-__device__ __forceinline__ typename Op::acc reduce_group(const tree_levels& lv, int level, uint64_t group,
-                                                        block_reduce_storage<Op, HR_TILE_LANES>& smem)
+template <class R>
+__device__ __forceinline__ typename R::acc reduce_group(const tree_levels& lv, int level, uint64_t group,
+                                                       block_reduce_storage<R, HR_TILE_LANES>& smem)
 {
-    using acc = typename Op::acc;
-    const acc* partial = (const acc*)lv.partial[level] + group * tile_items<Op>();
-    const uint64_t valid = tile_valid<Op>(lv.count[level], group * tile_items<Op>());
-    acc v = lane_accumulate<Op, acc, true>(Op::identity(), partial, valid, valid == tile_items<Op>(), threadIdx.x);
-    return block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
+    using acc = typename R::acc;
+    const acc* partial = (const acc*)lv.partial[level] + group * tile_items<R>();
+    const uint64_t valid = tile_valid<R>(lv.count[level], group * tile_items<R>());
+    acc v = partial_lane_accumulate<R, true>(R::identity(), partial, valid, valid == tile_items<R>(), threadIdx.x);
+    return block_reduce_segments<R, HR_TILE_LANES>(v, smem);
 }
 
 /* Carries element `index` of `level` (value v in thread 0) up the levels for as long
  * as this block is the one completing each group; the top element is the result. */
-template <class Op>
-__device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t index, typename Op::acc v,
-                                      typename Op::value_t* result, block_reduce_storage<Op, HR_TILE_LANES>& smem)
+template <class R>
+__device__ __forceinline__ void climb(const tree_levels& lv, const tree_args& a, int level, uint64_t index,
+                                      typename R::acc v, block_reduce_storage<R, HR_TILE_LANES>& smem)
 {
     for (;; ++level) {
         if (level == lv.levels - 1) {
-            if (threadIdx.x == 0) *result = typename Op::value_t(v);
+            if (threadIdx.x == 0) R::store(v, false, a.out, a.result, a.index);
             return;
         }
-        if (threadIdx.x == 0) ((typename Op::acc*)lv.partial[level])[index] = v;
-        const uint64_t group = index / tile_items<Op>();
-        if (!arrive<Op>(lv, level, group, 1)) return;
-        v = reduce_group<Op>(lv, level, group, smem);
+        if (threadIdx.x == 0) ((typename R::acc*)lv.partial[level])[index] = v;
+        const uint64_t group = index / tile_items<R>();
+        if (!arrive<R>(lv, level, group, 1)) return;
+        v = reduce_group<R>(lv, level, group, smem);
         index = group;
     }
 }
@@ -139,34 +162,47 @@ __device__ __forceinline__ void climb(const tree_levels& lv, int level, uint64_t
  * level-1 group (tile_items consecutive partials) its range touched; the block that
  * completes a group reduces it into level 2, and so on up to the one-element top. The
  * order is fixed by element index, whichever block does the work. */
-template <class Op, int W>
-__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_kernel(
-    const typename Op::value_t* in, tree_levels lv, typename Op::value_t* result)
+template <class R, int W>
+__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_kernel(tree_args a, tree_levels lv)
 {
     if constexpr (!HR_WIDTH_COMPILED(W)) {
         hr_width_trap(W);
     } else if (!hr_width_runs(W)) {
         hr_width_trap(W);
     } else {
-        using T = typename Op::value_t;
-        HR_SHARED(smem, block_reduce_storage<Op, HR_TILE_LANES>);
+        using T = typename R::value_t;
+        const T* x = (const T*)a.x;
+        const T* y = (const T*)a.y;
+        HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
-            typename Op::acc v = Op::empty();
-            if (lv.count[0]) v = reduce_tile<Op, T>(in, lv.count[0], 0, aligned16(in), smem);
-            if (threadIdx.x == 0) *result = T(v);
+            typename R::acc v = R::identity();
+            if (lv.count[0]) v = reduce_tile<R>(x, y, lv.count[0], 0, inputs_aligned<R>(x, y), smem);
+            if (threadIdx.x == 0) R::store(v, lv.count[0] == 0, a.out, a.result, a.index);
             return;
         }
         const uint64_t tiles = lv.count[1];
         const uint64_t first = blockIdx.x * lv.tiles_per_block;
         const uint64_t end = first + lv.tiles_per_block < tiles ? first + lv.tiles_per_block : tiles;
-        stream_tiles<Op>(in, lv.count[0], first, end, (typename Op::acc*)lv.partial[1], smem);
-        for (uint64_t group = first / tile_items<Op>(); group * tile_items<Op>() < end; ++group) {
-            const uint64_t lo = group * tile_items<Op>() > first ? group * tile_items<Op>() : first;
-            const uint64_t hi = (group + 1) * tile_items<Op>() < end ? (group + 1) * tile_items<Op>() : end;
-            if (arrive<Op>(lv, 1, group, hi - lo))
-                climb<Op>(lv, 2, group, reduce_group<Op>(lv, 1, group, smem), result, smem);
+        stream_tiles<R>(x, y, lv.count[0], first, end, (typename R::acc*)lv.partial[1], smem);
+        for (uint64_t group = first / tile_items<R>(); group * tile_items<R>() < end; ++group) {
+            const uint64_t lo = group * tile_items<R>() > first ? group * tile_items<R>() : first;
+            const uint64_t hi = (group + 1) * tile_items<R>() < end ? (group + 1) * tile_items<R>() : end;
+            if (arrive<R>(lv, 1, group, hi - lo)) climb<R>(lv, a, 2, group, reduce_group<R>(lv, 1, group, smem), smem);
         }
     }
+}
+
+/* Folds lane `lane`'s share of one tile of a pass's input: the elements (pass 0, In is
+ * the element type) or accumulators of an earlier pass (In is Op::acc; where both are
+ * the same type, the two folds are the same for the original operators). */
+template <class Op, class In>
+__device__ __forceinline__ typename Op::acc pass_lane_accumulate(typename Op::acc v, const In* in, uint64_t first,
+                                                                uint64_t valid, bool vector_ok)
+{
+    if constexpr (std::is_same<In, typename Op::value_t>::value)
+        return input_lane_accumulate<Op>(v, in, nullptr, first, valid, vector_ok, threadIdx.x);
+    else
+        return partial_lane_accumulate<Op, false>(v, in + first, valid, vector_ok, threadIdx.x);
 }
 
 /* One pass of the front/back double-buffer driver: tile t of `in` becomes out[t]
@@ -181,17 +217,26 @@ __global__ __launch_bounds__(HR_TILE_LANES) void pass_kernel(const In* in, uint6
         hr_width_trap(W);
     } else {
         using T = typename Op::value_t;
+        using acc = typename Op::acc;
         HR_SHARED(smem, block_reduce_storage<Op, HR_TILE_LANES>);
         const uint64_t tiles = tile_count<Op>(count);
+        const bool aligned = aligned16(in);
         if (tiles <= 1 && blockIdx.x == 0) {
-            typename Op::acc v = count ? reduce_tile<Op, In>(in, count, 0, aligned16(in), smem) : Op::empty();
+            acc v = Op::empty();
+            if (count) {
+                v = pass_lane_accumulate<Op, In>(Op::identity(), in, 0, count, aligned && count == tile_items<Op>());
+                v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
+            }
             if (threadIdx.x == 0) *(T*)out = T(v);
             return;
         }
-        const bool aligned = aligned16(in);
         for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            typename Op::acc v = reduce_tile<Op, In>(in, count, tile, aligned, smem);
-            if (threadIdx.x == 0) ((typename Op::acc*)out)[tile] = v;
+            const uint64_t first = tile * tile_items<Op>();
+            const uint64_t valid = tile_valid<Op>(count, first);
+            acc v = pass_lane_accumulate<Op, In>(Op::identity(), in, first, valid,
+                                                 aligned && valid == tile_items<Op>());
+            v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
+            if (threadIdx.x == 0) ((acc*)out)[tile] = v;
         }
     }
 }
@@ -216,7 +261,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void grid_stride_kernel(const In* in
         for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
             const uint64_t first = tile * tile_items<Op>();
             const uint64_t valid = tile_valid<Op>(count, first);
-            v = lane_accumulate<Op, In>(v, in + first, valid, aligned && valid == tile_items<Op>(), threadIdx.x);
+            v = pass_lane_accumulate<Op, In>(v, in, first, valid, aligned && valid == tile_items<Op>());
         }
         v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
         if (threadIdx.x == 0) {

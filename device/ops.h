@@ -1,187 +1,255 @@
-/* Operators and type traits of the device code.
- *
- * Each operator is a struct template over the element type T with
- *   acc               the type lanes accumulate in (small and signed integers widen
- *                     to an unsigned 32/64-bit type for sum/prod/bitwise, so wrapping
- *                     is defined and equals wrapping in T; min/max keep the sign),
- *   identity()        the value out-of-range lanes are fed,
- *   apply(a, b)       commutative, so a tree may combine either way round,
- *   empty()           the result for n == 0 (+0.0 for float sums; identity otherwise).
+/* Operators of the device code: one template, red<Transform, Combine, InDtype, AccKind>,
+ * expanded from op_table.h's row (its transform and combine columns), the input dtype and
+ * the accumulator kind hr_acc_of picks for the call (kernels are instantiated per these
+ * four, never per result dtype: the result dtype is a run-time argument of store()).
+ *   value_t           the input's storage type (f16/bf16: raw uint16_t);
+ *   acc               the accumulator (op_types.h's acc_t);
+ *   identity()        what lanes start from and out-of-range lanes are fed (exact);
+ *   apply(a, b)       the combine, commutative, so a tree may combine either way round;
+ *   lift(x), lift2(x, y)  the element transform into acc (level 0 only; KEY: key_of);
+ *   empty()           the accumulator of n == 0 (+0.0 for float sums; identity otherwise);
+ *   store(...)        rounds acc once to the result dtype and writes it (thread 0, top).
  * Float sums start lanes from -0.0, the exact identity, so a sum of -0.0 stays -0.0.
- * Float min/max return the canonical quiet NaN if either side is NaN and order
- * -0.0 below +0.0, so their result has the same bits in any order.
- */
+ * Float min/max return the canonical quiet NaN if either side is NaN and order -0.0
+ * below +0.0, so their result has the same bits in any order.
+ * op_sum<T> .. op_xor<T>: the original 7 operators with in == out over a C++ type, which
+ * the study algorithms, multipass and two-pass run (they store T(acc)). */
 #ifndef HIPREDUCE_OPS_H
 #define HIPREDUCE_OPS_H
 
-#include <stdint.h>
+#include <math.h>
 
-#include <type_traits>
-
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define HR_HD __host__ __device__ __forceinline__
-#else
-#define HR_HD inline
-#endif
+#include "op_types.h"
 
 namespace hr {
 
-template <class T> struct is_float_t : std::is_floating_point<T> {};
+template <class T> HR_HD void put(void* p, T v) { *(T*)p = v; }
 
-/* Integers widen to at least 32 bits, unsigned: defined wrap-around. */
-template <class T>
-using wrap_acc_t = typename std::conditional<
-    std::is_floating_point<T>::value, T,
-    typename std::conditional<(sizeof(T) > 4), uint64_t, uint32_t>::type>::type;
+template <int Transform, int Combine, int D, int A> struct red {
+    static constexpr int transform = Transform, combine = Combine, dtype = D, acc_kind = A;
+    static constexpr int in_class = dtype_row(D).cls;
+    using value_t = storage_t<D>;
+    using acc = acc_t<A>;
+    static constexpr int inputs = Transform == TF_PRODUCT ? 2 : 1;
+    static constexpr bool bitwise = Combine == CB_AND || Combine == CB_OR || Combine == CB_XOR;
+    static constexpr bool float_acc = A == HR_ACC_F32 || A == HR_ACC_F64;
+    static constexpr bool keyed = A == HR_ACC_KEY32 || A == HR_ACC_KEY64;
+    static constexpr bool float_in = in_class == DC_HALF || in_class == DC_FLOAT;
 
-/* Ordered accumulators keep the sign; small integers widen to 32 bits. */
-template <class T>
-using order_acc_t = typename std::conditional<
-    std::is_floating_point<T>::value || sizeof(T) >= 4, T,
-    typename std::conditional<std::is_signed<T>::value, int32_t, uint32_t>::type>::type;
-
-template <class T> HR_HD T canonical_nan();
-template <> HR_HD float canonical_nan<float>() { return __builtin_bit_cast(float, 0x7fc00000u); }
-template <> HR_HD double canonical_nan<double>() { return __builtin_bit_cast(double, 0x7ff8000000000000ull); }
-
-template <class T> HR_HD T infinity();
-template <> HR_HD float infinity<float>() { return __builtin_bit_cast(float, 0x7f800000u); }
-template <> HR_HD double infinity<double>() { return __builtin_bit_cast(double, 0x7ff0000000000000ull); }
-
-/* Largest and smallest values of T (numeric_limits is host-only under nvcc). */
-template <class T> HR_HD T max_value()
-{
-    if constexpr (std::is_floating_point<T>::value) return infinity<T>();
-    else if constexpr (std::is_signed<T>::value) return T(typename std::make_unsigned<T>::type(~0ull) >> 1);
-    else return T(~0ull);
-}
-template <class T> HR_HD T min_value()
-{
-    if constexpr (std::is_floating_point<T>::value) return -infinity<T>();
-    else if constexpr (std::is_signed<T>::value) return T(-max_value<T>() - 1);
-    else return T(0);
-}
-
-template <class T> HR_HD bool is_nan(T x) { return x != x; }
-
-/* Float min (Min = true) or max without branches: the canonical NaN if either side is
- * NaN; between equal values (only +0.0 and -0.0 differ in bits) the OR of the bits is
- * the one with the sign set (-0.0, the min) and the AND the one without (the max). */
-template <class F, bool Min> HR_HD F float_pick(F a, F b)
-{
-    using U = typename std::conditional<sizeof(F) == 4, uint32_t, uint64_t>::type;
-    const U ua = __builtin_bit_cast(U, a), ub = __builtin_bit_cast(U, b);
-    const F tie = __builtin_bit_cast(F, Min ? (U)(ua | ub) : (U)(ua & ub));
-    const F picked = Min ? (a < b ? a : b < a ? b : tie) : (a > b ? a : b > a ? b : tie);
-    return is_nan(a) || is_nan(b) ? canonical_nan<F>() : picked;
-}
-
-/* Float min/max of many values, as float_pick orders them, through integer keys: the
- * key of a float is its bits as a signed integer with the magnitude bits flipped
- * when negative. It orders every non-NaN value the same way (-0.0 below +0.0), and
- * the map is its own inverse, so a lane can fold keys with an integer min/max beside
- * a NaN flag and convert once at the end: the same result as float_pick in sequence,
- * with one dependent instruction per element instead of three or four. */
-template <class F> struct float_key {
-    using I = typename std::conditional<sizeof(F) == 4, int32_t, int64_t>::type;
-    static HR_HD I key(F x)
+    /* x in the accumulator's arithmetic type: exact for floats; integers sign- or
+     * zero-extended by their own signedness (C++ conversion to the unsigned acc). */
+    static HR_HD acc widen(value_t x)
     {
-        const I bits = __builtin_bit_cast(I, x);
-        return bits ^ ((bits >> (sizeof(I) * 8 - 1)) & max_value<I>());
+        if constexpr (in_class == DC_HALF) return acc(half_to_f32<D>(x));
+        else return acc(x);
     }
-    static HR_HD F value(I key) { return __builtin_bit_cast(F, key ^ ((key >> (sizeof(I) * 8 - 1)) & max_value<I>())); }
-};
 
-template <class T> struct op_sum {
-    using value_t = T;
-    using acc = wrap_acc_t<T>;
-    static constexpr bool bitwise = false;
-    static HR_HD acc identity() { return is_float_t<T>::value ? acc(-0.0) : acc(0); }
-    static HR_HD acc empty() { return acc(0); }
-    static HR_HD acc apply(acc a, acc b) { return a + b; }
-};
+    static HR_HD acc identity()
+    {
+        if constexpr (A == HR_ACC_NRM2_F64) return acc{0.0, 0.0, 0.0};
+        else if constexpr (keyed) return acc{worst_key(), INT64_MAX};
+        else if constexpr (Combine == CB_NRM2) return acc(0.0);
+        else if constexpr (Combine == CB_ADD) return float_acc ? acc(-0.0) : acc(0);
+        else if constexpr (Combine == CB_MUL) return acc(1);
+        else if constexpr (Combine == CB_MIN || Combine == CB_MAX) {
+            if constexpr (Transform == TF_ABS) return acc(0); /* max_abs: +0.0 or 0 */
+            else if constexpr (in_class == DC_HALF) return Combine == CB_MIN ? infinity<float>() : -infinity<float>();
+            else return acc(Combine == CB_MIN ? max_value<value_t>() : min_value<value_t>());
+        } else if constexpr (Combine == CB_AND) return ~acc(0);
+        else return acc(0);
+    }
 
-template <class T> struct op_prod {
-    using value_t = T;
-    using acc = wrap_acc_t<T>;
-    static constexpr bool bitwise = false;
-    static HR_HD acc identity() { return acc(1); }
-    static HR_HD acc empty() { return acc(1); }
-    static HR_HD acc apply(acc a, acc b) { return a * b; }
-};
+    static HR_HD acc empty()
+    {
+        if constexpr (Combine == CB_ADD && !keyed) return acc(0);
+        else if constexpr (Combine == CB_NRM2 && A != HR_ACC_NRM2_F64) return acc(0.0);
+        else return identity();
+    }
 
-/* min (Min = true) and max. Integers keep their sign (order_acc_t); floats go through
- * float_pick, so NaN and signed zeros give the same bits in any order. */
-template <class T, bool Min> struct op_order {
-    using value_t = T;
-    using acc = order_acc_t<T>;
-    static constexpr bool bitwise = false;
-    static HR_HD acc identity() { return acc(Min ? max_value<T>() : min_value<T>()); }
-    static HR_HD acc empty() { return identity(); }
     static HR_HD acc apply(acc a, acc b)
     {
-        if constexpr (is_float_t<T>::value) return float_pick<acc, Min>(a, b);
-        else return (Min ? b < a : a < b) ? b : a;
+        if constexpr (A == HR_ACC_NRM2_F64) return acc{a.sml + b.sml, a.med + b.med, a.big + b.big};
+        else if constexpr (keyed) {
+            const bool better = Combine == CB_ARGMIN ? b.key < a.key : b.key > a.key;
+            return better || (b.key == a.key && b.index < a.index) ? b : a;
+        } else if constexpr (Combine == CB_ADD || Combine == CB_NRM2) return a + b;
+        else if constexpr (Combine == CB_MUL) return a * b;
+        else if constexpr (Combine == CB_MIN || Combine == CB_MAX) {
+            if constexpr (float_acc) return float_pick<acc, Combine == CB_MIN>(a, b);
+            else return (Combine == CB_MIN ? b < a : a < b) ? b : a;
+        } else if constexpr (Combine == CB_AND) return a & b;
+        else if constexpr (Combine == CB_OR) return a | b;
+        else return a ^ b;
+    }
+
+    static HR_HD acc lift(value_t x)
+    {
+        if constexpr (Transform == TF_ABS) {
+            if constexpr (float_acc) return fabs_bits(widen(x));
+            else if constexpr (std::is_signed<value_t>::value) return x < 0 ? acc(acc(0) - widen(x)) : widen(x);
+            else return widen(x);
+        } else if constexpr (Transform == TF_SQUARE) {
+            if constexpr (A == HR_ACC_NRM2_F64) {
+                /* Blue's three sums; the other two get +0.0, which leaves them unchanged. */
+                const double a = fabs_bits(x);
+                if (a > NRM2_T_BIG) {
+                    const double s = a * NRM2_S_BIG;
+                    return acc{0.0, 0.0, s * s};
+                }
+                if (a < NRM2_T_SML) {
+                    const double s = a * NRM2_S_SML;
+                    return acc{s * s, 0.0, 0.0};
+                }
+                return acc{0.0, a * a, 0.0};
+            } else {
+                const acc e = widen(x);
+                return acc(e * e);
+            }
+        } else {
+            return widen(x);
+        }
+    }
+    static HR_HD acc lift2(value_t x, value_t y) { return acc(widen(x) * widen(y)); }
+
+    /* argmin/argmax keys: order-preserving maps of the input's bits; any NaN gets the key
+     * that beats every other (no non-NaN key reaches it), so the first NaN wins. */
+    using key_t = typename std::conditional<A == HR_ACC_KEY64, int64_t, int32_t>::type;
+    static HR_HD key_t worst_key()
+    {
+        return Combine == CB_ARGMIN ? (key_t)max_value<key_t>() : (key_t)min_value<key_t>();
+    }
+    static HR_HD key_t nan_key()
+    {
+        return Combine == CB_ARGMIN ? (key_t)min_value<key_t>() : (key_t)max_value<key_t>();
+    }
+    static HR_HD key_t key_of(value_t x)
+    {
+        if constexpr (in_class == DC_HALF) {
+            const key_t k = flip_key<int32_t>((int32_t)(int16_t)x);
+            return (x & 0x7fffu) > half_inf<D>() ? nan_key() : k;
+        } else if constexpr (in_class == DC_FLOAT) {
+            return is_nan(x) ? nan_key() : float_key<value_t>::key(x);
+        } else if constexpr (std::is_unsigned<value_t>::value && sizeof(value_t) == sizeof(key_t)) {
+            return (key_t)(x ^ (value_t)((value_t)1 << (sizeof(value_t) * 8 - 1)));
+        } else {
+            return (key_t)x;
+        }
+    }
+    /* The element of a key (exact); NaN keys give the canonical NaN. */
+    static HR_HD value_t key_value(key_t k)
+    {
+        if constexpr (in_class == DC_HALF) {
+            return k == nan_key() ? half_nan<D>() : (uint16_t)flip_key<int32_t>(k);
+        } else if constexpr (in_class == DC_FLOAT) {
+            return k == nan_key() ? canonical_nan<value_t>() : float_key<value_t>::value(k);
+        } else if constexpr (std::is_unsigned<value_t>::value && sizeof(value_t) == sizeof(key_t)) {
+            return (value_t)k ^ (value_t)((value_t)1 << (sizeof(value_t) * 8 - 1));
+        } else {
+            return (value_t)k;
+        }
+    }
+    /* argmin/argmax of n == 0: +inf / the type's max (argmin), -inf / its min (argmax). */
+    static HR_HD value_t empty_value()
+    {
+        if constexpr (in_class == DC_HALF) return (uint16_t)(half_inf<D>() | (Combine == CB_ARGMIN ? 0 : 0x8000));
+        else return Combine == CB_ARGMIN ? max_value<value_t>() : min_value<value_t>();
+    }
+
+    /* A float result r (nrm2): NaN -> the canonical NaN of the result dtype. */
+    static HR_HD void put_norm(double r, int out, void* result)
+    {
+        if (out == HIPREDUCE_F32) put<float>(result, is_nan(r) ? canonical_nan<float>() : (float)r);
+        else put<double>(result, is_nan(r) ? canonical_nan<double>() : r);
+    }
+    static HR_HD double blue_finish(const nrm2_acc& s)
+    {
+        double big = s.big, r;
+        const bool med_counts = s.med > 0.0 || is_nan(s.med);
+        if (big > 0.0 || is_nan(big)) {
+            if (med_counts) big += (s.med * NRM2_S_BIG) * NRM2_S_BIG;
+            r = sqrt(big) / NRM2_S_BIG;
+        } else if (s.sml > 0.0) {
+            if (med_counts) {
+                const double a = sqrt(s.med), b = sqrt(s.sml) / NRM2_S_SML;
+                const double ymin = a < b ? a : b, ymax = a < b ? b : a;
+                const double q = ymin / ymax;
+                r = ymax * sqrt(1.0 + q * q);
+            } else {
+                r = sqrt(s.sml) / NRM2_S_SML;
+            }
+        } else {
+            r = sqrt(s.med);
+        }
+        return is_nan(s.med) ? canonical_nan<double>() : r;
+    }
+
+    /* Writes the result of accumulator v (empty: n == 0) in result dtype `out`. */
+    static HR_HD void store(acc v, bool is_empty, int out, void* result, int64_t* index)
+    {
+        if constexpr (keyed) {
+            *index = is_empty ? -1 : v.index;
+            put<value_t>(result, is_empty ? empty_value() : key_value(v.key));
+            return;
+        } else {
+            if (is_empty) v = empty();
+            if constexpr (A == HR_ACC_NRM2_F64) put_norm(blue_finish(v), out, result);
+            else if constexpr (Combine == CB_NRM2) put_norm(sqrt(v), out, result);
+            else if constexpr (A == HR_ACC_F32 && in_class == DC_HALF) {
+                if (out == D) put<uint16_t>(result, f32_to_half<D>(v));
+                else put<float>(result, v);
+            } else if constexpr (float_acc) {
+                put<acc>(result, v); /* f32 from f32, f64 from anything */
+            } else {
+                /* Integers: the accumulator's low bytes, read as the result type. */
+                using U = typename std::make_unsigned<acc>::type;
+                if constexpr (sizeof(acc) == 8 || dtype_row(D).bytes == 4) {
+                    put<U>(result, (U)v);
+                } else {
+                    switch (dtype_row(out).bytes) {
+                    case 1: put<uint8_t>(result, (uint8_t)v); break;
+                    case 2: put<uint16_t>(result, (uint16_t)v); break;
+                    default: put<uint32_t>(result, (uint32_t)v); break;
+                    }
+                }
+            }
+        }
     }
 };
+
+/* The original 7 operators over a C++ element type with the result in the same type. */
+template <class T> struct dtype_id;
+template <> struct dtype_id<int8_t> { static constexpr int value = HIPREDUCE_I8; };
+template <> struct dtype_id<uint8_t> { static constexpr int value = HIPREDUCE_U8; };
+template <> struct dtype_id<int16_t> { static constexpr int value = HIPREDUCE_I16; };
+template <> struct dtype_id<uint16_t> { static constexpr int value = HIPREDUCE_U16; };
+template <> struct dtype_id<int32_t> { static constexpr int value = HIPREDUCE_I32; };
+template <> struct dtype_id<uint32_t> { static constexpr int value = HIPREDUCE_U32; };
+template <> struct dtype_id<int64_t> { static constexpr int value = HIPREDUCE_I64; };
+template <> struct dtype_id<uint64_t> { static constexpr int value = HIPREDUCE_U64; };
+template <> struct dtype_id<float> { static constexpr int value = HIPREDUCE_F32; };
+template <> struct dtype_id<double> { static constexpr int value = HIPREDUCE_F64; };
+
+/* hr_acc_of(op, T, T) of these operators (Ordered: min/max keep the sign). */
+template <class T, bool Ordered> constexpr int same_acc()
+{
+    if constexpr (std::is_floating_point<T>::value) return sizeof(T) == 8 ? HR_ACC_F64 : HR_ACC_F32;
+    else if constexpr (Ordered && std::is_signed<T>::value) return sizeof(T) == 8 ? HR_ACC_I64 : HR_ACC_I32;
+    else if constexpr (Ordered) return sizeof(T) == 8 ? HR_ACC_U64 : HR_ACC_U32;
+    else return sizeof(T) == 8 ? HR_ACC_U64 : HR_ACC_U32;
+}
+
+/* Integers widen to at least 32 bits, unsigned: defined wrap-around. */
+template <class T> using wrap_acc_t = acc_t<same_acc<T, false>()>;
+
+template <class T> struct op_sum : red<TF_IDENT, CB_ADD, dtype_id<T>::value, same_acc<T, false>()> {};
+template <class T> struct op_prod : red<TF_IDENT, CB_MUL, dtype_id<T>::value, same_acc<T, false>()> {};
+template <class T, bool Min>
+struct op_order : red<TF_IDENT, Min ? CB_MIN : CB_MAX, dtype_id<T>::value, same_acc<T, true>()> {};
 template <class T> using op_min = op_order<T, true>;
 template <class T> using op_max = op_order<T, false>;
-
-template <class T> struct op_and {
-    using value_t = T;
-    using acc = wrap_acc_t<T>;
-    static constexpr bool bitwise = true;
-    static HR_HD acc identity() { return ~acc(0); }
-    static HR_HD acc empty() { return identity(); }
-    static HR_HD acc apply(acc a, acc b) { return a & b; }
-};
-
-template <class T> struct op_or {
-    using value_t = T;
-    using acc = wrap_acc_t<T>;
-    static constexpr bool bitwise = true;
-    static HR_HD acc identity() { return acc(0); }
-    static HR_HD acc empty() { return acc(0); }
-    static HR_HD acc apply(acc a, acc b) { return a | b; }
-};
-
-template <class T> struct op_xor {
-    using value_t = T;
-    using acc = wrap_acc_t<T>;
-    static constexpr bool bitwise = true;
-    static HR_HD acc identity() { return acc(0); }
-    static HR_HD acc empty() { return acc(0); }
-    static HR_HD acc apply(acc a, acc b) { return a ^ b; }
-};
-
-/* Every hipreduce_dtype with its C++ type: X(enumerator, type). */
-#define HR_FOR_EACH_DTYPE(X)                                                                                     \
-    X(HIPREDUCE_I8, int8_t) X(HIPREDUCE_U8, uint8_t) X(HIPREDUCE_I16, int16_t) X(HIPREDUCE_U16, uint16_t)        \
-    X(HIPREDUCE_I32, int32_t) X(HIPREDUCE_U32, uint32_t) X(HIPREDUCE_I64, int64_t) X(HIPREDUCE_U64, uint64_t)    \
-    X(HIPREDUCE_F32, float) X(HIPREDUCE_F64, double)
-
-/* One lane folding many elements in sequence, as Op::apply step by step would. */
-template <class Op, class = void> struct lane_fold {
-    typename Op::acc value;
-    HR_HD explicit lane_fold(typename Op::acc start) : value(start) {}
-    HR_HD void add(typename Op::acc x) { value = Op::apply(value, x); }
-    HR_HD typename Op::acc result() const { return value; }
-};
-
-/* Float min/max fold keys (float_key) beside a NaN flag, and convert once. */
-template <class F, bool Min> struct lane_fold<op_order<F, Min>, typename std::enable_if<is_float_t<F>::value>::type> {
-    using key_t = float_key<F>;
-    typename key_t::I key;
-    bool nan;
-    HR_HD explicit lane_fold(F start) : key(key_t::key(start)), nan(is_nan(start)) {}
-    HR_HD void add(F x)
-    {
-        const typename key_t::I k = key_t::key(x);
-        key = Min ? (k < key ? k : key) : (k > key ? k : key);
-        nan |= is_nan(x);
-    }
-    HR_HD F result() const { return nan ? canonical_nan<F>() : key_t::value(key); }
-};
+template <class T> struct op_and : red<TF_IDENT, CB_AND, dtype_id<T>::value, same_acc<T, false>()> {};
+template <class T> struct op_or : red<TF_IDENT, CB_OR, dtype_id<T>::value, same_acc<T, false>()> {};
+template <class T> struct op_xor : red<TF_IDENT, CB_XOR, dtype_id<T>::value, same_acc<T, false>()> {};
 
 /* Whether operator Op applies to its element type (bitwise ops: integers only). */
 template <class Op> constexpr bool op_applies() { return !(Op::bitwise && is_float_t<typename Op::value_t>::value); }

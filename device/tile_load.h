@@ -1,22 +1,22 @@
 /* Tile loaders: one lane's share of a tile in the default algorithm's order
- * (src/plan.h): chunk c of lane l holds elements (c * Lanes + l) * ChunkItems + v.
- * A full tile at a 16-byte aligned address is read with one 16-byte load per chunk,
- * all chunks in flight before the first use; any other tile is read element by
- * element. Both feed the accumulator in the same (c, v) sequence, so the result
- * does not depend on the path. Out-of-range elements are skipped, which equals
- * feeding the identity because every operator's identity is exact. */
+ * (device/order.h): chunk c of lane l holds elements (c * Lanes + l) * ChunkItems + v.
+ * A full tile at a 16-byte aligned address is read with one 16-byte load per chunk
+ * (dot: per chunk of each input), all chunks in flight before the first use; any other
+ * tile is read element by element. Both feed the lane's fold (lane_folds.h) in the same
+ * (c, v) sequence, so the result does not depend on the path. Out-of-range elements are
+ * skipped, which equals feeding the identity because every operator's identity is exact. */
 #ifndef HIPREDUCE_TILE_LOAD_H
 #define HIPREDUCE_TILE_LOAD_H
 
 #include <string.h>
 
 #include "hip_compat.h"
-#include "ops.h"
+#include "lane_folds.h"
 #include "order.h"
 
 namespace hr {
 
-/* Elements per 16-byte chunk and per tile, fixed by the operator's element type. */
+/* Elements per 16-byte chunk and per tile, fixed by the input element type. */
 template <class Op> __host__ __device__ constexpr int chunk_items() { return HR_CHUNK_BYTES / (int)sizeof(typename Op::value_t); }
 template <class Op> __host__ __device__ constexpr uint64_t tile_items() { return (uint64_t)HR_TILE_LANES * HR_TILE_CHUNKS * chunk_items<Op>(); }
 
@@ -45,8 +45,7 @@ struct lane_chunks {
     uint4 raw[HR_TILE_CHUNKS];
 };
 
-template <class Op, bool Coherent>
-__device__ __forceinline__ void load_chunks(lane_chunks& r, const void* tile, unsigned lane)
+template <bool Coherent> __device__ __forceinline__ void load_chunks(lane_chunks& r, const void* tile, unsigned lane)
 {
     const uint4* p = (const uint4*)tile;
 #pragma unroll
@@ -56,48 +55,180 @@ __device__ __forceinline__ void load_chunks(lane_chunks& r, const void* tile, un
     }
 }
 
-template <class Op, class In>
-__device__ __forceinline__ typename Op::acc fold_chunks(typename Op::acc acc, const lane_chunks& r)
+/* A lane's chunks of one input tile (dot: of both inputs). */
+template <class R, int Inputs = R::inputs> struct input_chunks {
+    lane_chunks x;
+};
+template <class R> struct input_chunks<R, 2> {
+    lane_chunks x, y;
+};
+
+template <class R>
+__device__ __forceinline__ void load_input(input_chunks<R>& r, const typename R::value_t* x,
+                                           const typename R::value_t* y, uint64_t first, unsigned lane)
 {
-    constexpr int items = chunk_items<Op>();
-    lane_fold<Op> fold(acc);
-#pragma unroll
-    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-        In v[items];
-        memcpy(v, &r.raw[c], sizeof v);
-#pragma unroll
-        for (int i = 0; i < items; ++i) fold.add(typename Op::acc(v[i]));
-    }
-    return fold.result();
+    load_chunks<false>(r.x, x + first, lane);
+    if constexpr (R::inputs == 2) load_chunks<false>(r.y, y + first, lane);
 }
 
-/* Whether tiles of In can go through lane_chunks (In is 16 / chunk_items bytes). */
-template <class Op, class In, bool Coherent> __host__ __device__ constexpr bool chunk_loadable()
+/* Position of element v of chunk c of a lane, counted from the lane's first element. */
+template <class R> __host__ __device__ constexpr uint32_t lane_pos(int c, int v)
 {
-    return sizeof(In) * chunk_items<Op>() == HR_CHUNK_BYTES && (!Coherent || HR_HAS_COHERENT_LOAD16);
+    return (uint32_t)c * HR_TILE_LANES * chunk_items<R>() + v;
 }
 
-/* Folds lane `lane`'s elements of the tile at `tile` (valid elements: `valid`)
- * into acc. In is the element type at this level: the input's type, or Op::acc
- * for partials. vector_ok: the tile is full and 16-byte aligned. */
-template <class Op, class In, bool Coherent = false>
-__device__ __forceinline__ typename Op::acc lane_accumulate(typename Op::acc acc, const In* tile, uint64_t valid,
-                                                            bool vector_ok, unsigned lane)
+template <class R>
+__device__ __forceinline__ typename R::acc fold_input(typename R::acc start, const input_chunks<R>& r, unsigned lane,
+                                                      uint64_t tile_first)
 {
-    constexpr int items = chunk_items<Op>();
-    if (chunk_loadable<Op, In, Coherent>() && vector_ok) {
-        lane_chunks r;
-        load_chunks<Op, Coherent>(r, tile, lane);
-        return fold_chunks<Op, In>(acc, r);
-    }
-    lane_fold<Op> fold(acc);
+    using T = typename R::value_t;
+    constexpr int items = chunk_items<R>();
+    input_fold<R> fold(start, lane * items);
 #pragma unroll
     for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-        const uint64_t first = ((uint64_t)c * HR_TILE_LANES + lane) * items;
-        if (first >= valid) break; /* later chunks start further on */
+        if constexpr (input_fold<R>::words) { /* four 8-bit elements at once */
+            uint32_t wx[4];
+            memcpy(wx, &r.x.raw[c], sizeof wx);
+            if constexpr (R::inputs == 2) {
+                uint32_t wy[4];
+                memcpy(wy, &r.y.raw[c], sizeof wy);
 #pragma unroll
-        for (int i = 0; i < items; ++i)
-            if (first + i < valid) fold.add(typename Op::acc(load_one<In, Coherent>(tile + first + i)));
+                for (int i = 0; i < 4; ++i) fold.add_word(wx[i], wy[i]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; ++i) fold.add_word(wx[i]);
+            }
+            continue;
+        }
+        T vx[items];
+        memcpy(vx, &r.x.raw[c], sizeof vx);
+        if constexpr (R::inputs == 2) {
+            T vy[items];
+            memcpy(vy, &r.y.raw[c], sizeof vy);
+#pragma unroll
+            for (int i = 0; i < items; ++i) fold.add(vx[i], vy[i], lane_pos<R>(c, i));
+        } else {
+#pragma unroll
+            for (int i = 0; i < items; ++i) fold.add(vx[i], lane_pos<R>(c, i));
+        }
+    }
+    return fold.result(tile_first);
+}
+
+/* Level 0: folds lane `lane`'s elements of the input tile starting at element `first`
+ * (valid elements: `valid`) into start. vector_ok: the tile is full and 16-byte aligned
+ * (both inputs for dot). */
+template <class R>
+__device__ __forceinline__ typename R::acc input_lane_accumulate(typename R::acc start, const typename R::value_t* x,
+                                                                 const typename R::value_t* y, uint64_t first,
+                                                                 uint64_t valid, bool vector_ok, unsigned lane)
+{
+    constexpr int items = chunk_items<R>();
+    if (vector_ok) {
+        input_chunks<R> r;
+        load_input<R>(r, x, y, first, lane);
+        return fold_input<R>(start, r, lane, first);
+    }
+    const typename R::value_t* tx = x + first;
+    const typename R::value_t* ty = R::inputs == 2 ? y + first : nullptr;
+    input_fold<R> fold(start, lane * items);
+    const auto add = [&](uint64_t at, int c, int i) {
+        if constexpr (R::inputs == 2) fold.add(tx[at + i], ty[at + i], lane_pos<R>(c, i));
+        else fold.add(tx[at + i], lane_pos<R>(c, i));
+    };
+    if constexpr (items <= 4) {
+#pragma unroll
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
+            if (at >= valid) break; /* later chunks start further on */
+#pragma unroll
+            for (int i = 0; i < items; ++i)
+                if (at + i < valid) add(at, c, i);
+        }
+    } else { /* 8- and 16-bit elements: not fully unrolled (32 or 64 loads at once would spill) */
+#pragma unroll 1
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
+            if (at >= valid) break;
+#pragma unroll 4
+            for (int i = 0; i < items; ++i)
+                if (at + i < valid) add(at, c, i);
+        }
+    }
+    return fold.result(first);
+}
+
+/* Whether a lane's chunk of partials (chunk_items accumulators, contiguous) is whole 16-byte
+ * vectors: then a full tile of partials is read by 16-byte loads. */
+template <class R, bool Coherent> __host__ __device__ constexpr bool partials_chunked()
+{
+    return sizeof(typename R::acc) * chunk_items<R>() % HR_CHUNK_BYTES == 0 && (!Coherent || HR_HAS_COHERENT_LOAD16);
+}
+
+/* Levels >= 1: folds lane `lane`'s partials of the tile at `tile` into start. Accumulators
+ * the size of an element take the input's path (all chunks in flight); wider ones are read
+ * in batches of up to four 16-byte loads, issued together: a tile's partials are read by the
+ * one block completing its group, after the stream, so their latency is the launch's tail. */
+template <class R, bool Coherent>
+__device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::acc start, const typename R::acc* tile,
+                                                                   uint64_t valid, bool vector_ok, unsigned lane)
+{
+    using acc = typename R::acc;
+    constexpr int items = chunk_items<R>();
+    partial_fold<R> fold(start);
+    if constexpr (partials_chunked<R, Coherent>()) {
+        constexpr int vecs = (int)sizeof(acc) * items / HR_CHUNK_BYTES; /* per chunk */
+        if (vector_ok && vecs == 1) {
+            lane_chunks r;
+            load_chunks<Coherent>(r, tile, lane);
+#pragma unroll
+            for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+                acc v[items];
+                memcpy(v, &r.raw[c], sizeof v);
+#pragma unroll
+                for (int i = 0; i < items; ++i) fold.add(v[i]);
+            }
+            return fold.result();
+        }
+        if (vector_ok && vecs > 1) {
+            constexpr int batch = vecs <= 4 ? vecs : 4, per_batch = items * batch / vecs;
+            static_assert(vecs % batch == 0, "whole batches");
+#pragma unroll
+            for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+                const uint4* p = (const uint4*)(tile + ((uint64_t)c * HR_TILE_LANES + lane) * items);
+#pragma unroll
+                for (int b = 0; b < vecs / batch; ++b) {
+                    uint4 raw[batch];
+#pragma unroll
+                    for (int k = 0; k < batch; ++k)
+                        raw[k] = Coherent ? hr_load16_coherent(p + b * batch + k) : hr_load16_input(p + b * batch + k);
+                    acc v[per_batch];
+                    memcpy(v, raw, sizeof v);
+#pragma unroll
+                    for (int i = 0; i < per_batch; ++i) fold.add(v[i]);
+                }
+            }
+            return fold.result();
+        }
+    }
+    if constexpr (items <= 4) {
+#pragma unroll
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
+            if (at >= valid) break;
+#pragma unroll
+            for (int i = 0; i < items; ++i)
+                if (at + i < valid) fold.add(load_one<acc, Coherent>(tile + at + i));
+        }
+    } else {
+#pragma unroll 1
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
+            if (at >= valid) break;
+#pragma unroll 4
+            for (int i = 0; i < items; ++i)
+                if (at + i < valid) fold.add(load_one<acc, Coherent>(tile + at + i));
+        }
     }
     return fold.result();
 }

@@ -1,7 +1,10 @@
 /* The three drivers as host templates over (operator, warp width), and the table
- * entry that the executor's run-time switch picks from. */
+ * entries that the executor's run-time switch picks from (filled in host/tree_<dtype>.cpp,
+ * host/instances.h). */
 #ifndef HIPREDUCE_DRIVERS_H
 #define HIPREDUCE_DRIVERS_H
+
+#include <array>
 
 #include "hip_compat.h"
 #include "kernels.h"
@@ -26,8 +29,11 @@ inline uint64_t resident_blocks(const device_info& dev) { return (uint64_t)dev.s
 
 struct reduce_call {
     const void* input;
+    const void* y;             /* dot's second input; null otherwise */
     uint64_t n;
-    void* result;              /* device memory for one element */
+    void* result;              /* device memory for one result element */
+    int64_t* index;            /* argmin/argmax: device memory for the index; null otherwise */
+    int out_dtype;             /* the result dtype (default algorithm) */
     unsigned char* workspace;  /* the driver's scratch (partials, double buffers) */
     uint32_t* counters;        /* the default algorithm's arrival counters: zero, and left zero */
     hipStream_t stream;
@@ -42,11 +48,10 @@ static inline unsigned grid_for(uint64_t tiles, const device_info& dev)
     return (unsigned)(tiles == 0 ? 1 : tiles < cap ? tiles : cap);
 }
 
-template <class Op, int W> hipError_t run_tree(const reduce_call& c)
+template <class R, int W> hipError_t run_tree(const reduce_call& c)
 {
-    using T = typename Op::value_t;
     hr_tree_plan plan;
-    if (hr_plan_tree(c.n, tile_items<Op>(), sizeof(typename Op::acc), &plan) != 0) return hipErrorInvalidValue;
+    if (hr_plan_tree(c.n, tile_items<R>(), sizeof(typename R::acc), &plan) != 0) return hipErrorInvalidValue;
     tree_levels lv = {};
     lv.levels = plan.levels;
     for (int k = 0; k < plan.levels; ++k) {
@@ -59,8 +64,8 @@ template <class Op, int W> hipError_t run_tree(const reduce_call& c)
     const uint64_t blocks = grid_for(tiles, *c.dev);
     lv.tiles_per_block = (tiles + blocks - 1) / blocks;
     const unsigned grid = (unsigned)((tiles + lv.tiles_per_block - 1) / lv.tiles_per_block);
-    hipLaunchKernelGGL((tree_kernel<Op, W>), dim3(grid), dim3(HR_TILE_LANES), 0, c.stream, (const T*)c.input, lv,
-                       (T*)c.result);
+    const tree_args args = {c.input, c.y, c.result, c.index, c.out_dtype};
+    hipLaunchKernelGGL((tree_kernel<R, W>), dim3(grid), dim3(HR_TILE_LANES), 0, c.stream, args, lv);
     return hipGetLastError();
 }
 
@@ -110,48 +115,33 @@ template <class Op, int W> hipError_t run_two_pass(const reduce_call& c)
 /* Drivers in hipreduce_algorithm order. */
 enum { HR_DRIVERS = 3 };
 
-/* One (op, dtype) cell of the run-time switch; acc_size == 0 where op does not apply. */
-struct op_entry {
+/* The default algorithm's instance of one (op, input dtype, accumulator) cell; run null
+ * where the cell is no allowed triple's. */
+struct tree_entry {
+    run_fn run[2]; /* [warp 32, warp 64] */
     size_t acc_size;
     size_t elem_size;
-    run_fn run[HR_DRIVERS][2]; /* [algorithm][warp 32, warp 64] */
 };
 
-template <template <class> class OpT, class T> constexpr op_entry entry_for()
-{
-    using Op = OpT<T>;
-    if constexpr (op_applies<Op>()) {
-        return {sizeof(typename Op::acc),
-                sizeof(T),
-                {{run_tree<Op, 32>, run_tree<Op, 64>},
-                 {run_multipass<Op, 32>, run_multipass<Op, 64>},
-                 {run_two_pass<Op, 32>, run_two_pass<Op, 64>}}};
-    } else {
-        return {};
-    }
-}
+/* Multipass and two-pass instances of one of the original 7 operators on one dtype
+ * (in == out); run null where the op does not apply. */
+struct pass_entry {
+    run_fn run[2][2]; /* [multipass, two-pass][warp 32, warp 64] */
+    size_t acc_size;
+    size_t elem_size;
+};
 
+enum { HR_PASS_OPS = HIPREDUCE_OP_XOR + 1 };
 
-/* A function-local table: a namespace-scope const array would also become a device
- * constant under HIP-Clang and drag the host launchers into the device pass. */
-#define HR_DEFINE_OP_ROW(name)                                                                                     \
-    const op_entry* row_##name()                                                                                   \
-    {                                                                                                              \
-        static const op_entry row[HR_DTYPE_SLOTS] = {                                                              \
-        entry_for<op_##name, int8_t>(),  entry_for<op_##name, uint8_t>(),  entry_for<op_##name, int16_t>(),        \
-        entry_for<op_##name, uint16_t>(), entry_for<op_##name, int32_t>(), entry_for<op_##name, uint32_t>(),       \
-        entry_for<op_##name, int64_t>(), entry_for<op_##name, uint64_t>(), op_entry{},                             \
-        op_entry{},                      entry_for<op_##name, float>(),    entry_for<op_##name, double>()};       \
-        return row;                                                                                                \
-    }
+/* Every instance with one input dtype (host/tree_<dtype>.cpp). */
+struct dtype_instances {
+    std::array<std::array<tree_entry, HR_ACC_KINDS>, HR_OP_SLOTS> tree;
+    std::array<pass_entry, HR_PASS_OPS> pass;
+};
 
-const op_entry* row_sum();
-const op_entry* row_prod();
-const op_entry* row_min();
-const op_entry* row_max();
-const op_entry* row_and();
-const op_entry* row_or();
-const op_entry* row_xor();
+#define HR_DECLARE_INSTANCES(E, NAME, CLASS, BYTES) const dtype_instances& instances_##NAME();
+HR_DTYPE_ROWS(HR_DECLARE_INSTANCES)
+#undef HR_DECLARE_INSTANCES
 
 }  // namespace hr
 

@@ -44,12 +44,51 @@ study_run_fn study_find(int, int, int, int) { return nullptr; }
 bool study_workspace_bytes(int, size_t, uint64_t, unsigned, const device_info&, uint64_t*) { return false; }
 #endif
 
-const op_entry* find_entry(hipreduce_op op, hipreduce_dtype dtype)
+/* The instances of one input dtype. */
+const dtype_instances& instances_of(int dtype)
 {
-    static const op_entry* (*const rows[])() = {row_sum, row_prod, row_min, row_max, row_and, row_or, row_xor};
-    if ((unsigned)op >= sizeof rows / sizeof rows[0] || (unsigned)dtype >= HR_DTYPE_SLOTS) return nullptr;
-    const op_entry* e = &rows[op]()[dtype];
-    return e->acc_size ? e : nullptr;
+    switch (dtype) {
+#define HR_INSTANCES_CASE(E, NAME, CLASS, BYTES) \
+    case E: return instances_##NAME();
+        HR_DTYPE_ROWS(HR_INSTANCES_CASE)
+#undef HR_INSTANCES_CASE
+    default: return instances_f32(); /* unreachable: calls arrive validated */
+    }
+}
+
+/* What runs a validated call on `algorithm`: its launcher for this device's warp width,
+ * sizes, and whether it is a study algorithm's. False where the algorithm cannot run the
+ * call (NOT_SUPPORTED): multipass, two-pass and the study algorithms run only the original
+ * operators with the result in the input dtype (and no f16/bf16). */
+struct chosen {
+    run_fn run;
+    study_run_fn study;
+    size_t acc_size, elem_size;
+};
+bool choose(const hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call, chosen* c)
+{
+    const dtype_instances& in = instances_of(call->in_dtype);
+    const int wide = gpu->dev.warp_size == 64;
+    *c = chosen{};
+    if (algorithm == HIPREDUCE_ALGORITHM_AUTO) {
+        if ((unsigned)call->acc >= HR_ACC_KINDS) return false;
+        const tree_entry& e = in.tree[call->op][call->acc];
+        c->run = e.run[wide];
+        c->acc_size = e.acc_size;
+        c->elem_size = e.elem_size;
+        return c->run != nullptr;
+    }
+    if (call->op >= HR_PASS_OPS || call->out_dtype != call->in_dtype) return false;
+    const pass_entry& e = in.pass[call->op];
+    if (!e.acc_size) return false;
+    c->acc_size = e.acc_size;
+    c->elem_size = e.elem_size;
+    if ((unsigned)algorithm >= HR_DRIVERS) {
+        c->study = study_find(algorithm, call->op, call->in_dtype, gpu->dev.warp_size);
+        return c->study != nullptr;
+    }
+    c->run = e.run[algorithm == HIPREDUCE_ALGORITHM_TWO_PASS][wide];
+    return c->run != nullptr;
 }
 
 /* Runtime failure → status, keeping the runtime's message for hipreduce_last_error_message. */
@@ -104,7 +143,7 @@ hipreduce_status grow(hr_gpu* gpu, unsigned char** buffer, size_t* bytes, size_t
 
 /* The bytes a call needs: scratch (the staging slot and the driver's region) and the
  * default algorithm's arrival counters; false on overflow. */
-bool call_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const op_entry* e, uint64_t n, size_t* scratch,
+bool call_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const chosen* e, uint64_t n, size_t* scratch,
                 size_t* counter_bytes)
 {
     uint64_t region = 0, counters = 0;
@@ -234,13 +273,10 @@ const char* hr_gpu_error_message(const hr_gpu* gpu) { return gpu->message; }
 hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call,
                                        size_t* bytes)
 {
-    const uint64_t n = call->n;
-    if (call->op > HIPREDUCE_OP_XOR || call->out_dtype != call->in_dtype) return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    const op_entry* e = find_entry((hipreduce_op)call->op, (hipreduce_dtype)call->in_dtype);
-    if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
-    if (!HIPREDUCE_STUDY_ALGORITHMS && (int)algorithm >= HR_DRIVERS) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    chosen c;
+    if (!choose(gpu, algorithm, call, &c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     size_t scratch, counters;
-    if (!call_bytes(gpu, algorithm, e, n, &scratch, &counters)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (!call_bytes(gpu, algorithm, &c, call->n, &scratch, &counters)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     const uint64_t need = hr_workspace_need(scratch, counters);
     if (need > SIZE_MAX) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     *bytes = (size_t)need;
@@ -272,21 +308,12 @@ hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes
 hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call)
 {
     gpu->message[0] = '\0';
-    const hipreduce_op op = (hipreduce_op)call->op;
-    const hipreduce_dtype dtype = (hipreduce_dtype)call->in_dtype;
-    const void* input = call->x;
     const uint64_t n = call->n;
-    void* result = call->result;
     const hipreduce_location location = call->location;
-    if (call->op > HIPREDUCE_OP_XOR || call->out_dtype != call->in_dtype) return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    const op_entry* e = find_entry(op, dtype);
-    if (!e) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
-    /* Algorithms past the three drivers are the study algorithms (host/study_dispatch.h). */
-    const study_run_fn study =
-        (unsigned)algorithm >= HR_DRIVERS ? study_find(algorithm, op, dtype, gpu->dev.warp_size) : nullptr;
-    if ((unsigned)algorithm >= HR_DRIVERS && !study) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    chosen c;
+    if (!choose(gpu, algorithm, call, &c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     size_t scratch_bytes, counter_bytes;
-    if (!call_bytes(gpu, algorithm, e, n, &scratch_bytes, &counter_bytes)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (!call_bytes(gpu, algorithm, &c, n, &scratch_bytes, &counter_bytes)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
 
     device_scope scope(gpu->dev.ordinal);
     if (scope.error != hipSuccess) return fail(gpu, "hipSetDevice", scope.error);
@@ -312,25 +339,33 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
         counter_region = gpu->own_counter_bytes;
     }
 
+    /* A host-bound result passes through the staging slot: the value at 0, an index at 8. */
     reduce_call rc;
-    rc.input = input;
+    rc.input = call->x;
+    rc.y = call->y;
     rc.n = n;
-    rc.result = location == HIPREDUCE_RESULT_DEVICE ? result : (void*)staging;
+    rc.result = location == HIPREDUCE_RESULT_DEVICE ? call->result : (void*)staging;
+    rc.index = !call->index ? nullptr : location == HIPREDUCE_RESULT_DEVICE ? call->index : (int64_t*)(staging + 8);
+    rc.out_dtype = call->out_dtype;
     rc.workspace = staging + STAGING_BYTES;
     rc.counters = (uint32_t*)counters;
     rc.stream = gpu->stream;
     rc.dev = &gpu->dev;
-    hipError_t err = study ? study(rc, gpu->block_size) : e->run[algorithm][gpu->dev.warp_size == 64](rc);
+    hipError_t err = c.study ? c.study(rc, gpu->block_size) : c.run(rc);
     if (err != hipSuccess) {
         /* A launch that failed may have left counters half-counted: the next call needs them zero. */
         if (counter_region) (void)hipMemsetAsync(counters, 0, counter_region, gpu->stream);
         return fail(gpu, "kernel launch", err);
     }
     if (location == HIPREDUCE_RESULT_HOST) {
-        err = hipMemcpyAsync(result, staging, e->elem_size, hipMemcpyDeviceToHost, gpu->stream);
+        unsigned char slot[STAGING_BYTES];
+        const size_t bytes = call->index ? STAGING_BYTES : hipreduce_dtype_size((hipreduce_dtype)call->out_dtype);
+        err = hipMemcpyAsync(slot, staging, bytes, hipMemcpyDeviceToHost, gpu->stream);
         if (err != hipSuccess) return fail(gpu, "hipMemcpyAsync", err);
         err = hipStreamSynchronize(gpu->stream);
         if (err != hipSuccess) return fail(gpu, "hipStreamSynchronize", err);
+        memcpy(call->result, slot, hipreduce_dtype_size((hipreduce_dtype)call->out_dtype));
+        if (call->index) memcpy(call->index, slot + 8, sizeof(int64_t));
     }
     return HIPREDUCE_STATUS_SUCCESS;
 }

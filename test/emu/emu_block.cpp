@@ -42,8 +42,8 @@ struct thread {
     bool xor_mode = false;
     unsigned lane_arg = 0, bytes = 0;
     int width = 0;
-    alignas(16) unsigned char value[16];
-    alignas(16) unsigned char result[16];
+    alignas(16) unsigned char value[32]; /* shuffled values: scalars and accumulator structs */
+    alignas(16) unsigned char result[32];
 };
 
 /* Fiber stacks: kernels nest a few small frames; ASan's redzones need more room. */

@@ -121,7 +121,7 @@ template <class T> inline T& shared_variable(const char* file, int line)
 
 template <class T> inline T shfl(T v, bool xor_mode, unsigned lane_arg, int width, const char* file, int line)
 {
-    static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 16, "shuffled values are registers");
+    static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 32, "shuffled values are registers (structs up to 32 bytes)");
     shuffle(&v, sizeof v, xor_mode, lane_arg, width, file, line);
     return v;
 }

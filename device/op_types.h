@@ -1,0 +1,154 @@
+/* The device code's view of device/op_table.h's rows (columns as constants, dtype storage
+ * types, accumulator types) and the float helpers the operators share. */
+#ifndef HIPREDUCE_OP_TYPES_H
+#define HIPREDUCE_OP_TYPES_H
+
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "half.h"
+#include "hipreduce/hipreduce.h"
+#include "op_table.h"
+
+namespace hr {
+
+/* The columns of op_table.h's rows. */
+enum { TF_IDENT, TF_ABS, TF_SQUARE, TF_PRODUCT, TF_KEY };
+enum { CB_ADD, CB_MUL, CB_MIN, CB_MAX, CB_AND, CB_OR, CB_XOR, CB_NRM2, CB_ARGMIN, CB_ARGMAX };
+enum { RS_WIDE, RS_SAME, RS_INT_SAME, RS_MAGNITUDE, RS_NORM, RS_ARG };
+enum { DC_NONE, DC_SIGNED, DC_UNSIGNED, DC_HALF, DC_FLOAT };
+
+struct op_columns {
+    int transform, combine, results;
+};
+constexpr op_columns op_row(int op)
+{
+    switch (op) {
+#define HR_OP_CASE(E, NAME, T, C, R) \
+    case E: return {TF_##T, CB_##C, RS_##R};
+        HR_OP_ROWS(HR_OP_CASE)
+#undef HR_OP_CASE
+    default: return {-1, -1, -1};
+    }
+}
+
+struct dtype_columns {
+    int cls, bytes;
+};
+constexpr dtype_columns dtype_row(int dtype)
+{
+    switch (dtype) {
+#define HR_DTYPE_CASE(E, NAME, CLASS, BYTES) \
+    case E: return {DC_##CLASS, BYTES};
+        HR_DTYPE_ROWS(HR_DTYPE_CASE)
+#undef HR_DTYPE_CASE
+    default: return {DC_NONE, 0};
+    }
+}
+
+/* Storage type of a dtype. */
+template <int D> struct storage {
+    static constexpr dtype_columns c = dtype_row(D);
+    using sint = typename std::conditional<
+        c.bytes == 1, int8_t,
+        typename std::conditional<c.bytes == 2, int16_t, typename std::conditional<c.bytes == 4, int32_t, int64_t>::type>::type>::type;
+    using type = typename std::conditional<
+        c.cls == DC_SIGNED, sint,
+        typename std::conditional<
+            c.cls == DC_UNSIGNED, typename std::make_unsigned<sint>::type,
+            typename std::conditional<c.cls == DC_HALF, uint16_t,
+                                      typename std::conditional<c.bytes == 4, float, double>::type>::type>::type>::type;
+};
+template <int D> using storage_t = typename storage<D>::type;
+
+/* The two-sided accumulators. */
+struct nrm2_acc {
+    double sml, med, big; /* Blue's scaled sums of squares: small, medium and big magnitudes */
+};
+template <class K> struct key_acc {
+    K key;         /* the element's order key (see key_of) */
+    int64_t index; /* its index */
+};
+
+template <int A> struct acc_type;
+template <> struct acc_type<HR_ACC_I32> { using type = int32_t; };
+template <> struct acc_type<HR_ACC_U32> { using type = uint32_t; };
+template <> struct acc_type<HR_ACC_I64> { using type = int64_t; };
+template <> struct acc_type<HR_ACC_U64> { using type = uint64_t; };
+template <> struct acc_type<HR_ACC_F32> { using type = float; };
+template <> struct acc_type<HR_ACC_F64> { using type = double; };
+template <> struct acc_type<HR_ACC_NRM2_F64> { using type = nrm2_acc; };
+template <> struct acc_type<HR_ACC_KEY32> { using type = key_acc<int32_t>; };
+template <> struct acc_type<HR_ACC_KEY64> { using type = key_acc<int64_t>; };
+template <int A> using acc_t = typename acc_type<A>::type;
+
+template <class T> struct is_float_t : std::is_floating_point<T> {};
+
+template <class T> HR_HD T canonical_nan();
+template <> HR_HD float canonical_nan<float>() { return __builtin_bit_cast(float, 0x7fc00000u); }
+template <> HR_HD double canonical_nan<double>() { return __builtin_bit_cast(double, 0x7ff8000000000000ull); }
+
+template <class T> HR_HD T infinity();
+template <> HR_HD float infinity<float>() { return __builtin_bit_cast(float, 0x7f800000u); }
+template <> HR_HD double infinity<double>() { return __builtin_bit_cast(double, 0x7ff0000000000000ull); }
+
+/* Largest and smallest values of T (numeric_limits is host-only under nvcc). */
+template <class T> HR_HD T max_value()
+{
+    if constexpr (std::is_floating_point<T>::value) return infinity<T>();
+    else if constexpr (std::is_signed<T>::value) return T(typename std::make_unsigned<T>::type(~0ull) >> 1);
+    else return T(~0ull);
+}
+template <class T> HR_HD T min_value()
+{
+    if constexpr (std::is_floating_point<T>::value) return -infinity<T>();
+    else if constexpr (std::is_signed<T>::value) return T(-max_value<T>() - 1);
+    else return T(0);
+}
+
+template <class T> HR_HD bool is_nan(T x) { return x != x; }
+
+template <class F> HR_HD F fabs_bits(F x)
+{
+    using U = typename std::conditional<sizeof(F) == 4, uint32_t, uint64_t>::type;
+    return __builtin_bit_cast(F, (U)(__builtin_bit_cast(U, x) & (~U(0) >> 1)));
+}
+
+/* Float min (Min = true) or max without branches: the canonical NaN if either side is
+ * NaN; between equal values (only +0.0 and -0.0 differ in bits) the OR of the bits is
+ * the one with the sign set (-0.0, the min) and the AND the one without (the max). */
+template <class F, bool Min> HR_HD F float_pick(F a, F b)
+{
+    using U = typename std::conditional<sizeof(F) == 4, uint32_t, uint64_t>::type;
+    const U ua = __builtin_bit_cast(U, a), ub = __builtin_bit_cast(U, b);
+    const F tie = __builtin_bit_cast(F, Min ? (U)(ua | ub) : (U)(ua & ub));
+    const F picked = Min ? (a < b ? a : b < a ? b : tie) : (a > b ? a : b > a ? b : tie);
+    return is_nan(a) || is_nan(b) ? canonical_nan<F>() : picked;
+}
+
+/* The order key of a float: its bits as a signed integer with the magnitude bits flipped
+ * when negative. It orders every non-NaN value the same way (-0.0 below +0.0), and the
+ * map is its own inverse. I is the key type: int16/32/64 for 16/32/64-bit floats. */
+template <class I> HR_HD I flip_key(I bits)
+{
+    return bits ^ (I)((bits >> (sizeof(I) * 8 - 1)) & (I)max_value<I>());
+}
+template <class F> struct float_key {
+    using I = typename std::conditional<sizeof(F) == 4, int32_t, int64_t>::type;
+    static HR_HD I key(F x) { return flip_key(__builtin_bit_cast(I, x)); }
+    static HR_HD F value(I key) { return __builtin_bit_cast(F, flip_key(key)); }
+};
+
+/* Half dtypes: raw bits -> f32, f32 -> raw bits (rounded), and the infinity's bits. */
+template <int D> HR_HD float half_to_f32(uint16_t h) { return D == HIPREDUCE_BF16 ? bf16_to_f32(h) : f16_to_f32(h); }
+template <int D> HR_HD uint16_t f32_to_half(float f) { return D == HIPREDUCE_BF16 ? f32_to_bf16(f) : f32_to_f16(f); }
+template <int D> constexpr uint16_t half_inf() { return D == HIPREDUCE_BF16 ? BF16_INF : F16_INF; }
+template <int D> constexpr uint16_t half_nan() { return D == HIPREDUCE_BF16 ? BF16_NAN : F16_NAN; }
+
+/* Blue's thresholds and scales (LAPACK 3.10's dnrm2 for f64). */
+constexpr double NRM2_T_SML = 0x1p-511, NRM2_T_BIG = 0x1p486, NRM2_S_SML = 0x1p537, NRM2_S_BIG = 0x1p-538;
+
+}  // namespace hr
+
+#endif

@@ -1,7 +1,0 @@
-/* Kernel instances of op_xor for every dtype it applies to (one file per operator
- * so the instances compile in parallel). */
-#include "drivers.h"
-
-namespace hr {
-HR_DEFINE_OP_ROW(xor)
-}
