@@ -35,9 +35,9 @@ static inline float hr_f16_to_f32(uint16_t h)
     uint32_t bits = shifted + UINT32_C(0x38000000);          /* rebias 15 -> 127 */
     if (exponent == UINT32_C(0x0f800000)) bits += UINT32_C(0x38000000); /* inf/NaN: exponent 255 */
     /* Subnormal (and zero) m * 2^-24: as 2^-14 * (1 + m/1024) less 2^-14, both normal, exact. */
-    float f = hr_bits_f32(exponent == 0 ? bits + UINT32_C(0x00800000) : bits);
-    if (exponent == 0) f = f - 0x1p-14f;
-    return hr_bits_f32(hr_f32_bits(f) | sign);
+    const float f = hr_bits_f32(exponent == 0 ? bits + UINT32_C(0x00800000) : bits);
+    const float subnormal = f - 0x1p-14f; /* computed always: GCC does not vectorise a conditional one */
+    return hr_bits_f32(hr_f32_bits(exponent == 0 ? subnormal : f) | sign);
 }
 
 static inline float hr_bf16_to_f32(uint16_t h) { return hr_bits_f32((uint32_t)h << 16); }
