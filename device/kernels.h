@@ -14,7 +14,7 @@ namespace hr {
 struct tree_levels {
     int levels;
     uint64_t count[HR_MAX_LEVELS];
-    uint64_t tiles_per_block;          /* each block streams one contiguous range of input tiles */
+    uint64_t share, extra;             /* block b streams a contiguous range of share tiles, + 1 if b < extra */
     void* partial[HR_MAX_LEVELS];      /* acc arrays of levels 1 .. levels-2 */
     uint32_t* counter[HR_MAX_LEVELS];  /* arrival counters of levels 2 .. levels-1, zero between launches */
 };
@@ -180,9 +180,9 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
             if (threadIdx.x == 0) R::store(v, lv.count[0] == 0, a.out, a.result, a.index);
             return;
         }
-        const uint64_t tiles = lv.count[1];
-        const uint64_t first = blockIdx.x * lv.tiles_per_block;
-        const uint64_t end = first + lv.tiles_per_block < tiles ? first + lv.tiles_per_block : tiles;
+        const uint64_t b = blockIdx.x;
+        const uint64_t first = b * lv.share + (b < lv.extra ? b : lv.extra);
+        const uint64_t end = first + lv.share + (b < lv.extra ? 1 : 0);
         stream_tiles<R>(x, y, lv.count[0], first, end, (typename R::acc*)lv.partial[1], smem);
         for (uint64_t group = first / tile_items<R>(); group * tile_items<R>() < end; ++group) {
             const uint64_t lo = group * tile_items<R>() > first ? group * tile_items<R>() : first;
