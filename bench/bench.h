@@ -27,6 +27,7 @@ enum { BENCH_OUT_SAME = BENCH_MAX_NAMES - 1 };
 typedef enum { BENCH_DEVICE_AUTO, BENCH_DEVICE_GPU, BENCH_DEVICE_CPU } bench_device;
 typedef enum { BENCH_FORMAT_TABLE, BENCH_FORMAT_CSV, BENCH_FORMAT_JSON } bench_format;
 typedef enum { BENCH_WORKSPACE_OWN, BENCH_WORKSPACE_CALLER } bench_workspace;
+typedef enum { BENCH_CEILING_1GIB, BENCH_CEILING_SAME } bench_ceiling;
 
 typedef struct bench_options {
     int algorithms[BENCH_MAX_NAMES];
@@ -46,6 +47,7 @@ typedef struct bench_options {
     int vendor;
     bench_device device;
     bench_workspace workspace;
+    bench_ceiling ceiling; /* GPU: the read ceiling over 1 GiB, or over each row's own input bytes */
     unsigned threads; /* cpu device: hipreduce_set_threads' count, 0 = the library's default */
 } bench_options;
 

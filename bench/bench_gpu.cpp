@@ -5,6 +5,7 @@
  * against the vendor anchor's (or the second CUB's where only it covers the call). */
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,7 +179,8 @@ bool same_result(const group& g, const outcome& a, const outcome& ref)
 /* Times one row group and appends its rows: ours (one per algorithm that takes the call, an
  * error row where auto's call fails), then one per anchor other than the vendor. */
 void run_group(hipreduce_handle h, const group& g, const bench_options& o, const std::vector<anchor>& anchors,
-               bench_result* r, hipEvent_t start, hipEvent_t stop, size_t* done, size_t total)
+               bench_result* r, hipEvent_t start, hipEvent_t stop, size_t* done, size_t total,
+               const std::function<double(double)>& ceiling_for)
 {
     size_t ws_bytes = 0;
     if (bench_workspace_size(h, g.op, g.in, g.n, g.out, &ws_bytes) == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) {
@@ -232,7 +234,7 @@ void run_group(hipreduce_handle h, const group& g, const bench_options& o, const
     const double bytes_read = (double)bench_bytes_read(g.op, g.in, g.n);
     auto add = [&](const char* name, double t, const char* status, bool error) {
         const bench_row row = {name, op_name(g.op), dtype_name(g.in), g.n, error ? 0.0 : t,
-                               error ? 0.0 : bytes_read / t / 1e6, r->device_ceiling, vendor_ms, dtype_name(g.out),
+                               error ? 0.0 : bytes_read / t / 1e6, ceiling_for(bytes_read), vendor_ms, dtype_name(g.out),
                                status, error};
         if (bench_add_row(r, &row) != 0) die("out of memory", nullptr);
     };
@@ -304,8 +306,19 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
 #endif
     }
     r->vendor = o.vendor ? vendor_name() : nullptr;
-    r->ceiling_kind = "streaming-read kernel over 1 GiB";
-    r->device_ceiling = read_ceiling(1ull << 30, sms, o, start, stop);
+    /* --ceiling=same: each row against the streaming read of its own input bytes (measured once per
+     * byte count), so that small inputs are not held to a ceiling only large reads reach. */
+    std::map<uint64_t, double> ceilings;
+    const auto ceiling_for = [&](double bytes) {
+        if (o.ceiling != BENCH_CEILING_SAME) return r->device_ceiling;
+        const uint64_t b = ((uint64_t)bytes + 15) / 16 * 16;
+        auto it = ceilings.find(b);
+        if (it == ceilings.end()) it = ceilings.emplace(b, read_ceiling(b, sms, o, start, stop)).first;
+        return it->second;
+    };
+    r->ceiling_kind = o.ceiling == BENCH_CEILING_SAME ? "streaming-read kernel over each row's input bytes"
+                                                      : "streaming-read kernel over 1 GiB";
+    r->device_ceiling = o.ceiling == BENCH_CEILING_SAME ? 0.0 : read_ceiling(1ull << 30, sms, o, start, stop);
 
     bool two_inputs = false; /* some op is dot: y copies beside the x copies */
     for (int i = 0; i < o.n_ops; ++i) two_inputs |= bench_op_call((hipreduce_op)o.ops[i]) == BENCH_CALL_DOT;
@@ -337,7 +350,7 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
                     const group g = {(hipreduce_op)o.ops[i], in, out, n, data, bytes, buffers, two_inputs,
                                      results, (int64_t*)(results + 32)};
                     if (dup) done += o.n_algorithms;
-                    else run_group(h, g, o, anchors, r, start, stop, &done, total);
+                    else run_group(h, g, o, anchors, r, start, stop, &done, total, ceiling_for);
                 }
             }
             check(hipFree(data), "hipFree");

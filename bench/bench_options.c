@@ -183,6 +183,13 @@ static int set_workspace(bench_options* o, const char* opt, const char* v)
     else return fail(opt, "expected own or caller, got", v);
     return 0;
 }
+static int set_ceiling(bench_options* o, const char* opt, const char* v)
+{
+    if (strcmp(v, "1GiB") == 0) o->ceiling = BENCH_CEILING_1GIB;
+    else if (strcmp(v, "same") == 0) o->ceiling = BENCH_CEILING_SAME;
+    else return fail(opt, "expected 1GiB or same, got", v);
+    return 0;
+}
 static int set_threads(bench_options* o, const char* opt, const char* v)
 {
     int threads = 0;
@@ -240,6 +247,11 @@ static const bench_option_spec options[] = {
      "algorithms, allocated once and given to the handle with\n"
      "hipreduce_set_workspace before timing (default: own)",
      set_workspace},
+    {"--ceiling", "1GiB|same",
+     "GPU: the read ceiling rows are compared with: the plain streaming\n"
+     "read of 1 GiB, or of the row's own input bytes (a smaller read\n"
+     "pays the same launch and tail: its ceiling is lower) (default: 1GiB)",
+     set_ceiling},
     {"--threads", "N",
      "cpu device: threads per call (hipreduce_set_threads), 1 to 256,\n"
      "or 0 for the library's default, the available cores (default: 0)",

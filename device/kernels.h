@@ -71,6 +71,9 @@ __device__ __forceinline__ typename R::acc reduce_tile(const typename R::value_t
 #ifndef HR_TREE_PREFETCH
 #define HR_TREE_PREFETCH 1 /* load tile t+1 before reducing tile t */
 #endif
+#ifndef HR_KEYED_PREFETCH
+#define HR_KEYED_PREFETCH 1 /* the same for argmin/argmax (key + position per lane: more registers) */
+#endif
 
 /* Reduces input tiles [first, end) one by one, storing tile t's value at out[t]. Full
  * aligned tiles are software-pipelined: the next tile's loads are in flight while the
@@ -85,7 +88,7 @@ __device__ __forceinline__ void stream_tiles(const typename R::value_t* x, const
     using acc = typename R::acc;
     const bool aligned = inputs_aligned<R>(x, y);
     uint64_t tile = first;
-    if constexpr (HR_TREE_PREFETCH && R::inputs == 1) {
+    if constexpr (HR_TREE_PREFETCH && R::inputs == 1 && (HR_KEYED_PREFETCH || !R::keyed)) {
         if (aligned) {
             const uint64_t full = count / tile_items<R>() < end ? count / tile_items<R>() : end;
             input_chunks<R> current;
