@@ -4,19 +4,21 @@
 # memcheck (out-of-bounds / misaligned accesses), racecheck (shared-memory hazards),
 # synccheck (barrier misuse) and initcheck (reads of device memory nothing wrote).
 # The suites run a smaller matrix under the sanitizer: HIPREDUCE_SANITIZE_QUICK=1 for
-# hipreduce_test_gpu, the `sanitize` argument for hipreduce_test_gpu_algorithms.
+# hipreduce_test_gpu, the `sanitize` argument for hipreduce_test_gpu_algorithms, sizes up to
+# 4097 (HIPREDUCE_TYPED_MAX_N) for hipreduce_test_typed's GPU run. TOOLS picks the tools.
 set -uo pipefail
 build=${1:?usage: test/sanitize.sh BUILD_DIR [LOG_DIR]}
 logs=${2:-$build/sanitize}
 mkdir -p "$logs"
 status=0
-for exe in "$build"/test/hipreduce_test_gpu "$build"/test/hipreduce_test_gpu_algorithms; do
+for exe in "$build"/test/hipreduce_test_gpu "$build"/test/hipreduce_test_gpu_algorithms "$build"/test/hipreduce_test_typed; do
     [ -x "$exe" ] || continue
     args=()
     [ "$(basename "$exe")" = hipreduce_test_gpu_algorithms ] && args=(sanitize)
-    for tool in memcheck racecheck synccheck initcheck; do
+    [ "$(basename "$exe")" = hipreduce_test_typed ] && args=(gpu)
+    for tool in ${TOOLS:-memcheck racecheck synccheck initcheck}; do
         log="$logs/$(basename "$exe").$tool.log"
-        HIPREDUCE_SANITIZE_QUICK=1 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" >"$log" 2>&1
+        HIPREDUCE_SANITIZE_QUICK=1 HIPREDUCE_TYPED_MAX_N=4097 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" >"$log" 2>&1
         rc=$?
         summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
         echo "$(basename "$exe") $tool: exit $rc ${summary:-}"

@@ -43,8 +43,9 @@
  * The default algorithm (HIPREDUCE_ALGORITHM_AUTO) is also reproducible for
  * floating-point sums and products: its result is a function of (op, dtypes, n,
  * data) only, the same bits on every GPU, warp size, vendor and on the CPU device
- * (for inputs without NaN: the payload of a NaN that an f32/f64 sum produces differs
- * between x86 and GPUs). Its order is written down in device/order.h.
+ * (a NaN that an f32/f64 sum, prod, sum_abs, sum_squares or dot produces is a NaN on
+ * every device, but its sign and payload may differ between devices; every other NaN
+ * result is the canonical one). Its order is written down in device/order.h.
  *
  * Every call validates its arguments before touching memory; a bad argument
  * returns its own status and writes nothing. The checks run in this order and the
