@@ -115,6 +115,34 @@ __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, con
     return fold.result(tile_first);
 }
 
+/* The element-by-element walk over lane `lane`'s elements of a tile (partial or unaligned):
+ * add(at, c, i) for element at + i of chunk c, for every one below `valid`, in the order's
+ * sequence. Items per chunk <= 4 unroll fully; 8- and 16-bit elements do not (32 or 64 loads
+ * at once would spill). */
+template <int Items, class Add>
+__device__ __forceinline__ void for_lane_elements(uint64_t valid, unsigned lane, const Add& add)
+{
+    if constexpr (Items <= 4) {
+#pragma unroll
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * Items;
+            if (at >= valid) break; /* later chunks start further on */
+#pragma unroll
+            for (int i = 0; i < Items; ++i)
+                if (at + i < valid) add(at, c, i);
+        }
+    } else {
+#pragma unroll 1
+        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * Items;
+            if (at >= valid) break;
+#pragma unroll 4
+            for (int i = 0; i < Items; ++i)
+                if (at + i < valid) add(at, c, i);
+        }
+    }
+}
+
 /* Level 0: folds lane `lane`'s elements of the input tile starting at element `first`
  * (valid elements: `valid`) into start. vector_ok: the tile is full and 16-byte aligned
  * (both inputs for dot). */
@@ -136,25 +164,7 @@ __device__ __forceinline__ typename R::acc input_lane_accumulate(typename R::acc
         if constexpr (R::inputs == 2) fold.add(tx[at + i], ty[at + i], lane_pos<R>(c, i));
         else fold.add(tx[at + i], lane_pos<R>(c, i));
     };
-    if constexpr (items <= 4) {
-#pragma unroll
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
-            if (at >= valid) break; /* later chunks start further on */
-#pragma unroll
-            for (int i = 0; i < items; ++i)
-                if (at + i < valid) add(at, c, i);
-        }
-    } else { /* 8- and 16-bit elements: not fully unrolled (32 or 64 loads at once would spill) */
-#pragma unroll 1
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
-            if (at >= valid) break;
-#pragma unroll 4
-            for (int i = 0; i < items; ++i)
-                if (at + i < valid) add(at, c, i);
-        }
-    }
+    for_lane_elements<items>(valid, lane, add);
     return fold.result(first);
 }
 
@@ -211,25 +221,8 @@ __device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::a
             return fold.result();
         }
     }
-    if constexpr (items <= 4) {
-#pragma unroll
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
-            if (at >= valid) break;
-#pragma unroll
-            for (int i = 0; i < items; ++i)
-                if (at + i < valid) fold.add(load_one<acc, Coherent>(tile + at + i));
-        }
-    } else {
-#pragma unroll 1
-        for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + lane) * items;
-            if (at >= valid) break;
-#pragma unroll 4
-            for (int i = 0; i < items; ++i)
-                if (at + i < valid) fold.add(load_one<acc, Coherent>(tile + at + i));
-        }
-    }
+    for_lane_elements<items>(valid, lane,
+                             [&](uint64_t at, int, int i) { fold.add(load_one<acc, Coherent>(tile + at + i)); });
     return fold.result();
 }
 

@@ -128,13 +128,7 @@ HR_FLOAT_SOURCE(f64, double, double, uint64_t, int64_t, UINT64_C(0x7ff0000000000
     HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
     HR_ALWAYS_INLINE T square_##K(T x) { return (T)((U)x * (U)x); }                                        \
     HR_ALWAYS_INLINE T product_##K(T x, T y) { return (T)((U)x * (U)y); }                                  \
-    HR_ALWAYS_INLINE T load_##K(const unsigned char* p)                                                    \
-    {                                                                                                      \
-        T v;                                                                                               \
-        memcpy(&v, p, sizeof v);                                                                           \
-        return v;                                                                                          \
-    }                                                                                                      \
-    HR_ALWAYS_INLINE void store_##K(unsigned char* p, T v) { memcpy(p, &v, sizeof v); }
+    HR_DEFINE_ACCESS(K, T)
 
 /* Floats: ADD from -0.0 (the exact identity), NRM2 (a plain sum of squares here) from +0.0; min
  * and max give the canonical NaN for any NaN and order -0.0 below +0.0, so they are commutative
@@ -173,13 +167,7 @@ HR_FLOAT_SOURCE(f64, double, double, uint64_t, int64_t, UINT64_C(0x7ff0000000000
     HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
     HR_ALWAYS_INLINE T square_##K(T x) { return x * x; }                                                   \
     HR_ALWAYS_INLINE T product_##K(T x, T y) { return x * y; }                                             \
-    HR_ALWAYS_INLINE T load_##K(const unsigned char* p)                                                    \
-    {                                                                                                      \
-        T v;                                                                                               \
-        memcpy(&v, p, sizeof v);                                                                           \
-        return v;                                                                                          \
-    }                                                                                                      \
-    HR_ALWAYS_INLINE void store_##K(unsigned char* p, T v) { memcpy(p, &v, sizeof v); }
+    HR_DEFINE_ACCESS(K, T)
 
 HR_INT_KIND(I32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
 HR_INT_KIND(U32, uint32_t, uint32_t, 0, UINT32_MAX)
