@@ -16,6 +16,15 @@
  *  - the top level has one element, which is rounded once to the result dtype.
  * A 32-wide warp and a 64-wide wave compute the segment tree identically with
  * width-32 shuffles, which is why it is defined on 32-lane segments.
+ *
+ * Axis and segment reductions (hipreduce_reduce_axis, _segments): a contiguous result (a row,
+ * inner == 1, or a segment) is the order above applied to that slice alone. A strided result
+ * (inner > 1) over s[e] = x[o][e][i] is reduced in levels of blocks: element b of level k+1
+ * reduces elements [HR_STRIDED_BLOCK * b, + HR_STRIDED_BLOCK) of level k (level 0: the
+ * transformed elements) with HR_STRIDED_LANES lanes, lane j folding elements
+ * HR_STRIDED_BLOCK * b + HR_STRIDED_LANES * t + j for t = 0, 1, .. from the identity, then
+ * lane j += lane j+4, j += j+2, j += j+1 (j below the step); the first level with one element
+ * is the result, rounded once to the result dtype.
  */
 #ifndef HIPREDUCE_ORDER_H
 #define HIPREDUCE_ORDER_H
@@ -25,7 +34,9 @@ enum {
     HR_TILE_CHUNKS = 4,    /* 16-byte chunks each lane accumulates per tile */
     HR_CHUNK_BYTES = 16,
     HR_SEGMENT = 32,       /* lanes combined first, by shuffles */
-    HR_MAX_LEVELS = 8      /* 2^64 bytes / 2048-element tiles needs at most 6 */
+    HR_MAX_LEVELS = 8,     /* 2^64 bytes / 2048-element tiles needs at most 6 */
+    HR_STRIDED_BLOCK = 256, /* strided (inner > 1) results: elements per block of a level */
+    HR_STRIDED_LANES = 8    /* and lanes per block */
 };
 
 #endif

@@ -92,6 +92,7 @@ unsigned hr_cpu_threads(const hr_cpu* cpu) { return cpu->threads; }
 
 size_t hr_cpu_workspace_size(const hr_call* call)
 {
+    if (call->shape != HR_SHAPE_FULL) return hr_cpu_shaped_workspace_size(call);
     const uint64_t tiles = hr_tiles(call->n, hr_tile_items(hipreduce_dtype_size((hipreduce_dtype)call->in_dtype)));
     /* tiles * acc size <= n * elem_size * 24 / 256: fits whenever n * elem_size does. */
     return tiles > 1 ? (size_t)tiles * hr_acc_size(call->acc) : 0;
@@ -168,6 +169,7 @@ static void run_level_job(void* ctx, unsigned worker)
 
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
 {
+    if (call->shape != HR_SHAPE_FULL) return hr_cpu_run_shaped(cpu, call);
     if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_CPU_DTYPE_SLOTS ||
         (unsigned)call->acc >= HR_CPU_ACC_SLOTS)
         return HIPREDUCE_STATUS_NOT_SUPPORTED;

@@ -44,6 +44,10 @@ void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes);
  * the thread count, the vector width or any alignment. */
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call);
 
+/* Axis and segment calls (src/cpu_segments.c): the orders of device/order.h. */
+hipreduce_status hr_cpu_run_shaped(hr_cpu* cpu, const hr_call* call);
+size_t hr_cpu_shaped_workspace_size(const hr_call* call);
+
 #ifdef __cplusplus
 }
 #endif

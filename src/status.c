@@ -17,6 +17,7 @@ static const char* const status_table[] = {
     [HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL] = "caller workspace smaller than hipreduce_workspace_size",
     [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by this algorithm for this op and dtype",
     [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (must be 0 for the default, or a power of two from 32 to 1024)",
+    [HIPREDUCE_STATUS_INVALID_OFFSETS] = "segment offsets decrease",
 };
 
 const char* hipreduce_status_string(hipreduce_status status)

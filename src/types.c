@@ -164,3 +164,10 @@ const char* hipreduce_dtype_name(hipreduce_dtype dtype)
 }
 
 const char* hipreduce_algorithm_name(hipreduce_algorithm algorithm) { return hr_algorithm_name((int)algorithm); }
+
+uint64_t hr_call_results(const hr_call* call)
+{
+    if (call->shape == HR_SHAPE_AXIS) return call->outer * call->inner;
+    if (call->shape == HR_SHAPE_SEGMENTS) return call->num_segments;
+    return 1;
+}

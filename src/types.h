@@ -38,6 +38,9 @@ size_t hr_acc_size(hr_acc_kind acc);
 /* Name of an algorithm value, NULL when unknown. */
 const char* hr_algorithm_name(int algorithm);
 
+/* What a call reduces: the whole input, one axis of [outer][extent][inner], or CSR segments. */
+typedef enum hr_shape { HR_SHAPE_FULL = 0, HR_SHAPE_AXIS, HR_SHAPE_SEGMENTS } hr_shape;
+
 /* A validated call, as the executors take it. */
 typedef struct hr_call {
     int op, in_dtype, out_dtype; /* an allowed triple; argreduce: out_dtype = in_dtype */
@@ -48,7 +51,17 @@ typedef struct hr_call {
     void* result;                /* one out_dtype element (argreduce: the value) */
     int64_t* index;              /* argreduce: the index; NULL otherwise */
     hipreduce_location location;
+    /* The shape (FULL: n elements, one result). AXIS: n = outer * extent * inner, outer * inner
+     * results at result (and index). SEGMENTS: num_segments results, offsets in the input's
+     * memory space (validated on the host when they are host memory), n unused (0). */
+    hr_shape shape;
+    uint64_t outer, extent, inner;
+    uint64_t num_segments;
+    const uint64_t* offsets;
 } hr_call;
+
+/* Number of results of a call (FULL: 1). */
+uint64_t hr_call_results(const hr_call* call);
 
 #ifdef __cplusplus
 }

@@ -90,7 +90,8 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_RUNTIME_ERROR = 11,     /* HIP/CUDA runtime failure: see hipreduce_last_error_message */
     HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
     HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this op/dtype */
-    HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14 /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
+    HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14, /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
+    HIPREDUCE_STATUS_INVALID_OFFSETS = 15     /* host-memory segment offsets that decrease */
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are
@@ -358,6 +359,101 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle 
                                                                hipreduce_dtype out_dtype,
                                                                size_t* bytes);
 
+/* Reductions along one axis and over segments (every op of hipreduce_reduce with its result
+ * dtypes, and argmin/argmax; not dot).
+ *
+ * Axis: input is a contiguous tensor viewed as [outer][extent][inner]; the call reduces
+ * `extent` and writes outer * inner results, laid out [outer][inner]. inner == 1 reduces
+ * rows, outer == 1 columns; any single-axis reduction of a contiguous N-d tensor maps onto
+ * it (outer = product of the dimensions before the axis, inner = of those after).
+ * Segments: segment s is input[offsets[s] .. offsets[s+1]) (CSR: num_segments + 1 uint64
+ * offsets, non-decreasing, in the input's memory space: host on a CPU handle, device on a
+ * GPU handle); the input is input[0 .. offsets[num_segments]).
+ * extent == 0 and empty segments give the n == 0 result (the identity; argmin/argmax index
+ * -1); outer * inner == 0 or num_segments == 0 writes nothing. argmin/argmax indices are
+ * int64 positions along the reduced axis (from the segment's start for segments).
+ *
+ * Order (AUTO, the same bits on every device and the CPU):
+ * - a contiguous result (inner == 1, and every segment) has exactly the bits of
+ *   hipreduce_reduce / hipreduce_argreduce over that row or segment alone, whatever its
+ *   length, position, alignment and neighbours;
+ * - a strided result (inner > 1), over s[e] = input[o][e][i], e = 0 .. extent-1, is reduced
+ *   in levels: level 0 is s (each element transformed: |x|, x*x, its key); element b of
+ *   level k+1 reduces elements [256b, 256b + 256) of level k (the last block may be
+ *   shorter): 8 lanes, lane j folding elements 256b + 8t + j for t = 0, 1, .. in turn
+ *   from the identity, then lane j += lane j+4 (j < 4), j += j+2 (j < 2), 0 += 1; the
+ *   level with one element is the result, rounded once to out_dtype (device/order.h).
+ * Other algorithms: NOT_SUPPORTED.
+ *
+ * Validation: as hipreduce_reduce, with the pointers results (values and indices),
+ * input (axis: when outer * extent * inner > 0; segments: when num_segments > 0) and
+ * offsets (when num_segments > 0); then SIZE_OVERFLOW
+ * when outer * extent * inner elements, outer * inner results or num_segments + 1
+ * offsets do not fit in 64-bit byte counts; then, on a CPU handle, INVALID_OFFSETS when
+ * the offsets decrease. On a GPU handle the offsets are read by the kernel only (no
+ * device round trip), so they are not checked: there a segment whose end lies below its
+ * start is empty, and every offset is clamped to offsets[num_segments], so nothing
+ * outside input[0 .. offsets[num_segments]), the offsets and the results is ever read
+ * or written. results (and values, indices) are host or device memory as location says;
+ * with HOST on a GPU handle the results are staged in the workspace and copied back. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce_axis(hipreduce_handle handle,
+                                                        hipreduce_op op,
+                                                        hipreduce_dtype in_dtype,
+                                                        const void* input,
+                                                        uint64_t outer,
+                                                        uint64_t extent,
+                                                        uint64_t inner,
+                                                        hipreduce_dtype out_dtype,
+                                                        void* results,
+                                                        hipreduce_location location);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_axis(hipreduce_handle handle,
+                                                           hipreduce_op op,
+                                                           hipreduce_dtype dtype,
+                                                           const void* input,
+                                                           uint64_t outer,
+                                                           uint64_t extent,
+                                                           uint64_t inner,
+                                                           void* values,
+                                                           int64_t* indices,
+                                                           hipreduce_location location);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce_segments(hipreduce_handle handle,
+                                                            hipreduce_op op,
+                                                            hipreduce_dtype in_dtype,
+                                                            const void* input,
+                                                            uint64_t num_segments,
+                                                            const uint64_t* offsets,
+                                                            hipreduce_dtype out_dtype,
+                                                            void* results,
+                                                            hipreduce_location location);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments(hipreduce_handle handle,
+                                                               hipreduce_op op,
+                                                               hipreduce_dtype dtype,
+                                                               const void* input,
+                                                               uint64_t num_segments,
+                                                               const uint64_t* offsets,
+                                                               void* values,
+                                                               int64_t* indices,
+                                                               hipreduce_location location);
+/* Their workspace sizes (the same validation as the call, minus location and the input,
+ * offsets and result pointers; HOST results on a GPU handle count their staging). A
+ * segments size depends on num_segments only. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce_axis_workspace_size(hipreduce_handle handle, hipreduce_op op,
+                                                                       hipreduce_dtype in_dtype, uint64_t outer,
+                                                                       uint64_t extent, uint64_t inner,
+                                                                       hipreduce_dtype out_dtype, size_t* bytes);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_axis_workspace_size(hipreduce_handle handle, hipreduce_op op,
+                                                                          hipreduce_dtype dtype, uint64_t outer,
+                                                                          uint64_t extent, uint64_t inner,
+                                                                          size_t* bytes);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce_segments_workspace_size(hipreduce_handle handle, hipreduce_op op,
+                                                                           hipreduce_dtype in_dtype,
+                                                                           uint64_t num_segments,
+                                                                           hipreduce_dtype out_dtype, size_t* bytes);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hipreduce_handle handle,
+                                                                              hipreduce_op op,
+                                                                              hipreduce_dtype dtype,
+                                                                              uint64_t num_segments,
+                                                                              size_t* bytes);
 /* Gives the handle caller-owned device workspace to use instead of its own, so
  * that no later call allocates (for graph capture). Any address works (no alignment
  * is required: the library aligns its regions inside, and the size query counts
