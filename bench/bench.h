@@ -2,8 +2,10 @@
  *   bench_options.c  the command line
  *   bench_help.c     --help, built from the option table and the library's name functions
  *   bench_calls.c    the three public calls (reduce, argreduce, dot) behind one pair of functions
+ *   bench_shapes.c   --shape: rows, columns, axis and ragged segments (the axis and segment calls)
  *   bench_cpu.c      timing on the cpu device (host clock), every backend
  *   bench_gpu.cpp    timing on GPU 0 (device events, anchors in the same process), GPU backends only
+ *   bench_shapes_gpu.cpp  the --shape modes on GPU 0 (CUB's segmented reductions as anchors)
  *   bench_report.c   the rows and their table / CSV / JSON output
  *   bench_main.c     picks the device and runs one of the two
  * The cpu-backend build is C only, so everything but bench_gpu.cpp and the anchors is C. */
@@ -28,6 +30,15 @@ typedef enum { BENCH_DEVICE_AUTO, BENCH_DEVICE_GPU, BENCH_DEVICE_CPU } bench_dev
 typedef enum { BENCH_FORMAT_TABLE, BENCH_FORMAT_CSV, BENCH_FORMAT_JSON } bench_format;
 typedef enum { BENCH_WORKSPACE_OWN, BENCH_WORKSPACE_CALLER } bench_workspace;
 typedef enum { BENCH_CEILING_1GIB, BENCH_CEILING_SAME } bench_ceiling;
+/* flat: hipreduce_reduce and its kin over --sizes; the others time the axis and segment calls over
+ * --dims: rows and cols of an R x C matrix (inner == 1 / outer == 1), axis OxExI, ragged
+ * segments (S segments of lengths uniform in 0..M, drawn from --seed). */
+typedef enum { BENCH_SHAPE_FLAT, BENCH_SHAPE_ROWS, BENCH_SHAPE_COLS, BENCH_SHAPE_AXIS, BENCH_SHAPE_RAGGED } bench_shape;
+/* One --dims entry: R x C (rows, cols), O x E x I (axis), S x M (ragged); count terms. */
+typedef struct bench_dims {
+    uint64_t d[3];
+    int count;
+} bench_dims;
 
 typedef struct bench_options {
     int algorithms[BENCH_MAX_NAMES];
@@ -49,6 +60,10 @@ typedef struct bench_options {
     bench_workspace workspace;
     bench_ceiling ceiling; /* GPU: the read ceiling over 1 GiB, or over each row's own input bytes */
     unsigned threads; /* cpu device: hipreduce_set_threads' count, 0 = the library's default */
+    bench_shape shape;
+    bench_dims* dims; /* owned; bench_free_options */
+    size_t n_dims;
+    uint64_t seed; /* ragged lengths */
 } bench_options;
 
 typedef enum { BENCH_PARSE_OK = 0, BENCH_PARSE_HELP = 1, BENCH_PARSE_ERROR = 2 } bench_parse_status;
@@ -67,6 +82,13 @@ typedef struct bench_option_spec {
     int (*set)(bench_options*, const char* option, const char* value);
 } bench_option_spec;
 void bench_print_help(const bench_option_spec* options, int count);
+
+/* Value forms (bench_values.c); each returns 0 or -1. bench_parse_u64: decimal digits in
+ * [s, end), no overflow; bench_parse_size: 1048576, 2^20, 1e9, each optionally followed by +D or
+ * -D, at least 1; bench_parse_dims: --dims (prints what is wrong; *dims is malloc'd). */
+int bench_parse_u64(const char* s, const char* end, uint64_t* out);
+int bench_parse_size(const char* s, uint64_t* out);
+int bench_parse_dims(const char* option, const char* text, bench_dims** dims, size_t* count);
 
 /* ---- the public calls (bench_calls.c) ---- */
 typedef enum { BENCH_CALL_REDUCE, BENCH_CALL_ARGREDUCE, BENCH_CALL_DOT } bench_call_kind;
@@ -102,7 +124,33 @@ typedef struct bench_row {
                             * or the library's status string of a call that failed: an error
                             * row, whose figures are 0 and are printed empty */
     int error;             /* 1: an error row */
+    char shape[64];        /* --shape modes: "rows:RxC", "cols:RxC", "axis:OxExI",
+                            * "ragged:Sx0..M:seedK"; "" for flat rows */
 } bench_row;
+
+/* ---- the --shape modes (bench_shapes.c) ---- */
+typedef struct bench_geometry {
+    uint64_t outer, extent, inner; /* rows, cols, axis */
+    uint64_t num_segments;         /* ragged */
+    uint64_t* offsets;             /* ragged: num_segments + 1 host offsets (owned); else NULL */
+    uint64_t n;                    /* input elements */
+    uint64_t results;
+    char label[64];                /* bench_row.shape */
+} bench_geometry;
+/* The geometry of one --dims entry; 0, or prints why not (overflow, out of memory) and -1. */
+int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed, bench_geometry* g);
+void bench_geometry_free(bench_geometry* g);
+/* The size query and the call of op over g: the axis calls, or the segment calls with `offsets`
+ * (g's host offsets, or their copy in device memory on a GPU handle). values: g->results out
+ * elements; indices: g->results int64 (argmin/argmax). dot does not apply: OP_DTYPE_MISMATCH
+ * from the query, as for triples the library does not allow, which the bench leaves out. */
+hipreduce_status bench_shape_workspace_size(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in,
+                                            const bench_geometry* g, hipreduce_dtype out, size_t* bytes);
+hipreduce_status bench_shape_call(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in, const void* x,
+                                  const bench_geometry* g, const uint64_t* offsets, hipreduce_dtype out,
+                                  void* values, int64_t* indices, hipreduce_location location);
+/* splitmix64 (the inputs' and the ragged lengths' generator; the GPU fill kernels use the same). */
+uint64_t bench_mix64(uint64_t x);
 
 typedef struct bench_result {
     bench_row* rows;

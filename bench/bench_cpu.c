@@ -3,7 +3,8 @@
  * same input (a sum of its 64-bit words on the same thread; dot: both inputs), which is the row's
  * read ceiling. A call the library refuses is an error row. Warm-up rounds, then the
  * median of --reps; inputs rotated over copies that together exceed ROTATION_BYTES, so that sizes
- * from a few MiB up are read from memory rather than from the last-level cache. */
+ * from a few MiB up are read from memory rather than from the last-level cache. The --shape modes
+ * time the axis and segment calls the same way (bench_shapes.c), results in host memory. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bench.h"
@@ -22,15 +23,6 @@ static double now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-/* splitmix64, as the GPU bench's fill kernel: a well-mixed value for every (seed, index). */
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
 }
 
 /* f16 and bf16 bits of a float in [0.5, 1.5), truncated (exact in that range: no rounding, no
@@ -54,7 +46,7 @@ static void fill(int dtype, unsigned char* p, uint64_t n, uint64_t seed)
 {
 #define FILL(T, VALUE)                                            \
     for (uint64_t i = 0; i < n; ++i) {                            \
-        const uint64_t r = mix64(seed ^ (i * 0xd1b54a32d192ed03ull)); \
+        const uint64_t r = bench_mix64(seed ^ (i * 0xd1b54a32d192ed03ull)); \
         const T v = (VALUE);                                      \
         memcpy(p + i * sizeof(T), &v, sizeof v);                  \
     }                                                             \
@@ -109,6 +101,9 @@ typedef struct row_data {
     uint64_t n, bytes, stride; /* bytes of one input; stride: bytes from one copy to the next */
     const unsigned char* data; /* copies of x, then (two_inputs: some op is dot) as many of y */
     int copies, two_inputs;
+    const bench_geometry* geom; /* --shape modes; NULL: flat */
+    void* values;               /* geom: its results (8 bytes each at most) */
+    int64_t* indices;           /* geom: argmin/argmax's indices */
 } row_data;
 
 static const unsigned char* x_of(const row_data* d, int copy) { return d->data + (size_t)copy * d->stride; }
@@ -116,6 +111,9 @@ static const unsigned char* y_of(const row_data* d, int copy) { return x_of(d, d
 
 static hipreduce_status reduce_copy(const row_data* d, int copy)
 {
+    if (d->geom)
+        return bench_shape_call(d->h, d->op, d->dtype, x_of(d, copy), d->geom, d->geom->offsets, d->out, d->values,
+                                d->indices, HIPREDUCE_RESULT_HOST);
     unsigned char result[16];
     int64_t index;
     return bench_call(d->h, d->op, d->dtype, x_of(d, copy), d->two_inputs ? y_of(d, copy) : NULL, d->n, d->out,
@@ -195,7 +193,8 @@ static void cpu_name(char* out, size_t size, unsigned threads)
 static int run_op(row_data* d, const bench_options* o, bench_result* r)
 {
     size_t ws_bytes = 0;
-    hipreduce_status s = bench_workspace_size(d->h, d->op, d->dtype, d->n, d->out, &ws_bytes);
+    hipreduce_status s = d->geom ? bench_shape_workspace_size(d->h, d->op, d->dtype, d->geom, d->out, &ws_bytes)
+                                 : bench_workspace_size(d->h, d->op, d->dtype, d->n, d->out, &ws_bytes);
     if (s == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) return 1;
     void* ws = NULL;
     if (s == HIPREDUCE_STATUS_SUCCESS && o->workspace == BENCH_WORKSPACE_CALLER) {
@@ -209,13 +208,14 @@ static int run_op(row_data* d, const bench_options* o, bench_result* r)
     if (ws) hipreduce_set_workspace(d->h, NULL, 0);
     free(ws);
     if (s == HIPREDUCE_STATUS_SUCCESS && !timed) {
-        fprintf(stderr, "\nhipreduce-bench: %s %s n=%llu on the cpu device: failed while timing\n",
-                hipreduce_op_name(d->op), hipreduce_dtype_name(d->dtype), (unsigned long long)d->n);
+        fprintf(stderr, "\nhipreduce-bench: %s %s n=%llu %s on the cpu device: failed while timing\n",
+                hipreduce_op_name(d->op), hipreduce_dtype_name(d->dtype), (unsigned long long)d->n,
+                d->geom ? d->geom->label : "");
         return -1;
     }
     /* A call the library refuses (a triple its executor does not run yet) is an error row. */
     const double bytes = (double)bench_bytes_read(d->op, d->dtype, d->n);
-    const bench_row row = {hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_AUTO),
+    bench_row row = {hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_AUTO),
                            hipreduce_op_name(d->op),
                            hipreduce_dtype_name(d->dtype),
                            d->n,
@@ -225,7 +225,9 @@ static int run_op(row_data* d, const bench_options* o, bench_result* r)
                            0.0,
                            hipreduce_dtype_name(d->out),
                            timed ? "ok" : hipreduce_status_string(s),
-                           !timed};
+                           !timed,
+                           ""};
+    if (d->geom) snprintf(row.shape, sizeof row.shape, "%s", d->geom->label);
     if (bench_add_row(r, &row) != 0) {
         fprintf(stderr, "\nhipreduce-bench: out of memory\n");
         return -1;
@@ -249,35 +251,49 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
     hipreduce_set_threads(d.h, o->threads);
     hipreduce_get_threads(d.h, &threads);
     cpu_name(r->device, sizeof r->device, threads);
-    const size_t total = (size_t)o->n_dtypes * o->n_sizes * (size_t)o->n_ops * (size_t)o->n_outs;
+    const int flat = o->shape == BENCH_SHAPE_FLAT;
+    const size_t cases = flat ? o->n_sizes : o->n_dims; /* sizes, or --dims entries */
+    const size_t total = (size_t)o->n_dtypes * cases * (size_t)o->n_ops * (size_t)o->n_outs;
     size_t done = 0;
     int rc = 0;
-    for (int i = 0; i < o->n_ops; ++i) d.two_inputs |= bench_op_call((hipreduce_op)o->ops[i]) == BENCH_CALL_DOT;
+    for (int i = 0; i < o->n_ops && flat; ++i) d.two_inputs |= bench_op_call((hipreduce_op)o->ops[i]) == BENCH_CALL_DOT;
     const int slabs = d.two_inputs ? 2 : 1; /* x, and y for dot */
     for (int t = 0; t < o->n_dtypes && rc == 0; ++t) {
         d.dtype = (hipreduce_dtype)o->dtypes[t];
         const size_t elem = hipreduce_dtype_size(d.dtype);
-        for (size_t k = 0; k < o->n_sizes && rc == 0; ++k) {
-            d.n = o->sizes[k];
-            if (d.n > (UINT64_MAX - 255) / elem / MAX_COPIES / 2) {
+        for (size_t k = 0; k < cases && rc == 0; ++k) {
+            bench_geometry geom;
+            if (!flat) {
+                if (bench_geometry_make(o->shape, &o->dims[k], o->seed, &geom) != 0) {
+                    rc = 1;
+                    break;
+                }
+                d.geom = &geom;
+                d.values = malloc(geom.results ? (size_t)geom.results * 8 : 1);
+                d.indices = malloc(geom.results ? (size_t)geom.results * sizeof *d.indices : 1);
+                if (!d.values || !d.indices) {
+                    fprintf(stderr, "hipreduce-bench: %s: out of memory for the results\n", geom.label);
+                    rc = 1;
+                }
+            }
+            d.n = flat ? o->sizes[k] : geom.n;
+            if (rc == 0 && d.n > (UINT64_MAX - 255) / elem / MAX_COPIES / 2) {
                 fprintf(stderr, "hipreduce-bench: n=%llu is too large\n", (unsigned long long)d.n);
                 rc = 1;
-                break;
             }
             d.bytes = d.n * elem;
-            d.stride = (d.bytes + 255) / 256 * 256;
+            d.stride = d.bytes ? (d.bytes + 255) / 256 * 256 : 256; /* ragged: all segments may be empty */
             const uint64_t want = (ROTATION_BYTES + d.stride - 1) / d.stride;
             d.copies = (int)(want < 2 ? 2 : want > MAX_COPIES ? MAX_COPIES : want);
             const uint64_t all = d.stride * (uint64_t)d.copies * (uint64_t)slabs;
-            unsigned char* data = all <= SIZE_MAX ? aligned_alloc(256, (size_t)all) : NULL;
-            if (!data) {
+            unsigned char* data = rc == 0 && all <= SIZE_MAX ? aligned_alloc(256, (size_t)all) : NULL;
+            if (!data && rc == 0) {
                 fprintf(stderr, "hipreduce-bench: cannot allocate %llu bytes (%d copies of n=%llu %s)\n",
                         (unsigned long long)all, d.copies * slabs, (unsigned long long)d.n,
                         hipreduce_dtype_name(d.dtype));
                 rc = 1;
-                break;
             }
-            for (int c = 0; c < d.copies * slabs; ++c) {
+            for (int c = 0; c < d.copies * slabs && rc == 0; ++c) {
                 fill(d.dtype, data + (size_t)c * d.stride, d.n, 1234 + (uint64_t)c);
                 memset(data + (size_t)c * d.stride + d.bytes, 0, (size_t)(d.stride - d.bytes));
             }
@@ -288,9 +304,9 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
                     d.out = bench_out_dtype(d.dtype, o->outs[u]);
                     int dup = 0; /* "same" and the input dtype's own name both given */
                     for (int v = 0; v < u; ++v) dup |= bench_out_dtype(d.dtype, o->outs[v]) == d.out;
-                    fprintf(stderr, "\r[%zu/%zu] auto %s %s->%s n=%llu        ", ++done, total,
+                    fprintf(stderr, "\r[%zu/%zu] auto %s %s->%s n=%llu %s        ", ++done, total,
                             hipreduce_op_name(d.op), hipreduce_dtype_name(d.dtype), hipreduce_dtype_name(d.out),
-                            (unsigned long long)d.n);
+                            (unsigned long long)d.n, flat ? "" : geom.label);
                     if (!dup && run_op(&d, o, r) < 0) {
                         rc = 1;
                         break;
@@ -298,6 +314,12 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
                 }
             }
             free(data);
+            if (!flat) {
+                free(d.values);
+                free(d.indices);
+                bench_geometry_free(&geom);
+                d.geom = NULL;
+            }
         }
     }
     fprintf(stderr, "\n");

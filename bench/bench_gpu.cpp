@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "bench.h"
+#include "bench_gpu.h"
 #include "bench_kernels.h"
 #include "comparator.h"
 
-namespace {
+namespace benchgpu {
 
-/* A runtime failure: the run cannot go on (exit status 1; 2 is for usage errors). */
 [[noreturn]] void die(const char* what, const char* detail)
 {
     fprintf(stderr, "\nhipreduce-bench: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -30,6 +30,7 @@ void check(hipError_t err, const char* what)
     if (err != hipSuccess) die(what, hipGetErrorString(err));
 }
 
+namespace {
 const char* algorithm_name(int v) { return hipreduce_algorithm_name((hipreduce_algorithm)v); }
 const char* op_name(int v) { return hipreduce_op_name((hipreduce_op)v); }
 const char* dtype_name(int v) { return hipreduce_dtype_name((hipreduce_dtype)v); }
@@ -39,11 +40,9 @@ double median(std::vector<float> v)
     std::sort(v.begin(), v.end());
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
+}  // namespace
 
-/* Median milliseconds of each calls[k](buffer index) over `reps` rounds, after `warmup`
- * rounds. The calls are interleaved one by one, starting each round with the next one,
- * so that clock drift and what the previous call left in L2 favour none of them; with
- * two or more buffers consecutive calls never read the same one. */
+/* Interleaved so that clock drift and what the previous call left in L2 favour none of them. */
 std::vector<double> time_medians(const std::vector<std::function<void(int)>>& calls, int buffers,
                                  const bench_options& o, hipEvent_t start, hipEvent_t stop)
 {
@@ -67,6 +66,16 @@ std::vector<double> time_medians(const std::vector<std::function<void(int)>>& ca
     return medians;
 }
 
+int copies_for(uint64_t bytes, int l2)
+{
+    return (int)std::min<uint64_t>(64, std::max<uint64_t>(2, (4ull * l2 + bytes - 1) / bytes));
+}
+
+}  // namespace benchgpu
+
+namespace {
+using namespace benchgpu;
+
 /* The plain streaming-read ceiling in GB/s over a buffer of `bytes`. */
 double read_ceiling(size_t bytes, int sms, const bench_options& o, hipEvent_t start, hipEvent_t stop)
 {
@@ -85,6 +94,9 @@ double read_ceiling(size_t bytes, int sms, const bench_options& o, hipEvent_t st
     return bytes / ms / 1e6;
 }
 
+}  // namespace
+
+namespace benchgpu {
 /* A fill kernel of bench_kernels.h launched over p; T comes from the kernel. */
 template <class T> void launch_fill(void (*kernel)(T*, uint64_t, uint64_t), void* p, uint64_t n, uint64_t seed, int sms)
 {
@@ -99,6 +111,9 @@ void fill(int dtype, void* p, uint64_t n, uint64_t seed, int sms)
 #undef HR_CASE
     check(hipGetLastError(), "fill_random");
 }
+}  // namespace benchgpu
+
+namespace {
 
 /* --workspace=caller: one device workspace for every algorithm of the row, as large as the largest
  * size query among them, given to the handle before any call of the row. */
@@ -235,7 +250,7 @@ void run_group(hipreduce_handle h, const group& g, const bench_options& o, const
     auto add = [&](const char* name, double t, const char* status, bool error) {
         const bench_row row = {name, op_name(g.op), dtype_name(g.in), g.n, error ? 0.0 : t,
                                error ? 0.0 : bytes_read / t / 1e6, ceiling_for(bytes_read), vendor_ms, dtype_name(g.out),
-                               status, error};
+                               status, error, ""};
         if (bench_add_row(r, &row) != 0) die("out of memory", nullptr);
     };
     size_t at = timed_anchors.size(); /* ms index of the next algorithm */
@@ -319,6 +334,11 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
     r->ceiling_kind = o.ceiling == BENCH_CEILING_SAME ? "streaming-read kernel over each row's input bytes"
                                                       : "streaming-read kernel over 1 GiB";
     r->device_ceiling = o.ceiling == BENCH_CEILING_SAME ? 0.0 : read_ceiling(1ull << 30, sms, o, start, stop);
+    if (o.shape != BENCH_SHAPE_FLAT) { /* the axis and segment calls, their own anchors */
+        run_shapes({&o, h, start, stop, sms, l2, ceiling_for}, r);
+        hipreduce_destroy(h);
+        return 0;
+    }
 
     bool two_inputs = false; /* some op is dot: y copies beside the x copies */
     for (int i = 0; i < o.n_ops; ++i) two_inputs |= bench_op_call((hipreduce_op)o.ops[i]) == BENCH_CALL_DOT;
@@ -336,8 +356,7 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
              * (which favours one access order over another). */
             const size_t bytes = ((n * elem + 255) / 256) * 256;
             const size_t per_call = two_inputs ? 2 * bytes : bytes;
-            const int buffers =
-                (int)std::min<uint64_t>(64, std::max<uint64_t>(2, (4ull * l2 + per_call - 1) / per_call));
+            const int buffers = copies_for(per_call, l2);
             const int slabs = two_inputs ? 2 * buffers : buffers;
             unsigned char* data = nullptr;
             check(hipMalloc((void**)&data, bytes * slabs), "hipMalloc (input)");

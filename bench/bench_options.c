@@ -19,58 +19,10 @@ static int fail(const char* option, const char* what, const char* value)
     return -1;
 }
 
-/* Decimal digits in [s, end), nothing else, no overflow. */
-static int parse_u64(const char* s, const char* end, uint64_t* out)
-{
-    uint64_t v = 0;
-    if (s == end) return -1;
-    for (; s < end; ++s) {
-        if (*s < '0' || *s > '9') return -1;
-        const uint64_t d = (uint64_t)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10) return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
-}
-
-/* One size: 1048576, 2^20, 1e9, each optionally followed by +D or -D (2^24+1, 2^20-3, 1e8+7).
- * At least 1, no overflow. */
-static int parse_size(const char* s, uint64_t* out)
-{
-    const char* end = s + strlen(s);
-    const char* sign = strpbrk(s, "+-");
-    const char* term_end = sign ? sign : end;
-    uint64_t value = 0, a = 0, b = 0;
-    if (strncmp(s, "2^", 2) == 0) {
-        if (parse_u64(s + 2, term_end, &a) != 0 || a > 63) return -1;
-        value = (uint64_t)1 << a;
-    } else {
-        const char* e = memchr(s, 'e', (size_t)(term_end - s));
-        if (parse_u64(s, e ? e : term_end, &value) != 0) return -1;
-        if (e) {
-            if (parse_u64(e + 1, term_end, &b) != 0 || b > 19) return -1;
-            for (; b > 0; --b) {
-                if (value > UINT64_MAX / 10) return -1;
-                value *= 10;
-            }
-        }
-    }
-    if (sign) {
-        uint64_t delta = 0;
-        if (parse_u64(sign + 1, end, &delta) != 0) return -1;
-        if (*sign == '+' ? value > UINT64_MAX - delta : value < delta) return -1;
-        value = *sign == '+' ? value + delta : value - delta;
-    }
-    if (value == 0) return -1;
-    *out = value;
-    return 0;
-}
-
 static int parse_int(const char* option, const char* value, int lo, int hi, int* out)
 {
     uint64_t v = 0;
-    if (parse_u64(value, value + strlen(value), &v) != 0 || v < (uint64_t)lo || v > (uint64_t)hi) {
+    if (bench_parse_u64(value, value + strlen(value), &v) != 0 || v < (uint64_t)lo || v > (uint64_t)hi) {
         fprintf(stderr, "hipreduce-bench: %s: expected an integer from %d to %d, got '%s'\n", option, lo, hi, value);
         return -1;
     }
@@ -157,7 +109,7 @@ static int set_sizes(bench_options* o, const char* opt, const char* v)
             memcpy(one, p, len);
             one[len] = '\0';
         }
-        if (len >= sizeof one || parse_size(one, &sizes[k]) != 0) {
+        if (len >= sizeof one || bench_parse_size(one, &sizes[k]) != 0) {
             free(sizes);
             fprintf(stderr, "hipreduce-bench: %s: bad size '%.*s' (forms: 1048576, 2^20, 1e9, 2^24+1, 2^20-3; "
                     "at least 1)\n", opt, (int)len, p);
@@ -169,6 +121,31 @@ static int set_sizes(bench_options* o, const char* opt, const char* v)
     free(o->sizes);
     o->sizes = sizes;
     o->n_sizes = k + 1;
+    return 0;
+}
+static int set_shape(bench_options* o, const char* opt, const char* v)
+{
+    static const char* const names[] = {"flat", "rows", "cols", "axis", "ragged"};
+    for (int i = 0; i < 5; ++i)
+        if (strcmp(v, names[i]) == 0) {
+            o->shape = (bench_shape)i;
+            return 0;
+        }
+    return fail(opt, "expected flat, rows, cols, axis or ragged, got", v);
+}
+static int set_dims(bench_options* o, const char* opt, const char* v)
+{
+    bench_dims* dims = NULL;
+    size_t count = 0;
+    if (bench_parse_dims(opt, v, &dims, &count) != 0) return -1;
+    free(o->dims);
+    o->dims = dims;
+    o->n_dims = count;
+    return 0;
+}
+static int set_seed(bench_options* o, const char* opt, const char* v)
+{
+    if (bench_parse_u64(v, v + strlen(v), &o->seed) != 0) return fail(opt, "expected a non-negative integer, got", v);
     return 0;
 }
 static int set_reps(bench_options* o, const char* opt, const char* v) { return parse_int(opt, v, 1, 1000000, &o->reps); }
@@ -239,6 +216,22 @@ static const bench_option_spec options[] = {
      "at least 1\n"
      "(default: 2^10..2^28 and 1000,100003,2^20+7,2^24+1,100000007)",
      set_sizes},
+    {"--shape", "KIND",
+     "flat, rows, cols, axis or ragged. flat: hipreduce_reduce,\n"
+     "_argreduce, _dot over --sizes; the others time\n"
+     "hipreduce_reduce_axis / _argreduce_axis (rows, cols, axis)\n"
+     "or _reduce_segments / _argreduce_segments (ragged) over --dims:\n"
+     "rows: an R x C matrix, each row reduced (C elements, R results);\n"
+     "cols: the same matrix, each column reduced (R elements, C\n"
+     "results); axis: [O][E][I], E reduced; ragged: S segments of\n"
+     "lengths uniform in 0..M (CSR uint64 offsets) (default: flat)",
+     set_shape},
+    {"--dims", "LIST",
+     "--shape's extents, comma-separated: RxC (rows, cols), OxExI\n"
+     "(axis), SxM (ragged: S segments, lengths 0..M), each term a size\n"
+     "as in --sizes (4194304x16, 2^20x64, 262144x511)",
+     set_dims},
+    {"--seed", "N", "ragged: the seed of the segment lengths (default: 1)", set_seed},
     {"--reps", "N", "timed calls per row, 1 to 1000000 (default: 50)", set_reps},
     {"--warmup", "N", "untimed rounds before them, 0 to 1000000 (default: 5)", set_warmup},
     {"--workspace", "own|caller",
@@ -297,6 +290,7 @@ bench_parse_status bench_parse(int argc, char** argv, bench_options* o)
     o->reps = 50;
     o->warmup = 5;
     o->vendor = 1;
+    o->seed = 1;
     for (int i = 1; i < argc; ++i) {
         const char* arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -329,6 +323,20 @@ bench_parse_status bench_parse(int argc, char** argv, bench_options* o)
             return BENCH_PARSE_ERROR;
         }
     }
+    const int want_terms = o->shape == BENCH_SHAPE_AXIS ? 3 : 2;
+    const char* shape_error = NULL;
+    if (o->shape == BENCH_SHAPE_FLAT && o->dims) shape_error = "--dims needs a --shape other than flat";
+    else if (o->shape != BENCH_SHAPE_FLAT && !o->dims) shape_error = "--shape other than flat needs --dims";
+    else if (o->shape != BENCH_SHAPE_FLAT && o->sizes) shape_error = "--sizes is for --shape=flat (use --dims)";
+    for (size_t k = 0; k < o->n_dims && !shape_error; ++k)
+        if (o->dims[k].count != want_terms)
+            shape_error = want_terms == 3 ? "--shape=axis takes OxExI entries in --dims"
+                                          : "--shape=rows, cols and ragged take RxC / SxM entries in --dims";
+    if (shape_error) {
+        fprintf(stderr, "hipreduce-bench: %s (see --help)\n", shape_error);
+        bench_free_options(o);
+        return BENCH_PARSE_ERROR;
+    }
     if (!o->sizes) {
         uint64_t sizes[32];
         const size_t k = bench_default_sizes(sizes, 32);
@@ -348,4 +356,7 @@ void bench_free_options(bench_options* o)
     free(o->sizes);
     o->sizes = NULL;
     o->n_sizes = 0;
+    free(o->dims);
+    o->dims = NULL;
+    o->n_dims = 0;
 }

@@ -1,7 +1,8 @@
 /* hipreduce-bench's rows and their output: a table for people, CSV for bench/plot.py, JSON.
  * CSV keeps one fixed column set on every device (a missing figure is an empty field), the older
  * columns first, so that readers of the older files still find every column: ceiling_gbps came
- * after the first nine, out_dtype and status after it. An error row has its status, no figures. */
+ * after the first nine, out_dtype and status after it, shape (the --shape modes) last. An error
+ * row has its status, no figures. */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -88,6 +89,8 @@ static void print_json(FILE* f, const bench_options* o, const bench_result* r)
         else fprintf(f, "\"ratio\": null");
         fprintf(f, ", \"ceiling_gbps\": %.1f, \"status\": ", w->ceiling_gbps);
         json_string(f, w->status);
+        fprintf(f, ", \"shape\": ");
+        json_string(f, w->shape);
         fprintf(f, "}%s\n", i + 1 < r->count ? "," : "");
     }
     fprintf(f, "]}\n");
@@ -101,7 +104,7 @@ static void print_csv(FILE* f, const bench_options* o, const bench_result* r)
     else
         fprintf(f, "# device: %s; read ceiling per row (%s); vendor: %s; workspace: %s\n", r->device,
                 r->ceiling_kind, r->vendor ? r->vendor : "none", workspace_name(o));
-    fprintf(f, "algorithm,op,dtype,n,ms,gbps,pct_ceiling,vendor_ms,ratio,ceiling_gbps,out_dtype,status\n");
+    fprintf(f, "algorithm,op,dtype,n,ms,gbps,pct_ceiling,vendor_ms,ratio,ceiling_gbps,out_dtype,status,shape\n");
     for (size_t i = 0; i < r->count; ++i) {
         const bench_row* w = &r->rows[i];
         fprintf(f, "%s,%s,%s,%llu,", w->algorithm, w->op, w->dtype, (unsigned long long)w->n);
@@ -113,6 +116,8 @@ static void print_csv(FILE* f, const bench_options* o, const bench_result* r)
         else fprintf(f, ",");
         fprintf(f, "%.1f,%s,", w->ceiling_gbps, w->out_dtype);
         csv_field(f, w->status);
+        fputc(',', f);
+        csv_field(f, w->shape);
         fprintf(f, "\n");
     }
 }
@@ -129,7 +134,7 @@ static void print_table(FILE* f, const bench_options* o, const bench_result* r)
             "%ceil");
     if (per_row) fprintf(f, " %10s", "ceil GB/s");
     if (vendor) fprintf(f, " %11s %7s", "vendor ms", "ratio");
-    fprintf(f, "  status\n");
+    fprintf(f, "  status%s\n", o->shape != BENCH_SHAPE_FLAT ? "  shape" : "");
     for (size_t i = 0; i < r->count; ++i) {
         const bench_row* w = &r->rows[i];
         fprintf(f, "%-16s %-11s %-5s %-5s %12llu", w->algorithm, w->op, w->dtype, w->out_dtype,
@@ -141,7 +146,7 @@ static void print_table(FILE* f, const bench_options* o, const bench_result* r)
         if (vendor && w->vendor_ms > 0 && !w->error) fprintf(f, " %11.4f %7.3f", w->vendor_ms, w->ms / w->vendor_ms);
         else if (vendor && w->vendor_ms > 0) fprintf(f, " %11.4f %7s", w->vendor_ms, "-");
         else if (vendor) fprintf(f, " %11s %7s", "-", "-");
-        fprintf(f, "  %s\n", w->status);
+        fprintf(f, "  %s%s%s\n", w->status, w->shape[0] ? "  " : "", w->shape);
     }
 }
 

@@ -1,0 +1,126 @@
+/* hipreduce-bench's --shape modes, shared by the cpu device and GPU paths: the geometry of each
+ * --dims entry (rows and columns of a matrix, a general [outer][extent][inner] axis, ragged CSR
+ * segments with seeded random lengths), and the axis and segment calls behind one signature. */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t bench_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* a * b into *out; 0, or -1 when it does not fit in 64 bits. */
+static int mul_u64(uint64_t a, uint64_t b, uint64_t* out)
+{
+    if (a != 0 && b > UINT64_MAX / a) return -1;
+    *out = a * b;
+    return 0;
+}
+
+/* Segment s's length: uniform in 0..max, from (seed, s) alone, so that bench/torch_axis_anchors.py
+ * draws the same lengths (it restates this formula). */
+static uint64_t ragged_length(uint64_t seed, uint64_t s, uint64_t max)
+{
+    return (bench_mix64(seed ^ (s * 0xd1b54a32d192ed03ull)) >> 11) % (max + 1);
+}
+
+int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed, bench_geometry* g)
+{
+    memset(g, 0, sizeof *g);
+    const uint64_t a = dims->d[0], b = dims->d[1], c = dims->d[2];
+    int bad = 0;
+    switch (shape) {
+    case BENCH_SHAPE_ROWS: /* R x C, each row reduced */
+        g->outer = a, g->extent = b, g->inner = 1, g->results = a;
+        snprintf(g->label, sizeof g->label, "rows:%llux%llu", (unsigned long long)a, (unsigned long long)b);
+        break;
+    case BENCH_SHAPE_COLS: /* R x C, each column reduced */
+        g->outer = 1, g->extent = a, g->inner = b, g->results = b;
+        snprintf(g->label, sizeof g->label, "cols:%llux%llu", (unsigned long long)a, (unsigned long long)b);
+        break;
+    case BENCH_SHAPE_AXIS:
+        g->outer = a, g->extent = b, g->inner = c;
+        bad |= mul_u64(a, c, &g->results);
+        snprintf(g->label, sizeof g->label, "axis:%llux%llux%llu", (unsigned long long)a, (unsigned long long)b,
+                 (unsigned long long)c);
+        break;
+    case BENCH_SHAPE_RAGGED: {
+        g->num_segments = a, g->results = a;
+        snprintf(g->label, sizeof g->label, "ragged:%llux0..%llu:seed%llu", (unsigned long long)a,
+                 (unsigned long long)b, (unsigned long long)seed);
+        if (a >= SIZE_MAX / sizeof *g->offsets || b == UINT64_MAX) {
+            fprintf(stderr, "hipreduce-bench: %s: too many segments\n", g->label);
+            return -1;
+        }
+        g->offsets = malloc((size_t)(a + 1) * sizeof *g->offsets);
+        if (!g->offsets) {
+            fprintf(stderr, "hipreduce-bench: %s: out of memory for the offsets\n", g->label);
+            return -1;
+        }
+        uint64_t at = 0;
+        g->offsets[0] = 0;
+        for (uint64_t s = 0; s < a && !bad; ++s) {
+            const uint64_t len = ragged_length(seed, s, b);
+            bad |= at > UINT64_MAX - len;
+            at += len;
+            g->offsets[s + 1] = at;
+        }
+        g->n = at;
+        break;
+    }
+    default: return -1;
+    }
+    if (shape != BENCH_SHAPE_RAGGED) {
+        uint64_t oe = 0;
+        bad |= mul_u64(g->outer, g->extent, &oe) || mul_u64(oe, g->inner, &g->n);
+    }
+    /* The bench's copies of the input: 64 at most, 8 bytes an element at most. */
+    if (bad || g->n > UINT64_MAX / 8 / 128 || g->results > UINT64_MAX / 16 / 2) {
+        fprintf(stderr, "hipreduce-bench: %s: too many elements\n", g->label);
+        bench_geometry_free(g);
+        return -1;
+    }
+    return 0;
+}
+
+void bench_geometry_free(bench_geometry* g)
+{
+    free(g->offsets);
+    g->offsets = NULL;
+}
+
+hipreduce_status bench_shape_workspace_size(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in,
+                                            const bench_geometry* g, hipreduce_dtype out, size_t* bytes)
+{
+    switch (bench_op_call(op)) {
+    case BENCH_CALL_DOT: return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH; /* no axis or segment form */
+    case BENCH_CALL_ARGREDUCE:
+        if (out != in) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH; /* the value is in the input dtype */
+        if (g->offsets) return hipreduce_argreduce_segments_workspace_size(h, op, in, g->num_segments, bytes);
+        return hipreduce_argreduce_axis_workspace_size(h, op, in, g->outer, g->extent, g->inner, bytes);
+    default:
+        if (g->offsets) return hipreduce_reduce_segments_workspace_size(h, op, in, g->num_segments, out, bytes);
+        return hipreduce_reduce_axis_workspace_size(h, op, in, g->outer, g->extent, g->inner, out, bytes);
+    }
+}
+
+hipreduce_status bench_shape_call(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in, const void* x,
+                                  const bench_geometry* g, const uint64_t* offsets, hipreduce_dtype out,
+                                  void* values, int64_t* indices, hipreduce_location location)
+{
+    switch (bench_op_call(op)) {
+    case BENCH_CALL_DOT: return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
+    case BENCH_CALL_ARGREDUCE:
+        if (g->offsets)
+            return hipreduce_argreduce_segments(h, op, in, x, g->num_segments, offsets, values, indices, location);
+        return hipreduce_argreduce_axis(h, op, in, x, g->outer, g->extent, g->inner, values, indices, location);
+    default:
+        if (g->offsets) return hipreduce_reduce_segments(h, op, in, x, g->num_segments, offsets, out, values, location);
+        return hipreduce_reduce_axis(h, op, in, x, g->outer, g->extent, g->inner, out, values, location);
+    }
+}
