@@ -100,7 +100,8 @@ for part in $parts; do
     ;;
   torch)
     # The bench's 1 GiB read ceiling from this run's CSVs, so both sides use the same figure.
-    ceiling=$(sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$out"/rows.csv "$out"/sweep_rows.csv 2>/dev/null | head -n 1)
+    ceiling=$(sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$out"/rows.csv "$out"/sweep_rows.csv 2>/dev/null |
+      head -n 1)
     torch_run torch_rows "$REPS" --shape rows --dims "$shapes" --cases sum:f32,argmax:f32
     torch_run torch_cols "$REPS" --shape cols --dims "$shapes" --cases sum:f32
     torch_run torch_ragged "$REPS" --shape ragged --dims "$ragged" --seed 1 --cases sum:f32

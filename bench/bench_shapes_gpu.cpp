@@ -89,7 +89,8 @@ bool holds(const shape_group& grp, uint64_t r, int64_t e, const unsigned char* v
                                    : ((r / g.inner) * g.extent + (uint64_t)e) * g.inner + r % g.inner;
     const size_t size = hipreduce_dtype_size(grp.in);
     unsigned char bits[16];
-    copy(bits, static_cast<const unsigned char*>(grp.x(0)) + pos * size, size, hipMemcpyDeviceToHost, "hipMemcpy (tie)");
+    const unsigned char* at = static_cast<const unsigned char*>(grp.x(0)) + pos * size;
+    copy(bits, at, size, hipMemcpyDeviceToHost, "hipMemcpy (tie)");
     return memcmp(bits, value, size) == 0;
 }
 
@@ -195,7 +196,8 @@ void run_group(const session& s, const shape_group& grp, const std::vector<axis_
         });
     }
     check(hipDeviceSynchronize(), "the first calls");
-    const std::vector<double> ms = calls.empty() ? std::vector<double>() : time_medians(calls, grp.buffers, o, s.start, s.stop);
+    const std::vector<double> ms =
+        calls.empty() ? std::vector<double>() : time_medians(calls, grp.buffers, o, s.start, s.stop);
 
     /* The checks, on copy 0: the anchors' results (unpacked into our arrays, read back), then ours. */
     std::vector<host_results> theirs;
@@ -237,8 +239,10 @@ void run_group(const session& s, const shape_group& grp, const std::vector<axis_
         anchors_checked = true;
         add(name, ms[at++], !timed.empty() && agree == 0 ? "differs" : "ok", false);
     }
-    for (size_t t = 0; t < timed.size(); ++t)
-        add(anchors[timed[t]].name, ms[t], !anchors_checked ? "unchecked" : anchor_differs[t] ? "differs" : "ok", false);
+    for (size_t t = 0; t < timed.size(); ++t) {
+        const char* status = !anchors_checked ? "unchecked" : anchor_differs[t] ? "differs" : "ok";
+        add(anchors[timed[t]].name, ms[t], status, false);
+    }
     for (void* t : temps)
         if (t) check(hipFree(t), "hipFree");
     if (ws) {

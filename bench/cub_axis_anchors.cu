@@ -135,8 +135,9 @@ hipError_t HR_AXIS_RUN(const axis_anchor_call* c, void* temp, size_t* temp_bytes
     if (c->offsets) return cudaErrorInvalidValue; /* ragged: f32 only (build time) */
     switch (pair) {
     case pair_of(HIPREDUCE_F16, HIPREDUCE_F32):
-        return sum_segments<float>(c, thrust::make_transform_iterator(static_cast<const __half*>(c->x), cast_to<float>{}),
-                                   temp, temp_bytes, stream);
+        return sum_segments<float>(
+            c, thrust::make_transform_iterator(static_cast<const __half*>(c->x), cast_to<float>{}), temp,
+            temp_bytes, stream);
     case pair_of(HIPREDUCE_BF16, HIPREDUCE_F32):
         return sum_segments<float>(
             c, thrust::make_transform_iterator(static_cast<const __nv_bfloat16*>(c->x), cast_to<float>{}), temp,
