@@ -4,7 +4,9 @@ hipreduce-bench --shape and bench/torch_axis_anchors.py CSVs:
 
   python3 bench/axis_summary.py OUT/*.csv
 
-One line per case (shape, op, input dtype, result dtype): ours (auto) in GB/s and % of the read
+First the issue's table (one line per f32 matrix: sum per row, sum per column, argmax per row,
+each with ours, the anchors and x best), then one line per case (shape, op, input dtype, result
+dtype): ours (auto) in GB/s and % of the read
 ceiling, CUB 3.5 (the second CUB's row), CUB of the toolkit, torch's fastest formulation, the best
 anchor, "x best" = the best anchor's time / ours (1.00 or more: ours at least as fast) and issue
 11's verdict where it sets a target:
@@ -165,6 +167,31 @@ def case_table(cases, ceiling):
               f"{'' if speed is None else f'{speed:.2f}'} | {verdict(shape, op, dtype, out, ours, speed)} |")
 
 
+def shape_table(cases):
+    """The issue's table, one line per matrix R x C (f32): rows sum, cols sum and argmax per row,
+    each with ours, the anchors and x best."""
+    matrices = []
+    for (group, shape, op, dtype, out) in cases:
+        m = re.fullmatch(r"(rows|cols):(\d+x\d+)", shape)
+        if group == "table" and m and m[2] != "256x256" and dtype == "f32" and m[2] not in matrices:
+            matrices.append(m[2])
+    if not matrices:
+        return
+    print("| rows x cols | sum(dim=1): ours | CUB 3.5 | CUB toolkit | torch | x best "
+          "| sum(dim=0): ours | torch | x best | argmax(dim=1): ours | CUB 3.5 | CUB toolkit | torch | x best |")
+    print("|---|" + "---:|" * 14)
+    for rc in matrices:
+        cells = []
+        for kind, op, fams in (("rows", "sum", ("cub35", "cub_toolkit", "torch")), ("cols", "sum", ("torch",)),
+                               ("rows", "argmax", ("cub35", "cub_toolkit", "torch"))):
+            slot = cases.get(("table", f"{kind}:{rc}", op, "f32", "f32"), {})
+            ours, _, speed = figures(slot)
+            mine = cell(slot, "ours") if ours else ""
+            cells += [mine] + [cell(slot, fam) for fam in fams] + ["" if speed is None else f"{speed:.2f}"]
+        print(f"| {rc.replace('x', ' x ')} | " + " | ".join(cells) + " |")
+    print()
+
+
 def sweep_table(cases):
     """GB/s per row length L: ours and each anchor, for rows, cols and ragged (f32 sum)."""
     by_length = collections.defaultdict(dict)
@@ -199,6 +226,7 @@ def main():
     print(f"Device: {device}; read ceiling {ceiling:.0f} GB/s (the bench's streaming read of 1 GiB). "
           "GB/s counts the input bytes only (ragged: not the offsets). x best = the best anchor's time / "
           "ours. '!': the result differed from ours (not counted as best).\n")
+    shape_table(cases)
     case_table(cases, ceiling)
     sweep_table(cases)
 
