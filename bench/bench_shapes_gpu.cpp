@@ -119,7 +119,7 @@ uint64_t differences(const shape_group& grp, const host_results& got, const host
             same = memcmp(a, b, size) == 0;
         }
         if (!same && count++ == 0)
-            fprintf(stderr, "\nhipreduce-bench: %s %s %s->%s %s: result %llu: %s gives %.17g (index %lld), %s %.17g "
+            fprintf(stderr, "\nhipreduce-bench: %s %s->%s %s: result %llu: %s gives %.17g (index %lld), %s %.17g "
                     "(index %lld)\n", hipreduce_op_name(grp.op), hipreduce_dtype_name(grp.in),
                     hipreduce_dtype_name(grp.out), grp.g->label, (unsigned long long)r, got_name,
                     bench_value_as_double(grp.out, a), grp.arg() ? (long long)got.indices[r] : 0LL, ref_name,
