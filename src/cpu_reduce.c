@@ -110,8 +110,7 @@ void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes)
     }
 }
 
-/* The workspace for `need` bytes, or NULL with *status set. */
-static unsigned char* workspace_for(hr_cpu* cpu, size_t need, hipreduce_status* status)
+unsigned char* hr_cpu_workspace(hr_cpu* cpu, size_t need, hipreduce_status* status)
 {
     if (cpu->user_set) {
         if (cpu->user_bytes >= need) return cpu->user;
@@ -167,51 +166,72 @@ static void run_level_job(void* ctx, unsigned worker)
     }
 }
 
-hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
+hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cpu_kernels* k)
 {
-    if (call->shape != HR_SHAPE_FULL) return hr_cpu_run_shaped(cpu, call);
     if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_CPU_DTYPE_SLOTS ||
         (unsigned)call->acc >= HR_CPU_ACC_SLOTS)
         return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    const int transform = op_rows[call->op].transform, combine = op_rows[call->op].combine;
+    k->transform = op_rows[call->op].transform;
+    k->combine = op_rows[call->op].combine;
+    k->elem = hipreduce_dtype_size((hipreduce_dtype)call->in_dtype);
+    k->in = cpu->levels->in[call->in_dtype][k->transform][call->acc];
+    k->up = cpu->levels->up[call->acc][hr_cpu_chunk_slot(k->elem)];
+    if (k->elem == 0 || k->in == NULL || k->up == NULL) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    k->tile = hr_tile_items(k->elem);
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+void hr_cpu_level0(hr_cpu* cpu, const hr_cpu_kernels* k, const void* x, const void* y, uint64_t count,
+                   uint64_t tiles, void* dst)
+{
+    const unsigned participants = participants_for(cpu, tiles);
+    if (participants <= 1) {
+        k->in(k->combine, x, y, count, k->tile, 0, tiles, dst);
+        return;
+    }
+    level_job job = {.level = k->in, .combine = k->combine, .x = x, .y = y, .count = count, .tile = k->tile,
+                     .tiles = tiles, .dst = dst};
+    job.grain = tiles / (8u * participants); /* several blocks per thread: a slow one is covered */
+    if (job.grain < 1) job.grain = 1;
+    if (job.grain > HR_CPU_MAX_GRAIN) job.grain = HR_CPU_MAX_GRAIN;
+    atomic_init(&job.next, 0);
+    hr_cpu_pool_run(cpu->pool, participants, run_level_job, &job);
+}
+
+void hr_cpu_parallel(hr_cpu* cpu, uint64_t tiles, hr_cpu_pool_fn fn, void* ctx)
+{
+    const unsigned participants = participants_for(cpu, tiles);
+    if (participants <= 1) fn(ctx, 0);
+    else hr_cpu_pool_run(cpu->pool, participants, fn, ctx);
+}
+
+hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
+{
+    if (call->shape != HR_SHAPE_FULL) return hr_cpu_run_shaped(cpu, call);
+    hr_cpu_kernels k;
+    const hipreduce_status supported = hr_cpu_kernels_of(cpu, call, &k);
+    if (supported != HIPREDUCE_STATUS_SUCCESS) return supported;
     const uint64_t n = call->n;
-    const size_t elem = hipreduce_dtype_size((hipreduce_dtype)call->in_dtype);
-    const hr_cpu_level_fn in = cpu->levels->in[call->in_dtype][transform][call->acc];
-    const hr_cpu_level_fn up = cpu->levels->up[call->acc][hr_cpu_chunk_slot(elem)];
-    if (elem == 0 || in == NULL || up == NULL) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     if (n == 0) {
-        hr_cpu_finish_empty(call, transform, combine);
+        hr_cpu_finish_empty(call, k.transform, k.combine);
         return HIPREDUCE_STATUS_SUCCESS;
     }
-    const uint64_t tile = hr_tile_items(elem);
-    const uint64_t tiles = hr_tiles(n, tile);
+    const uint64_t tiles = hr_tiles(n, k.tile);
     if (tiles == 1) {
         unsigned char top[32]; /* the largest accumulator is 24 bytes */
-        in(combine, call->x, call->y, n, tile, 0, 1, top);
-        hr_cpu_finish(call, combine, top);
+        k.in(k.combine, call->x, call->y, n, k.tile, 0, 1, top);
+        hr_cpu_finish(call, k.combine, top);
         return HIPREDUCE_STATUS_SUCCESS;
     }
     hipreduce_status status = HIPREDUCE_STATUS_SUCCESS;
-    unsigned char* partials = workspace_for(cpu, hr_cpu_workspace_size(call), &status);
+    unsigned char* partials = hr_cpu_workspace(cpu, hr_cpu_workspace_size(call), &status);
     if (partials == NULL) return status;
-
-    const unsigned participants = participants_for(cpu, tiles);
-    if (participants <= 1) {
-        in(combine, call->x, call->y, n, tile, 0, tiles, partials);
-    } else {
-        level_job job = {.level = in, .combine = combine, .x = call->x, .y = call->y, .count = n, .tile = tile,
-                         .tiles = tiles, .dst = partials};
-        job.grain = tiles / (8u * participants); /* several blocks per thread: a slow one is covered */
-        if (job.grain < 1) job.grain = 1;
-        if (job.grain > HR_CPU_MAX_GRAIN) job.grain = HR_CPU_MAX_GRAIN;
-        atomic_init(&job.next, 0);
-        hr_cpu_pool_run(cpu->pool, participants, run_level_job, &job);
-    }
+    hr_cpu_level0(cpu, &k, call->x, call->y, n, tiles, partials);
     for (uint64_t count = tiles; count > 1;) {
-        const uint64_t next = hr_tiles(count, tile);
-        up(combine, partials, NULL, count, tile, 0, next, partials);
+        const uint64_t next = hr_tiles(count, k.tile);
+        k.up(k.combine, partials, NULL, count, k.tile, 0, next, partials);
         count = next;
     }
-    hr_cpu_finish(call, combine, partials);
+    hr_cpu_finish(call, k.combine, partials);
     return HIPREDUCE_STATUS_SUCCESS;
 }

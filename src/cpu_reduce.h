@@ -3,6 +3,8 @@
 #ifndef HIPREDUCE_CPU_REDUCE_H
 #define HIPREDUCE_CPU_REDUCE_H
 
+#include "cpu_levels.h"
+#include "cpu_pool.h"
 #include "hipreduce/hipreduce.h"
 #include "types.h"
 
@@ -47,6 +49,34 @@ hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call);
 /* Axis and segment calls (src/cpu_segments.c): the orders of device/order.h. */
 hipreduce_status hr_cpu_run_shaped(hr_cpu* cpu, const hr_call* call);
 size_t hr_cpu_shaped_workspace_size(const hr_call* call);
+
+/* ---- the pieces of hr_cpu_run that the axis and segment executor shares ---- */
+
+/* What reduces a call's input: the op row's transform and combine (cpu_ops.h's TR_*, CMB_*),
+ * the input element's bytes, the tile (hr_tile_items of it) and the level kernels. */
+typedef struct hr_cpu_kernels {
+    int transform, combine;
+    size_t elem;
+    uint64_t tile;
+    hr_cpu_level_fn in, up;
+} hr_cpu_kernels;
+
+/* The kernels of a validated call (its op, in dtype and acc): SUCCESS, or NOT_SUPPORTED. */
+hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cpu_kernels* k);
+
+/* The host workspace for need > 0 bytes: the caller's (WORKSPACE_TOO_SMALL when smaller) or
+ * the executor's own, grown (ALLOCATION_FAILED). NULL with *status set on failure. */
+unsigned char* hr_cpu_workspace(hr_cpu* cpu, size_t need, hipreduce_status* status);
+
+/* Level 0's tiles [0, tiles) of the count elements at x (and y, dot's), partial t stored at
+ * dst + t * acc size; on the pool's threads when there are enough tiles for more than one. */
+void hr_cpu_level0(hr_cpu* cpu, const hr_cpu_kernels* k, const void* x, const void* y, uint64_t count,
+                   uint64_t tiles, void* dst);
+
+/* Runs fn(ctx, worker) on the calling thread and, when `tiles` tiles of work are enough for
+ * more than one thread, on pool workers too (hr_cpu_pool_run's contract: fn claims its work from
+ * ctx, and any subset of the participants finishes it). */
+void hr_cpu_parallel(hr_cpu* cpu, uint64_t tiles, hr_cpu_pool_fn fn, void* ctx);
 
 #ifdef __cplusplus
 }
