@@ -46,7 +46,12 @@ void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes);
  * the thread count, the vector width or any alignment. */
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call);
 
-/* Axis and segment calls (src/cpu_segments.c): the orders of device/order.h. */
+/* Axis and segment calls (src/cpu_segments.c): the orders of device/order.h. Workspace: a row
+ * (inner == 1) of n elements needs, for each level k strictly between the input and the top,
+ * min(count_k, tile) accumulators (0 for one tile; 4097 f32 need 2); segments the same for the
+ * longest segment the API allows, a function of (op, dtypes) only (0 for no segments); strided
+ * results (inner > 1) 8 accumulators per block level for each output of a group of up to 256
+ * (cpu_segments_strided.h); 0 when nothing is written. */
 hipreduce_status hr_cpu_run_shaped(hr_cpu* cpu, const hr_call* call);
 size_t hr_cpu_shaped_workspace_size(const hr_call* call);
 
