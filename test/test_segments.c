@@ -6,8 +6,9 @@
  *    itself 0..2 elements off its buffer's alignment);
  *  - ragged segments (runs of empty ones), one giant segment among tiny ones, the extents as
  *    consecutive segments; one segment over 4096^2 f32 elements (HIPREDUCE_SEGMENTS_MAX_N);
- *  - columns (inner 2, 3, 64, 1000) of extents 0, 1, 2, 255..257 and 256^2 + 1;
- * value patterns with NaNs, infinities, signed zeros and ties. Contiguous results are checked
+ *  - columns (inner 2, 3, 64, 1000) of extents 0, 1, 2, 255..257 and 256^2 + 1, long columns
+ *    side by side (64 x 16385, 1000 x 1025) for f32/bf16 sum, nrm2 and argmax;
+ * value patterns with NaNs, infinities, signed zeros and ties; inputs of -0.0 only. Contiguous results are checked
  * against hipreduce_reduce / hipreduce_argreduce of the slice, strided ones against
  * segments_model.c, the GPU against the cpu device (segments_run.c); then the rule sections.
  *   hipreduce_test_segments cpu   the cpu device only (label api)
@@ -263,6 +264,34 @@ static int giant_segments(sg_ctx* c, uint64_t max_n)
     return fails;
 }
 
+/* Columns, rows and segments of -0.0 only: float sums keep -0.0 (the identity is -0.0), sum_abs
+ * and the squares give +0.0, min/max/argmin/argmax see -0.0 everywhere. */
+static int signed_zeros(sg_ctx* c)
+{
+    static const hipreduce_dtype floats[] = {HIPREDUCE_F32, HIPREDUCE_F64, HIPREDUCE_F16, HIPREDUCE_BF16};
+    static const hipreduce_op ops[] = {HIPREDUCE_OP_SUM, HIPREDUCE_OP_SUM_ABS, HIPREDUCE_OP_SUM_SQUARES,
+                                       HIPREDUCE_OP_MIN, HIPREDUCE_OP_ARGMAX};
+    enum { ROOM = 3 * 257 + 5 * 300 + 8 };
+    unsigned char x[ROOM * 8];
+    layout l;
+    l.count = 0;
+    ragged(&l, 5, 99); /* at most 5 x 299 elements */
+    push(&l, 257);
+    int fails = 0;
+    for (size_t d = 0; d < 4; ++d) {
+        for (uint64_t i = 0; i < ROOM; ++i) tr_store_float(floats[d], x, i, -0.0);
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; ++k)
+            for (int o = 0; o < TR_NDTYPES; ++o) {
+                if (!tried(ops[k], floats[d], (hipreduce_dtype)o)) continue;
+                const sg_shape shapes[3] = {{0, 1, 257, 3, 0, NULL, 1}, {0, 3, 257, 1, 0, NULL, 2},
+                                            {1, 0, 0, 0, l.count, l.offsets, 1}};
+                for (int s = 0; s < 3; ++s) fails += sg_case(c, "-0.0", ops[k], floats[d], (hipreduce_dtype)o, x, &shapes[s]);
+            }
+    }
+    printf("signed zeros: %d failures\n", fails);
+    return fails;
+}
+
 static int profile(void)
 {
     const char* p = getenv("HIPREDUCE_TEST_PROFILE");
@@ -315,6 +344,7 @@ int main(int argc, char** argv)
     fails += sg_empty_shapes(&c);
     fails += sg_workspace(&c);
     if (c.gpu) fails += sg_gpu_offsets(&c);
+    fails += signed_zeros(&c);
     fails += matrix(&c);
     fails += giant_segments(&c, max_n);
     if (c.gpu) {
