@@ -204,6 +204,7 @@ int sg_case(sg_ctx* c, const char* what, hipreduce_op op, hipreduce_dtype in, hi
     for (uint64_t i = 0; i < results + SG_GUARD; ++i) index[i] = SG_INDEX_SENTINEL;
     ++c->calls;
     c->results += (long)results;
+    c->elements += (long)sg_inputs(s);
     const hipreduce_status st = sg_call(c->cpu, op, in, out, x, s, s->offsets, got, arg ? index : NULL,
                                         HIPREDUCE_RESULT_HOST);
     int fails = 0;

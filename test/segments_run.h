@@ -37,7 +37,7 @@ typedef struct sg_ctx {
     int64_t* d_index;           /* device indices: results_room + SG_GUARD entries */
     size_t results_room;
     int profile;                /* 0 full, 1 emu-smoke, 2 emu */
-    long calls, results;
+    long calls, results, elements; /* of the matrix so far (the cpu device's calls) */
 } sg_ctx;
 
 /* Results of a shape (axis: outer * inner; segments: num_segments) and input elements it reads. */

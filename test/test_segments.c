@@ -352,6 +352,7 @@ int main(int argc, char** argv)
         hipreduce_destroy(c.gpu);
     }
     hipreduce_destroy(c.cpu);
-    printf("segments: %ld calls, %ld results, %d failures (%d reports)\n", c.calls, c.results, fails, ref_reports());
+    printf("segments: %ld calls, %ld results, %ld input elements, %d failures (%d reports)\n", c.calls, c.results,
+           c.elements, fails, ref_reports());
     return fails ? 1 : 0;
 }
