@@ -15,6 +15,7 @@
  *   hipreduce_test_segments gpu   also GPU 0; exits 77 (skipped) where there is none (gpu, emu)
  *   HIPREDUCE_TEST_PROFILE=emu: one value pattern per triple, rows of 19, fewer columns, no
  *   256^2 + 1 columns and no giant segment; emu-smoke: every fourth triple, small shapes only
+ *   HIPREDUCE_TEST_THREADS=k: the cpu handle with k threads
  *   HIPREDUCE_SEGMENTS_MAX_N=k: the giant segment's section only where k >= 4096^2 + 21 (default
  *   4096^2 + 64; 0 in the emu profiles) */
 #include <math.h>
@@ -317,6 +318,15 @@ int main(int argc, char** argv)
     }
     if (hipreduce_create(&c.cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
         fprintf(stderr, "FAIL: cannot create a cpu handle\n");
+        return 1;
+    }
+    /* HIPREDUCE_TEST_THREADS=k: the cpu device's pool of k threads (its bits must not change). */
+    const char* threads = getenv("HIPREDUCE_TEST_THREADS");
+    char* end = NULL;
+    if (threads && *threads &&
+        (strtoul(threads, &end, 10) > 256 || *end != '\0' ||
+         hipreduce_set_threads(c.cpu, (unsigned)strtoul(threads, NULL, 10)) != HIPREDUCE_STATUS_SUCCESS)) {
+        fprintf(stderr, "FAIL: HIPREDUCE_TEST_THREADS='%s' is not a thread count\n", threads);
         return 1;
     }
     const uint64_t room = SHAPES_ROOM;
