@@ -227,6 +227,11 @@ void run_group(const session& s, const shape_group& grp, const std::vector<axis_
             add(hipreduce_algorithm_name((hipreduce_algorithm)algs[k]), 0, hipreduce_status_string(first[k]), true);
             continue;
         }
+        /* Poison the arrays first (the anchors' results are still there): a call that writes
+         * nothing must not pass the check. */
+        const size_t results = std::max<uint64_t>(1, grp.g->results);
+        check(hipMemsetAsync(grp.values, 0xa5, results * grp.value_size(), 0), "hipMemsetAsync (results)");
+        if (grp.arg()) check(hipMemsetAsync(grp.indices, 0xa5, results * sizeof(int64_t), 0), "hipMemsetAsync (indices)");
         if (grp.ours(s.h, algs[k], 0) != HIPREDUCE_STATUS_SUCCESS) die("a call failed in the check", nullptr);
         const host_results mine = read_results(grp);
         const char* name = hipreduce_algorithm_name((hipreduce_algorithm)algs[k]);

@@ -99,6 +99,18 @@ __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
         return value;
     }
 }
+/* Butterfly shuffle (every lane gets lane ^ mask of its width-wide group), same rules. */
+template <class T>
+__device__ __forceinline__ T hr_shfl_xor(T value, unsigned mask, int width)
+{
+    static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % 4 == 0, "shuffled in 32-bit words");
+    uint32_t w[sizeof(T) / 4];
+    memcpy(w, &value, sizeof value);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T) / 4; ++i) w[i] = __shfl_xor_sync(0xffffffffu, w[i], mask, width);
+    memcpy(&value, w, sizeof value);
+    return value;
+}
 __device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
 
 /* 16-byte loads: of the input (read once, streamed), and coherent ones that see what
@@ -180,6 +192,17 @@ __device__ __forceinline__ T hr_shfl_down(T value, unsigned delta, int width)
     }
 }
 /* A wavefront executes in lock-step; only the compiler must not reorder. */
+template <class T>
+__device__ __forceinline__ T hr_shfl_xor(T value, unsigned mask, int width)
+{
+    static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % 4 == 0, "shuffled in 32-bit words");
+    uint32_t w[sizeof(T) / 4];
+    memcpy(w, &value, sizeof value);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(T) / 4; ++i) w[i] = __shfl_xor(w[i], mask, width);
+    memcpy(&value, w, sizeof value);
+    return value;
+}
 __device__ __forceinline__ void hr_syncwarp() { __builtin_amdgcn_wave_barrier(); }
 
 __device__ __forceinline__ uint4 hr_load16_input(const void* p) { return *(const uint4*)p; }
@@ -231,6 +254,7 @@ inline bool hr_width_runs(int w) { return w == 0 || hr_emu::warp_size() == w; }
 
 /* Macros, so that the emulator's messages name the device code's line. */
 #define hr_shfl_down(value, delta, width) ::hr_emu::shfl((value), false, (delta), (width), __FILE__, __LINE__)
+#define hr_shfl_xor(value, mask, width) ::hr_emu::shfl((value), true, (mask), (width), __FILE__, __LINE__)
 #define hr_syncwarp() ::hr_emu::syncwarp(__FILE__, __LINE__)
 
 /* 16-byte loads fault on a GPU unless 16-byte aligned: the emulator says so. */
@@ -248,6 +272,13 @@ inline uint32_t hr_arrive_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v);
 
 #else
 #error "hip_compat.h needs HIPREDUCE_BACKEND_CUDA, HIPREDUCE_BACKEND_AMD or HIPREDUCE_BACKEND_EMU"
+#endif
+
+/* A device function kept out of line (a rarely taken path that would bloat its callers). */
+#if defined(HIPREDUCE_BACKEND_EMU)
+#define HR_NOINLINE __attribute__((noinline))
+#else
+#define HR_NOINLINE __noinline__
 #endif
 
 /* Shared memory. HR_SHARED(name, type): a block's variable (arrays too: HR_SHARED(buf,

@@ -114,6 +114,11 @@ template <class Op, int W> hipError_t run_two_pass(const reduce_call& c)
     return hipGetLastError();
 }
 
+/* Axis and segment calls (host/segment_drivers.h): sizes (workspace null) or runs one;
+ * *bytes is the partials region it needs. */
+struct shaped_call;
+using shaped_fn = hipError_t (*)(const shaped_call&, uint64_t* bytes);
+
 /* Drivers in hipreduce_algorithm order. */
 enum { HR_DRIVERS = 3 };
 
@@ -121,6 +126,7 @@ enum { HR_DRIVERS = 3 };
  * where the cell is no allowed triple's. */
 struct tree_entry {
     run_fn run[2]; /* [warp 32, warp 64] */
+    shaped_fn shaped[2]; /* the axis and segment calls, [warp 32, warp 64] */
     size_t acc_size;
     size_t elem_size;
 };

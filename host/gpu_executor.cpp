@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivers.h"
+#include "segment_drivers.h"
 #ifndef HIPREDUCE_STUDY_ALGORITHMS
 #define HIPREDUCE_STUDY_ALGORITHMS 1 /* CMake's -DHIPREDUCE_STUDY_ALGORITHMS=OFF defines it 0 */
 #endif
@@ -62,6 +62,7 @@ const dtype_instances& instances_of(int dtype)
  * operators with the result in the input dtype (and no f16/bf16). */
 struct chosen {
     run_fn run;
+    shaped_fn shaped; /* AUTO's axis and segment calls */
     study_run_fn study;
     size_t acc_size, elem_size;
 };
@@ -74,10 +75,12 @@ bool choose(const hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* cal
         if ((unsigned)call->acc >= HR_ACC_KINDS) return false;
         const tree_entry& e = in.tree[call->op][call->acc];
         c->run = e.run[wide];
+        c->shaped = e.shaped[wide];
         c->acc_size = e.acc_size;
         c->elem_size = e.elem_size;
         return c->run != nullptr;
     }
+    if (call->shape != HR_SHAPE_FULL) return false; /* axis and segment calls: AUTO only */
     if (call->op >= HR_PASS_OPS || call->out_dtype != call->in_dtype) return false;
     const pass_entry& e = in.pass[call->op];
     if (!e.acc_size) return false;
@@ -169,6 +172,49 @@ bool call_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const chosen* 
     *scratch = (size_t)region + STAGING_BYTES;
     *counter_bytes = (size_t)counters;
     return true;
+}
+
+/* An axis or segment call for the driver (partials null: size only). */
+shaped_call shaped_of(const hr_gpu* gpu, const hr_call* call, void* result, int64_t* index, unsigned char* partials)
+{
+    shaped_call sc;
+    sc.segments = call->shape == HR_SHAPE_SEGMENTS;
+    sc.input = call->x;
+    sc.offsets = call->offsets;
+    sc.outer = call->outer;
+    sc.extent = call->extent;
+    sc.inner = call->inner;
+    sc.num_segments = call->num_segments;
+    sc.result = result;
+    sc.index = index;
+    sc.out_dtype = call->out_dtype;
+    sc.workspace = partials;
+    sc.size_only = partials == nullptr;
+    sc.stream = gpu->stream;
+    sc.dev = &gpu->dev;
+    return sc;
+}
+
+/* Host-bound results of an axis or segment call pass through staging at the scratch's start:
+ * the values, then (argmin/argmax) the indices, each 16-byte aligned; the driver's partials
+ * follow. False on overflow. */
+struct shaped_layout {
+    uint64_t values, indices, partials, scratch;
+};
+bool shaped_bytes(const hr_gpu* gpu, const chosen& c, const hr_call* call, shaped_layout* l)
+{
+    const uint64_t results = hr_call_results(call);
+    const uint64_t out = hipreduce_dtype_size((hipreduce_dtype)call->out_dtype);
+    const bool host = call->location == HIPREDUCE_RESULT_HOST;
+    if (results > (UINT64_MAX / 2) / 16) return false;
+    l->values = host ? round16(results * out) : 0;
+    /* By the op, not call->index: a size query has no index pointer but its call will. */
+    l->indices = host && hr_op_call(call->op) == HR_CALL_ARGREDUCE ? round16(results * 8) : 0;
+    uint64_t partials = 0;
+    if (c.shaped(shaped_of(gpu, call, nullptr, nullptr, nullptr), &partials) != hipSuccess) return false;
+    l->partials = partials;
+    l->scratch = l->values + l->indices + partials;
+    return l->scratch >= partials && l->scratch <= SIZE_MAX;
 }
 
 }  // namespace
@@ -276,7 +322,14 @@ hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorith
     chosen c;
     if (!choose(gpu, algorithm, call, &c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     size_t scratch, counters;
-    if (!call_bytes(gpu, algorithm, &c, call->n, &scratch, &counters)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (call->shape != HR_SHAPE_FULL) {
+        shaped_layout l;
+        if (!shaped_bytes(gpu, c, call, &l)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+        scratch = (size_t)l.scratch;
+        counters = 0;
+    } else if (!call_bytes(gpu, algorithm, &c, call->n, &scratch, &counters)) {
+        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    }
     const uint64_t need = hr_workspace_need(scratch, counters);
     if (need > SIZE_MAX) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     *bytes = (size_t)need;
@@ -305,6 +358,30 @@ hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
+/* Launches an axis or segment call with its scratch at `scratch` (layout: shaped_bytes) and
+ * copies host-bound results back. */
+static hipreduce_status run_shaped_call(hr_gpu* gpu, const chosen& c, const hr_call* call, const shaped_layout& l,
+                                        unsigned char* scratch)
+{
+    const bool host = call->location == HIPREDUCE_RESULT_HOST;
+    void* values = host ? (void*)scratch : call->result;
+    int64_t* indices = !call->index ? nullptr : host ? (int64_t*)(scratch + l.values) : call->index;
+    shaped_call sc = shaped_of(gpu, call, values, indices, scratch + l.values + l.indices);
+    sc.size_only = false; /* the handle's scratch may be unallocated (null) when the call needs none */
+    hipError_t err = c.shaped(sc, nullptr);
+    if (err != hipSuccess) return fail(gpu, "kernel launch", err);
+    if (!host) return HIPREDUCE_STATUS_SUCCESS;
+    const uint64_t results = hr_call_results(call);
+    err = hipMemcpyAsync(call->result, values, results * hipreduce_dtype_size((hipreduce_dtype)call->out_dtype),
+                         hipMemcpyDeviceToHost, gpu->stream);
+    if (err == hipSuccess && indices)
+        err = hipMemcpyAsync(call->index, indices, results * sizeof(int64_t), hipMemcpyDeviceToHost, gpu->stream);
+    if (err != hipSuccess) return fail(gpu, "hipMemcpyAsync", err);
+    err = hipStreamSynchronize(gpu->stream);
+    if (err != hipSuccess) return fail(gpu, "hipStreamSynchronize", err);
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
 hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call)
 {
     gpu->message[0] = '\0';
@@ -313,7 +390,15 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
     chosen c;
     if (!choose(gpu, algorithm, call, &c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     size_t scratch_bytes, counter_bytes;
-    if (!call_bytes(gpu, algorithm, &c, n, &scratch_bytes, &counter_bytes)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    shaped_layout layout = {};
+    if (call->shape != HR_SHAPE_FULL) {
+        if (!shaped_bytes(gpu, c, call, &layout)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+        if (hr_call_results(call) == 0) return HIPREDUCE_STATUS_SUCCESS;
+        scratch_bytes = (size_t)layout.scratch;
+        counter_bytes = 0;
+    } else if (!call_bytes(gpu, algorithm, &c, n, &scratch_bytes, &counter_bytes)) {
+        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    }
 
     device_scope scope(gpu->dev.ordinal);
     if (scope.error != hipSuccess) return fail(gpu, "hipSetDevice", scope.error);
@@ -338,6 +423,8 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
         counters = gpu->own_counters;
         counter_region = gpu->own_counter_bytes;
     }
+
+    if (call->shape != HR_SHAPE_FULL) return run_shaped_call(gpu, c, call, layout, staging);
 
     /* A host-bound result passes through the staging slot: the value at 0, an index at 8. */
     reduce_call rc;

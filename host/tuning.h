@@ -43,6 +43,28 @@ constexpr tuning_row tuning_table[] = {
     {true, 0, 4},
 };
 
+/* Axis and segment reductions (host/segment_drivers.h): the strategy per shape, as data.
+ * Contiguous rows up to one tile: a group of threads per row, by the row's lanes (elements /
+ * chunk items, at most 256); first row whose max_lanes holds wins. Rows longer than a tile: a
+ * warp streams each row when there are at least stream_rows_per_sm rows per SM, else every
+ * (row, tile) is a warp's item and the partials are reduced as rows again. CSR segments: a
+ * warp each. Columns (inner > 1): a thread per (outer, 256-block, inner). */
+struct segment_row {
+    unsigned max_lanes; /* rows of at most this many lanes */
+    int group;          /* threads per row: 4 (8 rows per warp) or 32 */
+};
+constexpr segment_row segment_table[] = {
+    {32, 4},   /* f32 rows of <= 128 elements: 8 rows per warp, each read as 4 x 16 B per lane */
+    {256, 32}, /* longer rows: a warp each */
+};
+inline int segment_group(unsigned lanes)
+{
+    for (const segment_row& row : segment_table)
+        if (lanes <= row.max_lanes) return row.group;
+    return 32;
+}
+constexpr unsigned long long segment_stream_rows_per_sm() { return 256; }
+
 inline int blocks_per_sm(int major)
 {
 #if defined(HIPREDUCE_BACKEND_AMD)

@@ -1,0 +1,343 @@
+/* Kernels of the axis and segment reductions (hipreduce_reduce_axis, _segments), in the
+ * orders of device/order.h.
+ *
+ * Contiguous results (rows, CSR segments) follow the full reduction's tile order applied to
+ * the slice alone. A group of G threads (G = 4 or 32, inside one warp) computes one tile:
+ * thread g owns the tile's logical lanes g, g + G, .., g + 7G (8 slots), folds each with the
+ * full reduction's lane folds (lane_folds.h), and the lanes are combined by the segment tree
+ * (order.h). A lane with no element is the operator's identity, which every combine leaves
+ * exact, so the tree skips the steps that would only add identities. The tree's steps are
+ * butterflies (hr_shfl_xor): apply is commutative, so every lane of the group ends with the
+ * bits that the down-tree leaves in its first lane, and no broadcast is needed.
+ *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp;
+ *  - other rows and segments: a warp (a 32-lane half of a wave64) per row or segment; a
+ *    segment longer than a tile is streamed by its warp tile by tile, each tile partial
+ *    folded at once into the next level's lanes (8 slots per thread per level), so the
+ *    levels of any length need no workspace;
+ *  - few long rows: every (row, tile) pair is a warp's item, the partials are rows again
+ *    (of the accumulator), reduced the same way (host/gpu_segments.cpp plans the levels).
+ * Strided results (inner > 1): a thread per (outer, block, inner) output folds its block's
+ * 256 elements in 8 lanes (order.h), consecutive threads reading consecutive inner
+ * positions; each level is one launch, the partials laid out [outer][block][inner]. */
+#ifndef HIPREDUCE_SEGMENTS_H
+#define HIPREDUCE_SEGMENTS_H
+
+#include "tile_load.h"
+
+namespace hr {
+
+/* One launch of a contiguous (row or segment) kernel.
+ *  offsets != null: CSR segments of the input x (items = segments);
+ *  else rows of `extent` elements of this level's type at x (items = rows, or rows * tiles
+ *  when tiles > 0: item = one tile of one row, whose partial goes to partial[item]). */
+struct seg_args {
+    const void* x;
+    const uint64_t* offsets;
+    uint64_t items;
+    uint64_t extent;
+    uint64_t tiles;
+    void* partial;
+    void* result;
+    int64_t* index;
+    int out;
+};
+
+enum { SEG_SLOTS = 8 };
+
+/* Lanes of a tile with elements: ceil(valid / chunk items), at most HR_TILE_LANES. */
+template <class R> __device__ __forceinline__ uint32_t tile_lanes(uint64_t valid)
+{
+    constexpr int items = chunk_items<R>();
+    return valid >= (uint64_t)HR_TILE_LANES * items ? HR_TILE_LANES : (uint32_t)((valid + items - 1) / items);
+}
+
+/* Level 0: a group thread's slots (lanes g + G*k) of the input tile at t (tile_first: its
+ * position in the slice, for argmin/argmax indices). Chunk by chunk, every slot's chunk in
+ * flight at once; a whole chunk at a 16-byte boundary is one load, any other element by
+ * element, in the order's (c, v) sequence either way. */
+template <class R, int G, size_t... K>
+__device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS], const typename R::value_t* t,
+                                                uint64_t tile_first, uint64_t valid, unsigned g,
+                                                std::index_sequence<K...>)
+{
+    using T = typename R::value_t;
+    constexpr int items = chunk_items<R>();
+    const bool aligned = aligned16(t);
+    input_fold<R> fold[SEG_SLOTS] = {input_fold<R>(R::identity(), (g + (unsigned)G * (unsigned)K) * items)...};
+#pragma unroll 1
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+        if (((uint64_t)c * HR_TILE_LANES + g) * items >= valid) break; /* every slot's chunk starts further on */
+#pragma unroll
+        for (int k = 0; k < SEG_SLOTS; ++k) {
+            const uint64_t at = ((uint64_t)c * HR_TILE_LANES + g + (unsigned)G * k) * items;
+            if (aligned && at + items <= valid) {
+                const uint4 raw = hr_load16_input(t + at);
+                T v[items];
+                memcpy(v, &raw, sizeof v);
+#pragma unroll
+                for (int i = 0; i < items; ++i) fold[k].add(v[i], lane_pos<R>(c, i));
+            } else {
+#pragma unroll 1
+                for (int i = 0; i < items && at + i < valid; ++i) fold[k].add(t[at + i], lane_pos<R>(c, i));
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < SEG_SLOTS; ++k) a[k] = fold[k].result(tile_first);
+}
+
+/* The segment tree over a group's slots (slot k of thread g is lane g + G*k); every lane of
+ * the group returns the tile's value. `lanes`: lanes with elements, uniform in the group;
+ * Skip: leave out the steps that would only combine identities (allowed where the group is
+ * the whole shuffle unit); then only the group's first lane is sure to hold the value. */
+template <class R, int G, bool Skip>
+__device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_SLOTS], uint32_t lanes)
+{
+    if constexpr (G == HR_SEGMENT) {
+#pragma unroll
+        for (int k = 0; k < SEG_SLOTS; ++k) {
+            if (Skip && (uint32_t)k * HR_SEGMENT >= lanes) break;
+#pragma unroll
+            for (int s = HR_SEGMENT / 2; s > 0; s /= 2) {
+                if (Skip && k == 0 && (uint32_t)s >= lanes) continue; /* only identities beyond */
+                a[k] = R::apply(a[k], hr_shfl_xor(a[k], s, HR_SEGMENT));
+            }
+        }
+#pragma unroll
+        for (int s = SEG_SLOTS / 2; s > 0; s /= 2)
+#pragma unroll
+            for (int k = 0; k < s; ++k) a[k] = R::apply(a[k], a[k + s]);
+        return a[0];
+    } else {
+        static_assert(G * SEG_SLOTS <= HR_SEGMENT, "a small group's lanes lie in the first segment");
+        /* Steps s >= G pair slots of one thread, then butterflies inside the group. */
+#pragma unroll
+        for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
+#pragma unroll
+            for (int k = 0; k < s / G; ++k) a[k] = R::apply(a[k], a[k + s / G]);
+#pragma unroll
+        for (int s = G / 2; s > 0; s /= 2) a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, G));
+        return a[0];
+    }
+}
+
+/* One tile of a contiguous slice (Level0: input elements, else accumulators of an earlier
+ * level), valid elements from tile_first on; every lane of the group returns its value. */
+template <class R, int G, bool Skip, bool Level0>
+__device__ __forceinline__ typename R::acc group_tile(const void* slice, uint64_t tile_first, uint64_t valid,
+                                                     unsigned g)
+{
+    using acc = typename R::acc;
+    using In = typename std::conditional<Level0, typename R::value_t, acc>::type;
+    const In* t = (const In*)slice + tile_first;
+    const uint32_t lanes = tile_lanes<R>(valid);
+    acc a[SEG_SLOTS];
+    if constexpr (Level0) {
+        seg_input_lanes<R, G>(a, t, tile_first, valid, g, std::make_index_sequence<SEG_SLOTS>());
+        /* A slot without elements holds the identity with its lane's position as index (lane
+         * folds), which loses every tie to a real element: the same result as the identity. */
+    } else {
+#pragma unroll
+        for (int k = 0; k < SEG_SLOTS; ++k) {
+            const unsigned lane = g + (unsigned)G * k;
+            a[k] = lane < lanes ? partial_lane_accumulate<R, false>(R::identity(), t, valid, false, lane)
+                                : R::identity();
+        }
+    }
+    return group_tree<R, G, Skip>(a, lanes);
+}
+
+/* A slice longer than a tile, by one warp-wide group: level-0 tiles in order, each partial
+ * folded into its lane of the level-1 tile at once (lane (p / chunk items) % lanes of
+ * position p, in rising p as the order has it), a completed level-k tile reduced into
+ * level k+1, up to the one-element top. */
+template <class R>
+__device__ HR_NOINLINE typename R::acc stream_slice(const typename R::value_t* x, uint64_t count, unsigned g)
+{
+    using acc = typename R::acc;
+    constexpr uint64_t T = tile_items<R>();
+    constexpr int items = chunk_items<R>();
+    uint64_t counts[HR_MAX_LEVELS];
+    int top = 0;
+    counts[0] = count;
+    while (counts[top] > 1) {
+        counts[top + 1] = (counts[top] + T - 1) / T;
+        ++top;
+    }
+    acc st[6][SEG_SLOTS]; /* levels 1 .. top-1: top <= 6 for 2^64 elements of tiles >= 2048 */
+    for (int k = 1; k < top; ++k)
+#pragma unroll
+        for (int s = 0; s < SEG_SLOTS; ++s) st[k][s] = R::identity();
+    for (uint64_t j = 0;; ++j) {
+        /* No skipped steps here: the partial's owner may be any lane of the group. */
+        acc v = group_tile<R, HR_SEGMENT, false, true>(x, j * T, tile_valid<R>(count, j * T), g);
+        uint64_t at = j;
+        for (int k = 1;; ++k) {
+            if (k == top) return v;
+            const uint64_t p = at % T;
+            const unsigned lane = (unsigned)(p / items) % HR_TILE_LANES;
+            if (lane % HR_SEGMENT == g) {
+#pragma unroll
+                for (int s = 0; s < SEG_SLOTS; ++s)
+                    if ((unsigned)s == lane / HR_SEGMENT) st[k][s] = R::apply(st[k][s], v);
+            }
+            if (p != T - 1 && at != counts[k] - 1) break;
+            acc a[SEG_SLOTS];
+#pragma unroll
+            for (int s = 0; s < SEG_SLOTS; ++s) {
+                a[s] = st[k][s];
+                st[k][s] = R::identity();
+            }
+            v = group_tree<R, HR_SEGMENT, false>(a, tile_lanes<R>(p + 1));
+            at /= T;
+        }
+    }
+}
+
+/* Writes result `item` (value and, for argmin/argmax, index) of accumulator v. */
+template <class R>
+__device__ __forceinline__ void store_item(const seg_args& a, uint64_t item, typename R::acc v, bool empty)
+{
+    unsigned char* r = (unsigned char*)a.result + item * (uint64_t)dtype_row(a.out).bytes;
+    R::store(v, empty, a.out, r, a.index ? a.index + item : nullptr);
+}
+
+/* Contiguous rows and segments: group (G threads) per item, grid-stride. */
+template <class R, int W, int G, bool Level0>
+__global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
+{
+    if constexpr (!HR_WIDTH_COMPILED(W)) {
+        hr_width_trap(W);
+    } else if (!hr_width_runs(W)) {
+        hr_width_trap(W);
+    } else {
+        using acc = typename R::acc;
+        using In = typename std::conditional<Level0, typename R::value_t, acc>::type;
+        constexpr bool skip = G == W; /* the group is the shuffle unit: its counts are uniform there */
+        constexpr uint64_t T = tile_items<R>();
+        const unsigned g = threadIdx.x % G;
+        const uint64_t per_block = HR_TILE_LANES / G;
+        const uint64_t stride = (uint64_t)gridDim.x * per_block;
+        /* Every group of a warp runs the same number of iterations (shuffles need the whole warp). */
+        const uint64_t warp_first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (W / G);
+        const uint64_t mine = threadIdx.x % W / G;
+        for (uint64_t base = warp_first; base < a.items; base += stride) {
+            const uint64_t item = base + mine;
+            const bool real = item < a.items;
+            if (a.tiles) { /* one tile of one row: its partial */
+                const uint64_t row = real ? item / a.tiles : 0, tile = real ? item % a.tiles : 0;
+                const In* slice = (const In*)a.x + row * a.extent;
+                const uint64_t valid = real ? tile_valid<R>(a.extent, tile * T) : 0;
+                const acc v = group_tile<R, G, skip, Level0>(slice, tile * T, valid, g);
+                if (real && g == 0) ((acc*)a.partial)[item] = v;
+                continue;
+            }
+            uint64_t first = 0, count = 0;
+            if (real) {
+                if (a.offsets) {
+                    const uint64_t end_all = a.offsets[a.items];
+                    const uint64_t e = a.offsets[item + 1] < end_all ? a.offsets[item + 1] : end_all;
+                    const uint64_t s = a.offsets[item];
+                    first = s < e ? s : e;
+                    count = e - first;
+                } else {
+                    first = item * a.extent;
+                    count = a.extent;
+                }
+            }
+            const In* slice = (const In*)a.x + first;
+            acc v;
+            if constexpr (Level0 && G == HR_SEGMENT) {
+                if (count > T) v = stream_slice<R>((const typename R::value_t*)slice, count, g);
+                else v = group_tile<R, G, skip, true>(slice, 0, count, g);
+            } else {
+                v = group_tile<R, G, skip, Level0>(slice, 0, count, g);
+            }
+            if (real && g == 0) store_item<R>(a, item, v, count == 0);
+        }
+    }
+}
+
+/* One level of a strided reduction: outputs (o, b, i) of [outer][blocks][inner], block b
+ * reducing elements [256b, 256b + 256) of the level's `count` along the axis. Level 0
+ * reads the input (transformed; argmin/argmax index = the position e), later levels the
+ * accumulators. blocks == 1 is the top: results are stored (count == 0: the empty result). */
+struct strided_args {
+    const void* x;
+    uint64_t outer, count, inner, blocks;
+    void* partial;
+    void* result;
+    int64_t* index;
+    int out;
+};
+
+template <class R, bool Level0>
+__device__ __forceinline__ typename R::acc strided_element(const void* x, uint64_t at, uint64_t e)
+{
+    if constexpr (Level0) {
+        const typename R::value_t v = ((const typename R::value_t*)x)[at];
+        if constexpr (R::keyed) return typename R::acc{R::key_of(v), (int64_t)e};
+        else return R::lift(v);
+    } else {
+        return ((const typename R::acc*)x)[at];
+    }
+}
+
+template <class R, int W, bool Level0>
+__global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
+{
+    if constexpr (!HR_WIDTH_COMPILED(W)) {
+        hr_width_trap(W);
+    } else if (!hr_width_runs(W)) {
+        hr_width_trap(W);
+    } else {
+        using acc = typename R::acc;
+        constexpr int B = HR_STRIDED_BLOCK, L = HR_STRIDED_LANES;
+        const uint64_t total = a.outer * a.blocks * a.inner;
+        const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+        for (uint64_t id = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; id < total; id += stride) {
+            const uint64_t i = id % a.inner, ob = id / a.inner;
+            const uint64_t b = ob % a.blocks, o = ob / a.blocks;
+            const uint64_t e0 = b * B;
+            const uint64_t n = a.count - e0 < (uint64_t)B ? a.count - e0 : (uint64_t)B;
+            const uint64_t at0 = (o * a.count + e0) * a.inner + i;
+            acc l[L];
+#pragma unroll
+            for (int j = 0; j < L; ++j) l[j] = R::identity();
+            if (n == (uint64_t)B) {
+#pragma unroll 4
+                for (int t = 0; t < B / L; ++t)
+#pragma unroll
+                    for (int j = 0; j < L; ++j) {
+                        const uint64_t e = (uint64_t)t * L + j;
+                        l[j] = R::apply(l[j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
+                    }
+            } else { /* a short block: the same sequence, every lane's next element in flight at once */
+                for (uint64_t t = 0; t * L < n; ++t)
+#pragma unroll
+                    for (int j = 0; j < L; ++j) {
+                        const uint64_t e = t * L + j;
+                        if (e < n) l[j] = R::apply(l[j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
+                    }
+            }
+#pragma unroll
+            for (int s = L / 2; s > 0; s /= 2)
+#pragma unroll
+                for (int j = 0; j < s; ++j) l[j] = R::apply(l[j], l[j + s]);
+            if (a.count == 1) { /* one element: the result itself (min/max: a NaN made canonical) */
+                l[0] = strided_element<R, Level0>(a.x, at0, 0);
+                if constexpr (R::combine == CB_MIN || R::combine == CB_MAX) l[0] = R::apply(l[0], l[0]);
+            }
+            if (a.blocks == 1 && a.count <= (uint64_t)B) {
+                unsigned char* r = (unsigned char*)a.result + (o * a.inner + i) * (uint64_t)dtype_row(a.out).bytes;
+                R::store(l[0], a.count == 0, a.out, r, a.index ? a.index + o * a.inner + i : nullptr);
+            } else {
+                ((acc*)a.partial)[id] = l[0];
+            }
+        }
+    }
+}
+
+}  // namespace hr
+
+#endif
