@@ -17,7 +17,18 @@ struct tree_levels {
     uint64_t share, extra;             /* block b streams a contiguous range of share tiles, + 1 if b < extra */
     void* partial[HR_MAX_LEVELS];      /* acc arrays of levels 1 .. levels-2 */
     uint32_t* counter[HR_MAX_LEVELS];  /* arrival counters of levels 2 .. levels-1, zero between launches */
+    uint64_t row_partial_bytes, row_counters; /* rows (tree_args): row r's are r times these further */
 };
+
+/* Level k's partials and counters of row blockIdx.y (the array's own for one array). */
+template <class Acc> __device__ __forceinline__ Acc* level_partial(const tree_levels& lv, int k)
+{
+    return (Acc*)((unsigned char*)lv.partial[k] + blockIdx.y * lv.row_partial_bytes);
+}
+__device__ __forceinline__ uint32_t* level_counter(const tree_levels& lv, int k)
+{
+    return lv.counter[k] + blockIdx.y * lv.row_counters;
+}
 
 /* A launch's call: inputs (y: dot's second, else null), where the result goes (argmin/argmax:
  * the value and the index) and the result dtype, used only by the thread that stores it. */
@@ -27,7 +38,18 @@ struct tree_args {
     void* result;
     int64_t* index;
     int out;
+    /* Rows (hipreduce_reduce_axis, inner == 1, few long rows): blocks with blockIdx.y = r reduce
+     * row r, its input row_elems elements further on, its result row_result_bytes further (and
+     * its index one further); 0 for one array. */
+    uint64_t row_elems, row_result_bytes;
 };
+
+/* Row blockIdx.y's result and index. */
+__device__ __forceinline__ void* row_result(const tree_args& a)
+{
+    return (unsigned char*)a.result + blockIdx.y * a.row_result_bytes;
+}
+__device__ __forceinline__ int64_t* row_index(const tree_args& a) { return a.index ? a.index + blockIdx.y : nullptr; }
 
 __device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
@@ -121,7 +143,7 @@ __device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_
     bool last = false;
     if (threadIdx.x == 0) {
         const uint64_t members = tile_valid<R>(lv.count[level], group * tile_items<R>());
-        uint32_t* counter = lv.counter[level + 1] + group;
+        uint32_t* counter = level_counter(lv, level + 1) + group;
         last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
         if (last) *counter = 0;
     }
@@ -134,7 +156,7 @@ __device__ __forceinline__ typename R::acc reduce_group(const tree_levels& lv, i
                                                        block_reduce_storage<R, HR_TILE_LANES>& smem)
 {
     using acc = typename R::acc;
-    const acc* partial = (const acc*)lv.partial[level] + group * tile_items<R>();
+    const acc* partial = level_partial<const acc>(lv, level) + group * tile_items<R>();
     const uint64_t valid = tile_valid<R>(lv.count[level], group * tile_items<R>());
     acc v = partial_lane_accumulate<R, true>(R::identity(), partial, valid, valid == tile_items<R>(), threadIdx.x);
     return block_reduce_segments<R, HR_TILE_LANES>(v, smem);
@@ -148,10 +170,10 @@ __device__ __forceinline__ void climb(const tree_levels& lv, const tree_args& a,
 {
     for (;; ++level) {
         if (level == lv.levels - 1) {
-            if (threadIdx.x == 0) R::store(v, false, a.out, a.result, a.index);
+            if (threadIdx.x == 0) R::store(v, false, a.out, row_result(a), row_index(a));
             return;
         }
-        if (threadIdx.x == 0) ((typename R::acc*)lv.partial[level])[index] = v;
+        if (threadIdx.x == 0) level_partial<typename R::acc>(lv, level)[index] = v;
         const uint64_t group = index / tile_items<R>();
         if (!arrive<R>(lv, level, group, 1)) return;
         v = reduce_group<R>(lv, level, group, smem);
@@ -174,19 +196,19 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
         hr_width_trap(W);
     } else {
         using T = typename R::value_t;
-        const T* x = (const T*)a.x;
+        const T* x = (const T*)a.x + blockIdx.y * a.row_elems;
         const T* y = (const T*)a.y;
         HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename R::acc v = R::identity();
             if (lv.count[0]) v = reduce_tile<R>(x, y, lv.count[0], 0, inputs_aligned<R>(x, y), smem);
-            if (threadIdx.x == 0) R::store(v, lv.count[0] == 0, a.out, a.result, a.index);
+            if (threadIdx.x == 0) R::store(v, lv.count[0] == 0, a.out, row_result(a), row_index(a));
             return;
         }
         const uint64_t b = blockIdx.x;
         const uint64_t first = b * lv.share + (b < lv.extra ? b : lv.extra);
         const uint64_t end = first + lv.share + (b < lv.extra ? 1 : 0);
-        stream_tiles<R>(x, y, lv.count[0], first, end, (typename R::acc*)lv.partial[1], smem);
+        stream_tiles<R>(x, y, lv.count[0], first, end, level_partial<typename R::acc>(lv, 1), smem);
         for (uint64_t group = first / tile_items<R>(); group * tile_items<R>() < end; ++group) {
             const uint64_t lo = group * tile_items<R>() > first ? group * tile_items<R>() : first;
             const uint64_t hi = (group + 1) * tile_items<R>() < end ? (group + 1) * tile_items<R>() : end;

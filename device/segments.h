@@ -9,13 +9,14 @@
  * exact, so the tree skips the steps that would only add identities. The tree's steps are
  * butterflies (hr_shfl_xor): apply is commutative, so every lane of the group ends with the
  * bits that the down-tree leaves in its first lane, and no broadcast is needed.
- *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp;
+ *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
+ *    (host/tuning.h's table);
  *  - other rows and segments: a warp (a 32-lane half of a wave64) per row or segment; a
  *    segment longer than a tile is streamed by its warp tile by tile, each tile partial
  *    folded at once into the next level's lanes (8 slots per thread per level), so the
  *    levels of any length need no workspace;
- *  - few long rows: every (row, tile) pair is a warp's item, the partials are rows again
- *    (of the accumulator), reduced the same way (host/gpu_segments.cpp plans the levels).
+ *  - few rows longer than a tile: the full reduction's kernel itself, a row per blockIdx.y
+ *    (kernels.h, host/segment_drivers.h).
  * Strided results (inner > 1): a thread per (outer, block, inner) output folds its block's
  * 256 elements in 8 lanes (order.h), consecutive threads reading consecutive inner
  * positions; each level is one launch, the partials laid out [outer][block][inner]. */
@@ -26,17 +27,13 @@
 
 namespace hr {
 
-/* One launch of a contiguous (row or segment) kernel.
- *  offsets != null: CSR segments of the input x (items = segments);
- *  else rows of `extent` elements of this level's type at x (items = rows, or rows * tiles
- *  when tiles > 0: item = one tile of one row, whose partial goes to partial[item]). */
+/* One launch of the contiguous kernel: CSR segments of x (offsets != null; items = segments)
+ * or rows of `extent` elements (items = rows). */
 struct seg_args {
     const void* x;
     const uint64_t* offsets;
     uint64_t items;
     uint64_t extent;
-    uint64_t tiles;
-    void* partial;
     void* result;
     int64_t* index;
     int out;
@@ -63,12 +60,14 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
     using T = typename R::value_t;
     constexpr int items = chunk_items<R>();
     const bool aligned = aligned16(t);
+    const uint64_t valid_lanes = (valid + items - 1) / items; /* lanes with an element in chunk 0 */
     input_fold<R> fold[SEG_SLOTS] = {input_fold<R>(R::identity(), (g + (unsigned)G * (unsigned)K) * items)...};
 #pragma unroll 1
     for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
         if (((uint64_t)c * HR_TILE_LANES + g) * items >= valid) break; /* every slot's chunk starts further on */
 #pragma unroll
         for (int k = 0; k < SEG_SLOTS; ++k) {
+            if ((uint64_t)G * k >= valid_lanes) break; /* this slot is past the tile in every thread */
             const uint64_t at = ((uint64_t)c * HR_TILE_LANES + g + (unsigned)G * k) * items;
             if (aligned && at + items <= valid) {
                 const uint4 raw = hr_load16_input(t + at);
@@ -110,41 +109,33 @@ __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_S
         return a[0];
     } else {
         static_assert(G * SEG_SLOTS <= HR_SEGMENT, "a small group's lanes lie in the first segment");
+        /* Lanes past G * SEG_SLOTS are never given to a small group (host/tuning.h). */
         /* Steps s >= G pair slots of one thread, then butterflies inside the group. */
 #pragma unroll
         for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
 #pragma unroll
-            for (int k = 0; k < s / G; ++k) a[k] = R::apply(a[k], a[k + s / G]);
+            for (int k = 0; k < s / G; ++k) {
+                const int partner = k + s / G; /* (a group of 1 would pair slots past SEG_SLOTS) */
+                if (partner < SEG_SLOTS && (uint32_t)partner * G < lanes)
+                    a[k] = R::apply(a[k], a[partner < SEG_SLOTS ? partner : 0]);
+            }
 #pragma unroll
         for (int s = G / 2; s > 0; s /= 2) a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, G));
         return a[0];
     }
 }
 
-/* One tile of a contiguous slice (Level0: input elements, else accumulators of an earlier
- * level), valid elements from tile_first on; every lane of the group returns its value. */
-template <class R, int G, bool Skip, bool Level0>
-__device__ __forceinline__ typename R::acc group_tile(const void* slice, uint64_t tile_first, uint64_t valid,
-                                                     unsigned g)
+/* One tile of a contiguous slice, valid elements from tile_first on; every lane of the group
+ * returns its value (with Skip: the first). */
+template <class R, int G, bool Skip>
+__device__ __forceinline__ typename R::acc group_tile(const typename R::value_t* slice, uint64_t tile_first,
+                                                     uint64_t valid, unsigned g)
 {
-    using acc = typename R::acc;
-    using In = typename std::conditional<Level0, typename R::value_t, acc>::type;
-    const In* t = (const In*)slice + tile_first;
-    const uint32_t lanes = tile_lanes<R>(valid);
-    acc a[SEG_SLOTS];
-    if constexpr (Level0) {
-        seg_input_lanes<R, G>(a, t, tile_first, valid, g, std::make_index_sequence<SEG_SLOTS>());
-        /* A slot without elements holds the identity with its lane's position as index (lane
-         * folds), which loses every tie to a real element: the same result as the identity. */
-    } else {
-#pragma unroll
-        for (int k = 0; k < SEG_SLOTS; ++k) {
-            const unsigned lane = g + (unsigned)G * k;
-            a[k] = lane < lanes ? partial_lane_accumulate<R, false>(R::identity(), t, valid, false, lane)
-                                : R::identity();
-        }
-    }
-    return group_tree<R, G, Skip>(a, lanes);
+    typename R::acc a[SEG_SLOTS];
+    /* A slot without elements holds the identity with its lane's position as index (lane
+     * folds), which loses every tie to a real element: the same result as the identity. */
+    seg_input_lanes<R, G>(a, slice + tile_first, tile_first, valid, g, std::make_index_sequence<SEG_SLOTS>());
+    return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
 }
 
 /* A slice longer than a tile, by one warp-wide group: level-0 tiles in order, each partial
@@ -170,7 +161,7 @@ __device__ HR_NOINLINE typename R::acc stream_slice(const typename R::value_t* x
         for (int s = 0; s < SEG_SLOTS; ++s) st[k][s] = R::identity();
     for (uint64_t j = 0;; ++j) {
         /* No skipped steps here: the partial's owner may be any lane of the group. */
-        acc v = group_tile<R, HR_SEGMENT, false, true>(x, j * T, tile_valid<R>(count, j * T), g);
+        acc v = group_tile<R, HR_SEGMENT, false>(x, j * T, tile_valid<R>(count, j * T), g);
         uint64_t at = j;
         for (int k = 1;; ++k) {
             if (k == top) return v;
@@ -202,8 +193,8 @@ __device__ __forceinline__ void store_item(const seg_args& a, uint64_t item, typ
     R::store(v, empty, a.out, r, a.index ? a.index + item : nullptr);
 }
 
-/* Contiguous rows and segments: group (G threads) per item, grid-stride. */
-template <class R, int W, int G, bool Level0>
+/* Contiguous rows and segments: a group of G threads per item, grid-stride. */
+template <class R, int W, int G>
 __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
 {
     if constexpr (!HR_WIDTH_COMPILED(W)) {
@@ -211,10 +202,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
     } else if (!hr_width_runs(W)) {
         hr_width_trap(W);
     } else {
-        using acc = typename R::acc;
-        using In = typename std::conditional<Level0, typename R::value_t, acc>::type;
+        using T = typename R::value_t;
         constexpr bool skip = G == W; /* the group is the shuffle unit: its counts are uniform there */
-        constexpr uint64_t T = tile_items<R>();
         const unsigned g = threadIdx.x % G;
         const uint64_t per_block = HR_TILE_LANES / G;
         const uint64_t stride = (uint64_t)gridDim.x * per_block;
@@ -224,14 +213,6 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
         for (uint64_t base = warp_first; base < a.items; base += stride) {
             const uint64_t item = base + mine;
             const bool real = item < a.items;
-            if (a.tiles) { /* one tile of one row: its partial */
-                const uint64_t row = real ? item / a.tiles : 0, tile = real ? item % a.tiles : 0;
-                const In* slice = (const In*)a.x + row * a.extent;
-                const uint64_t valid = real ? tile_valid<R>(a.extent, tile * T) : 0;
-                const acc v = group_tile<R, G, skip, Level0>(slice, tile * T, valid, g);
-                if (real && g == 0) ((acc*)a.partial)[item] = v;
-                continue;
-            }
             uint64_t first = 0, count = 0;
             if (real) {
                 if (a.offsets) {
@@ -245,13 +226,13 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
                     count = a.extent;
                 }
             }
-            const In* slice = (const In*)a.x + first;
-            acc v;
-            if constexpr (Level0 && G == HR_SEGMENT) {
-                if (count > T) v = stream_slice<R>((const typename R::value_t*)slice, count, g);
-                else v = group_tile<R, G, skip, true>(slice, 0, count, g);
+            const T* slice = (const T*)a.x + first;
+            typename R::acc v;
+            if constexpr (G == HR_SEGMENT) {
+                if (count > tile_items<R>()) v = stream_slice<R>(slice, count, g);
+                else v = group_tile<R, G, skip>(slice, 0, count, g);
             } else {
-                v = group_tile<R, G, skip, Level0>(slice, 0, count, g);
+                v = group_tile<R, G, skip>(slice, 0, count, g);
             }
             if (real && g == 0) store_item<R>(a, item, v, count == 0);
         }

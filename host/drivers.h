@@ -66,7 +66,7 @@ template <class R, int W> hipError_t run_tree(const reduce_call& c)
     const unsigned grid = grid_for(tiles, *c.dev);
     lv.share = tiles / grid;
     lv.extra = tiles % grid;
-    const tree_args args = {c.input, c.y, c.result, c.index, c.out_dtype};
+    const tree_args args = {c.input, c.y, c.result, c.index, c.out_dtype, 0, 0};
     hipLaunchKernelGGL((tree_kernel<R, W>), dim3(grid), dim3(HR_TILE_LANES), 0, c.stream, args, lv);
     return hipGetLastError();
 }
@@ -114,10 +114,13 @@ template <class Op, int W> hipError_t run_two_pass(const reduce_call& c)
     return hipGetLastError();
 }
 
-/* Axis and segment calls (host/segment_drivers.h): sizes (workspace null) or runs one;
- * *bytes is the partials region it needs. */
+/* Axis and segment calls (host/segment_drivers.h): sizes (size_only) or runs one; *need gets
+ * the bytes of partials and of (zeroed) arrival counters it needs. */
 struct shaped_call;
-using shaped_fn = hipError_t (*)(const shaped_call&, uint64_t* bytes);
+struct shaped_need {
+    uint64_t partials, counters;
+};
+using shaped_fn = hipError_t (*)(const shaped_call&, shaped_need* need);
 
 /* Drivers in hipreduce_algorithm order. */
 enum { HR_DRIVERS = 3 };

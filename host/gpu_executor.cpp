@@ -175,7 +175,8 @@ bool call_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const chosen* 
 }
 
 /* An axis or segment call for the driver (partials null: size only). */
-shaped_call shaped_of(const hr_gpu* gpu, const hr_call* call, void* result, int64_t* index, unsigned char* partials)
+shaped_call shaped_of(const hr_gpu* gpu, const hr_call* call, void* result, int64_t* index, unsigned char* partials,
+                      uint32_t* counters)
 {
     shaped_call sc;
     sc.segments = call->shape == HR_SHAPE_SEGMENTS;
@@ -189,6 +190,7 @@ shaped_call shaped_of(const hr_gpu* gpu, const hr_call* call, void* result, int6
     sc.index = index;
     sc.out_dtype = call->out_dtype;
     sc.workspace = partials;
+    sc.counters = counters;
     sc.size_only = partials == nullptr;
     sc.stream = gpu->stream;
     sc.dev = &gpu->dev;
@@ -199,7 +201,7 @@ shaped_call shaped_of(const hr_gpu* gpu, const hr_call* call, void* result, int6
  * the values, then (argmin/argmax) the indices, each 16-byte aligned; the driver's partials
  * follow. False on overflow. */
 struct shaped_layout {
-    uint64_t values, indices, partials, scratch;
+    uint64_t values, indices, partials, scratch, counters;
 };
 bool shaped_bytes(const hr_gpu* gpu, const chosen& c, const hr_call* call, shaped_layout* l)
 {
@@ -210,11 +212,12 @@ bool shaped_bytes(const hr_gpu* gpu, const chosen& c, const hr_call* call, shape
     l->values = host ? round16(results * out) : 0;
     /* By the op, not call->index: a size query has no index pointer but its call will. */
     l->indices = host && hr_op_call(call->op) == HR_CALL_ARGREDUCE ? round16(results * 8) : 0;
-    uint64_t partials = 0;
-    if (c.shaped(shaped_of(gpu, call, nullptr, nullptr, nullptr), &partials) != hipSuccess) return false;
-    l->partials = partials;
-    l->scratch = l->values + l->indices + partials;
-    return l->scratch >= partials && l->scratch <= SIZE_MAX;
+    shaped_need need = {0, 0};
+    if (c.shaped(shaped_of(gpu, call, nullptr, nullptr, nullptr, nullptr), &need) != hipSuccess) return false;
+    l->partials = need.partials;
+    l->counters = need.counters;
+    l->scratch = l->values + l->indices + need.partials;
+    return l->scratch >= need.partials && l->scratch <= SIZE_MAX && l->counters <= SIZE_MAX;
 }
 
 }  // namespace
@@ -326,7 +329,7 @@ hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorith
         shaped_layout l;
         if (!shaped_bytes(gpu, c, call, &l)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
         scratch = (size_t)l.scratch;
-        counters = 0;
+        counters = (size_t)l.counters;
     } else if (!call_bytes(gpu, algorithm, &c, call->n, &scratch, &counters)) {
         return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     }
@@ -361,15 +364,19 @@ hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes
 /* Launches an axis or segment call with its scratch at `scratch` (layout: shaped_bytes) and
  * copies host-bound results back. */
 static hipreduce_status run_shaped_call(hr_gpu* gpu, const chosen& c, const hr_call* call, const shaped_layout& l,
-                                        unsigned char* scratch)
+                                        unsigned char* scratch, unsigned char* counters, size_t counter_region)
 {
     const bool host = call->location == HIPREDUCE_RESULT_HOST;
     void* values = host ? (void*)scratch : call->result;
     int64_t* indices = !call->index ? nullptr : host ? (int64_t*)(scratch + l.values) : call->index;
-    shaped_call sc = shaped_of(gpu, call, values, indices, scratch + l.values + l.indices);
+    shaped_call sc = shaped_of(gpu, call, values, indices, scratch + l.values + l.indices, (uint32_t*)counters);
     sc.size_only = false; /* the handle's scratch may be unallocated (null) when the call needs none */
     hipError_t err = c.shaped(sc, nullptr);
-    if (err != hipSuccess) return fail(gpu, "kernel launch", err);
+    if (err != hipSuccess) {
+        /* A launch that failed may have left counters half-counted: the next call needs them zero. */
+        if (counter_region) (void)hipMemsetAsync(counters, 0, counter_region, gpu->stream);
+        return fail(gpu, "kernel launch", err);
+    }
     if (!host) return HIPREDUCE_STATUS_SUCCESS;
     const uint64_t results = hr_call_results(call);
     err = hipMemcpyAsync(call->result, values, results * hipreduce_dtype_size((hipreduce_dtype)call->out_dtype),
@@ -395,7 +402,7 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
         if (!shaped_bytes(gpu, c, call, &layout)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
         if (hr_call_results(call) == 0) return HIPREDUCE_STATUS_SUCCESS;
         scratch_bytes = (size_t)layout.scratch;
-        counter_bytes = 0;
+        counter_bytes = (size_t)layout.counters;
     } else if (!call_bytes(gpu, algorithm, &c, n, &scratch_bytes, &counter_bytes)) {
         return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     }
@@ -424,7 +431,7 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
         counter_region = gpu->own_counter_bytes;
     }
 
-    if (call->shape != HR_SHAPE_FULL) return run_shaped_call(gpu, c, call, layout, staging);
+    if (call->shape != HR_SHAPE_FULL) return run_shaped_call(gpu, c, call, layout, staging, counters, counter_region);
 
     /* A host-bound result passes through the staging slot: the value at 0, an index at 8. */
     reduce_call rc;

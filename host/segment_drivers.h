@@ -20,6 +20,7 @@ struct shaped_call {
     int64_t* index;            /* argmin/argmax: device memory for the indices; null otherwise */
     int out_dtype;
     unsigned char* workspace;  /* 16-byte aligned partials region (may be null when none is needed) */
+    uint32_t* counters;        /* zeroed arrival counters (the rows' tree path), left zero */
     bool size_only;            /* only report the bytes (the size query, and before a run) */
     hipStream_t stream;
     const device_info* dev;
@@ -34,70 +35,70 @@ static inline unsigned grid_over(uint64_t units, uint64_t per_block, const devic
     return (unsigned)(blocks == 0 ? 1 : blocks < cap ? blocks : cap);
 }
 
-template <class R, int W, int G, bool Level0>
+template <class R, int W, int G>
 hipError_t launch_segments(const shaped_call& c, const seg_args& a)
 {
-    hipLaunchKernelGGL((segments_kernel<R, W, G, Level0>), dim3(grid_over(a.items, HR_TILE_LANES / G, *c.dev)),
+    hipLaunchKernelGGL((segments_kernel<R, W, G>), dim3(grid_over(a.items, HR_TILE_LANES / G, *c.dev)),
                        dim3(HR_TILE_LANES), 0, c.stream, a);
     return hipGetLastError();
 }
 
-/* Rows (inner == 1) and segments. */
-template <class R, int W> hipError_t run_contiguous(const shaped_call& c, uint64_t* bytes)
+/* Few rows longer than a tile: the full reduction's single-launch kernel, one plan per row,
+ * blockIdx.y the row (kernels.h), so each row gets the bits of hipreduce_reduce by
+ * construction; the rows' partials and arrival counters lie one plan's size apart. */
+template <class R, int W> hipError_t run_rows_tree(const shaped_call& c, shaped_need* need)
 {
     using acc = typename R::acc;
+    hr_tree_plan plan;
+    if (hr_plan_tree(c.extent, tile_items<R>(), sizeof(acc), &plan) != 0) return hipErrorInvalidValue;
+    const uint64_t rows = c.outer, row_partials = round16(plan.partial_bytes), row_counters = round16(plan.counter_bytes);
+    need->partials = rows * row_partials;
+    need->counters = rows * row_counters;
+    if (c.size_only) return hipSuccess;
+    tree_levels lv = {};
+    lv.levels = plan.levels;
+    for (int k = 0; k < plan.levels; ++k) {
+        lv.count[k] = plan.count[k];
+        lv.partial[k] = c.workspace + plan.partial_offset[k];
+        lv.counter[k] = (uint32_t*)((unsigned char*)c.counters + plan.counter_offset[k]);
+    }
+    lv.row_partial_bytes = row_partials;
+    lv.row_counters = row_counters / sizeof(uint32_t);
+    const uint64_t tiles = plan.count[1], resident = resident_blocks(*c.dev);
+    uint64_t per_row = (resident + rows - 1) / rows;
+    per_row = per_row < tiles ? per_row : tiles;
+    lv.share = tiles / per_row;
+    lv.extra = tiles % per_row;
+    const tree_args args = {c.input, nullptr, c.result, c.index, c.out_dtype, c.extent,
+                            (uint64_t)dtype_row(c.out_dtype).bytes};
+    hipLaunchKernelGGL((tree_kernel<R, W>), dim3((unsigned)per_row, (unsigned)rows), dim3(HR_TILE_LANES), 0,
+                       c.stream, args, lv);
+    return hipGetLastError();
+}
+
+/* Rows (inner == 1) and segments. */
+template <class R, int W> hipError_t run_contiguous(const shaped_call& c, shaped_need* need)
+{
     constexpr uint64_t T = tile_items<R>();
-    seg_args a = {c.input, nullptr, 0, 0, 0, nullptr, c.result, c.index, c.out_dtype};
+    const uint64_t rows = c.outer, extent = c.extent;
+    if (!c.segments && extent > T && rows <= segment_tree_rows_max(c.dev->sm_count))
+        return run_rows_tree<R, W>(c, need);
+    if (c.size_only) return hipSuccess;
+    seg_args a = {c.input, nullptr, rows, extent, c.result, c.index, c.out_dtype};
     if (c.segments) {
-        *bytes = 0;
-        if (c.size_only || c.num_segments == 0) return hipSuccess;
+        if (c.num_segments == 0) return hipSuccess;
         a.offsets = c.offsets;
         a.items = c.num_segments;
-        return launch_segments<R, W, HR_SEGMENT, true>(c, a);
+        return launch_segments<R, W, HR_SEGMENT>(c, a);
     }
-    const uint64_t rows = c.outer, extent = c.extent;
-    const uint32_t lanes = extent >= HR_TILE_LANES * (uint64_t)chunk_items<R>()
-                               ? HR_TILE_LANES
-                               : (uint32_t)((extent + chunk_items<R>() - 1) / chunk_items<R>());
-    const bool tiles = extent > T && rows < (uint64_t)c.dev->sm_count * segment_stream_rows_per_sm();
-    /* The tiles path's levels: counts[k] partials per row at level k. */
-    uint64_t counts[HR_MAX_LEVELS] = {extent}, offset[HR_MAX_LEVELS] = {0};
-    int levels = 1;
-    uint64_t need = 0;
-    if (tiles) {
-        while (counts[levels - 1] > T) {
-            counts[levels] = (counts[levels - 1] + T - 1) / T;
-            offset[levels] = need;
-            need += round16(rows * counts[levels] * sizeof(acc));
-            ++levels;
-        }
-    }
-    *bytes = need;
-    if (c.size_only || rows == 0) return hipSuccess;
-    a.items = rows;
-    a.extent = extent;
-    if (!tiles) {
-        if (segment_group(lanes) == 4) return launch_segments<R, W, 4, true>(c, a);
-        return launch_segments<R, W, HR_SEGMENT, true>(c, a);
-    }
-    for (int k = 0; k + 1 < levels; ++k) {
-        seg_args t = a;
-        t.x = k == 0 ? c.input : (const void*)(c.workspace + offset[k]);
-        t.extent = counts[k];
-        t.tiles = counts[k + 1];
-        t.items = rows * counts[k + 1];
-        t.partial = c.workspace + offset[k + 1];
-        const hipError_t err = k == 0 ? launch_segments<R, W, HR_SEGMENT, true>(c, t)
-                                      : launch_segments<R, W, HR_SEGMENT, false>(c, t);
-        if (err != hipSuccess) return err;
-    }
-    a.x = c.workspace + offset[levels - 1];
-    a.extent = counts[levels - 1];
-    return launch_segments<R, W, HR_SEGMENT, false>(c, a);
+    if (rows == 0) return hipSuccess;
+    const uint64_t lanes = (extent + chunk_items<R>() - 1) / chunk_items<R>();
+    if (segment_group(lanes) == 4) return launch_segments<R, W, 4>(c, a);
+    return launch_segments<R, W, HR_SEGMENT>(c, a);
 }
 
 /* Columns (inner > 1): one launch per level of HR_STRIDED_BLOCK blocks. */
-template <class R, int W> hipError_t run_strided(const shaped_call& c, uint64_t* bytes)
+template <class R, int W> hipError_t run_strided(const shaped_call& c, shaped_need* bytes)
 {
     using acc = typename R::acc;
     uint64_t counts[HR_MAX_LEVELS * 2] = {c.extent}, offset[HR_MAX_LEVELS * 2] = {0};
@@ -109,7 +110,7 @@ template <class R, int W> hipError_t run_strided(const shaped_call& c, uint64_t*
         need += round16(c.outer * counts[levels] * c.inner * sizeof(acc));
         ++levels;
     }
-    *bytes = need;
+    bytes->partials = need;
     if (c.size_only || c.outer * c.inner == 0) return hipSuccess;
     for (int k = 0; k < levels; ++k) {
         strided_args a = {k == 0 ? c.input : (const void*)(c.workspace + offset[k]), c.outer, counts[k], c.inner,
@@ -126,11 +127,11 @@ template <class R, int W> hipError_t run_strided(const shaped_call& c, uint64_t*
     return hipSuccess;
 }
 
-template <class R, int W> hipError_t run_shaped(const shaped_call& c, uint64_t* bytes)
+template <class R, int W> hipError_t run_shaped(const shaped_call& c, shaped_need* need)
 {
-    uint64_t need = 0;
-    const hipError_t err = !c.segments && c.inner > 1 ? run_strided<R, W>(c, &need) : run_contiguous<R, W>(c, &need);
-    if (bytes) *bytes = need;
+    shaped_need n = {0, 0};
+    const hipError_t err = !c.segments && c.inner > 1 ? run_strided<R, W>(c, &n) : run_contiguous<R, W>(c, &n);
+    if (need) *need = n;
     return err;
 }
 

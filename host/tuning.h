@@ -45,25 +45,31 @@ constexpr tuning_row tuning_table[] = {
 
 /* Axis and segment reductions (host/segment_drivers.h): the strategy per shape, as data.
  * Contiguous rows up to one tile: a group of threads per row, by the row's lanes (elements /
- * chunk items, at most 256); first row whose max_lanes holds wins. Rows longer than a tile: a
- * warp streams each row when there are at least stream_rows_per_sm rows per SM, else every
- * (row, tile) is a warp's item and the partials are reduced as rows again. CSR segments: a
- * warp each. Columns (inner > 1): a thread per (outer, 256-block, inner). */
+ * chunk items, at most 256); the first row whose max_lanes holds wins. Rows longer than a
+ * tile: the full reduction's kernel, one plan per row (blockIdx.y the row), while there are
+ * at most tree_rows_per_sm rows per SM; more rows: a warp streams each. CSR segments: a warp
+ * each. Columns (inner > 1): a thread per (outer, 256-block, inner).
+ * Figures: hipreduce-bench on the H200, f32 sum, 256 MiB, at 95b09b6 + this table
+ * (docs/BENCHMARKS.md). Few long rows: 1024 x 65536 3912 GB/s, 16 x 4194304 3938 GB/s
+ * (a warp per (row, tile) and levels of partials instead: 3044 and 2972). */
 struct segment_row {
-    unsigned max_lanes; /* rows of at most this many lanes */
-    int group;          /* threads per row: 4 (8 rows per warp) or 32 */
+    unsigned long long max_lanes; /* rows of at most this many lanes */
+    int group;                    /* threads per row: 4 (8 rows per warp) or 32 */
 };
 constexpr segment_row segment_table[] = {
-    {32, 4},   /* f32 rows of <= 128 elements: 8 rows per warp, each read as 4 x 16 B per lane */
-    {256, 32}, /* longer rows: a warp each */
+    /* f32 rows <= 128 elements: 8 rows per warp. 4194304 x 16: 2018 GB/s (a thread per row,
+     * 8 lanes in one thread, gave 1538); 1048576 x 64: 2969 GB/s (1.46x CUB 3.5). */
+    {32, 4},
+    /* longer rows: a warp each. 65536 x 1024: 2828 GB/s (1.26x CUB 3.5). */
+    {256, 32},
 };
-inline int segment_group(unsigned lanes)
+inline int segment_group(unsigned long long lanes)
 {
     for (const segment_row& row : segment_table)
         if (lanes <= row.max_lanes) return row.group;
     return 32;
 }
-constexpr unsigned long long segment_stream_rows_per_sm() { return 256; }
+inline unsigned long long segment_tree_rows_max(int sm_count) { return (unsigned long long)sm_count * 256 < 65535 ? (unsigned long long)sm_count * 256 : 65535; }
 
 inline int blocks_per_sm(int major)
 {
