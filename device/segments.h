@@ -276,9 +276,20 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
         constexpr int B = HR_STRIDED_BLOCK, L = HR_STRIDED_LANES;
         const uint64_t total = a.outer * a.blocks * a.inner;
         const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+        const bool narrow = total <= UINT32_MAX; /* 32-bit divisions: a fraction of 64-bit ones' cost */
         for (uint64_t id = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; id < total; id += stride) {
-            const uint64_t i = id % a.inner, ob = id / a.inner;
-            const uint64_t b = ob % a.blocks, o = ob / a.blocks;
+            uint64_t i, b, o;
+            if (narrow) {
+                const uint32_t ob = (uint32_t)id / (uint32_t)a.inner;
+                i = (uint32_t)id - ob * (uint32_t)a.inner;
+                o = ob / (uint32_t)a.blocks;
+                b = ob - (uint32_t)o * (uint32_t)a.blocks;
+            } else {
+                const uint64_t ob = id / a.inner;
+                i = id % a.inner;
+                b = ob % a.blocks;
+                o = ob / a.blocks;
+            }
             const uint64_t e0 = b * B;
             const uint64_t n = a.count - e0 < (uint64_t)B ? a.count - e0 : (uint64_t)B;
             const uint64_t at0 = (o * a.count + e0) * a.inner + i;
