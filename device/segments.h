@@ -75,9 +75,12 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
                 memcpy(v, &raw, sizeof v);
 #pragma unroll
                 for (int i = 0; i < items; ++i) fold[k].add(v[i], lane_pos<R>(c, i));
-            } else {
-#pragma unroll 1
-                for (int i = 0; i < items && at + i < valid; ++i) fold[k].add(t[at + i], lane_pos<R>(c, i));
+            } else if (at < valid) {
+                /* Element by element (an unaligned slice, or the chunk the slice ends in): unrolled,
+                 * so the chunk's loads are in flight together (a rolled loop waited for each). */
+#pragma unroll
+                for (int i = 0; i < items; ++i)
+                    if (at + i < valid) fold[k].add(t[at + i], lane_pos<R>(c, i));
             }
         }
     }
