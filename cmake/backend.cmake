@@ -115,7 +115,9 @@ elseif(HIPREDUCE_GPU_BACKEND STREQUAL "amd")
     if(HIPREDUCE_AMD_TARGETS)
       message(STATUS "hipreduce: AMD targets of the visible GPUs: ${HIPREDUCE_AMD_TARGETS}")
     else()
-      set(HIPREDUCE_AMD_TARGETS "gfx906;gfx908;gfx90a;gfx940;gfx1030")
+      # No GPU seen: one wave64 CDNA and one wave32 RDNA target (each target compiles every kernel
+      # instance again; set GPU_TARGETS for the GPUs you run on, e.g. gfx906;gfx908;gfx90a;gfx940;gfx1030).
+      set(HIPREDUCE_AMD_TARGETS "gfx90a;gfx1030")
     endif()
   endif()
   string(REPLACE "," ";" HIPREDUCE_AMD_TARGETS "${HIPREDUCE_AMD_TARGETS}")
