@@ -17,17 +17,27 @@ struct tree_levels {
     uint64_t share, extra;             /* block b streams a contiguous range of share tiles, + 1 if b < extra */
     void* partial[HR_MAX_LEVELS];      /* acc arrays of levels 1 .. levels-2 */
     uint32_t* counter[HR_MAX_LEVELS];  /* arrival counters of levels 2 .. levels-1, zero between launches */
-    uint64_t row_partial_bytes, row_counters; /* rows (tree_args): row r's are r times these further */
+    /* Rows (tree_args): row_blocks consecutive blocks reduce each row (blockIdx.x / row_blocks is
+     * the row; a one-dimensional grid, as the emulated GPU has), row r's partials and counters
+     * r times these further. row_blocks 0: one array. */
+    uint64_t row_blocks, row_partial_bytes, row_counters;
 };
 
-/* Level k's partials and counters of row blockIdx.y (the array's own for one array). */
+/* The row this block reduces (0 for one array), and the block's index inside it. */
+__device__ __forceinline__ uint64_t tree_row(const tree_levels& lv) { return lv.row_blocks ? blockIdx.x / lv.row_blocks : 0; }
+__device__ __forceinline__ uint64_t tree_block(const tree_levels& lv)
+{
+    return lv.row_blocks ? blockIdx.x % lv.row_blocks : blockIdx.x;
+}
+
+/* Level k's partials and counters of this block's row (the array's own for one array). */
 template <class Acc> __device__ __forceinline__ Acc* level_partial(const tree_levels& lv, int k)
 {
-    return (Acc*)((unsigned char*)lv.partial[k] + blockIdx.y * lv.row_partial_bytes);
+    return (Acc*)((unsigned char*)lv.partial[k] + tree_row(lv) * lv.row_partial_bytes);
 }
 __device__ __forceinline__ uint32_t* level_counter(const tree_levels& lv, int k)
 {
-    return lv.counter[k] + blockIdx.y * lv.row_counters;
+    return lv.counter[k] + tree_row(lv) * lv.row_counters;
 }
 
 /* A launch's call: inputs (y: dot's second, else null), where the result goes (argmin/argmax:
@@ -38,18 +48,18 @@ struct tree_args {
     void* result;
     int64_t* index;
     int out;
-    /* Rows (hipreduce_reduce_axis, inner == 1, few long rows): blocks with blockIdx.y = r reduce
-     * row r, its input row_elems elements further on, its result row_result_bytes further (and
-     * its index one further); 0 for one array. */
+    /* Rows (hipreduce_reduce_axis, inner == 1, few long rows; tree_levels::row_blocks): row r's
+     * input is row_elems elements further on, its result row_result_bytes further (and its index
+     * one further); 0 for one array. */
     uint64_t row_elems, row_result_bytes;
 };
 
-/* Row blockIdx.y's result and index. */
-__device__ __forceinline__ void* row_result(const tree_args& a)
+/* Row `row`'s result and index. */
+__device__ __forceinline__ void* row_result(const tree_args& a, uint64_t row)
 {
-    return (unsigned char*)a.result + blockIdx.y * a.row_result_bytes;
+    return (unsigned char*)a.result + row * a.row_result_bytes;
 }
-__device__ __forceinline__ int64_t* row_index(const tree_args& a) { return a.index ? a.index + blockIdx.y : nullptr; }
+__device__ __forceinline__ int64_t* row_index(const tree_args& a, uint64_t row) { return a.index ? a.index + row : nullptr; }
 
 __device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
@@ -170,7 +180,7 @@ __device__ __forceinline__ void climb(const tree_levels& lv, const tree_args& a,
 {
     for (;; ++level) {
         if (level == lv.levels - 1) {
-            if (threadIdx.x == 0) R::store(v, false, a.out, row_result(a), row_index(a));
+            if (threadIdx.x == 0) R::store(v, false, a.out, row_result(a, tree_row(lv)), row_index(a, tree_row(lv)));
             return;
         }
         if (threadIdx.x == 0) level_partial<typename R::acc>(lv, level)[index] = v;
@@ -196,16 +206,17 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
         hr_width_trap(W);
     } else {
         using T = typename R::value_t;
-        const T* x = (const T*)a.x + blockIdx.y * a.row_elems;
+        const T* x = (const T*)a.x + tree_row(lv) * a.row_elems;
         const T* y = (const T*)a.y;
         HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename R::acc v = R::identity();
             if (lv.count[0]) v = reduce_tile<R>(x, y, lv.count[0], 0, inputs_aligned<R>(x, y), smem);
-            if (threadIdx.x == 0) R::store(v, lv.count[0] == 0, a.out, row_result(a), row_index(a));
+            if (threadIdx.x == 0)
+                R::store(v, lv.count[0] == 0, a.out, row_result(a, tree_row(lv)), row_index(a, tree_row(lv)));
             return;
         }
-        const uint64_t b = blockIdx.x;
+        const uint64_t b = tree_block(lv);
         const uint64_t first = b * lv.share + (b < lv.extra ? b : lv.extra);
         const uint64_t end = first + lv.share + (b < lv.extra ? 1 : 0);
         stream_tiles<R>(x, y, lv.count[0], first, end, level_partial<typename R::acc>(lv, 1), smem);

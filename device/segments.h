@@ -15,7 +15,7 @@
  *    segment longer than a tile is streamed by its warp tile by tile, each tile partial
  *    folded at once into the next level's lanes (8 slots per thread per level), so the
  *    levels of any length need no workspace;
- *  - few rows longer than a tile: the full reduction's kernel itself, a row per blockIdx.y
+ *  - few rows longer than a tile: the full reduction's kernel itself, consecutive blocks per row
  *    (kernels.h, host/segment_drivers.h).
  * Strided results (inner > 1): a thread per (outer, block, inner) output folds its block's
  * 256 elements in 8 lanes (order.h), consecutive threads reading consecutive inner

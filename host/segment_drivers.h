@@ -44,7 +44,7 @@ hipError_t launch_segments(const shaped_call& c, const seg_args& a)
 }
 
 /* Few rows longer than a tile: the full reduction's single-launch kernel, one plan per row,
- * blockIdx.y the row (kernels.h), so each row gets the bits of hipreduce_reduce by
+ * row_blocks consecutive blocks per row (kernels.h), so each row gets the bits of hipreduce_reduce by
  * construction; the rows' partials and arrival counters lie one plan's size apart. */
 template <class R, int W> hipError_t run_rows_tree(const shaped_call& c, shaped_need* need)
 {
@@ -63,16 +63,18 @@ template <class R, int W> hipError_t run_rows_tree(const shaped_call& c, shaped_
         lv.counter[k] = (uint32_t*)((unsigned char*)c.counters + plan.counter_offset[k]);
     }
     lv.row_partial_bytes = row_partials;
+    lv.row_blocks = 0; /* set below, once the blocks per row are known */
     lv.row_counters = row_counters / sizeof(uint32_t);
     const uint64_t tiles = plan.count[1], resident = resident_blocks(*c.dev);
     uint64_t per_row = (resident + rows - 1) / rows;
     per_row = per_row < tiles ? per_row : tiles;
     lv.share = tiles / per_row;
     lv.extra = tiles % per_row;
+    lv.row_blocks = per_row;
     const tree_args args = {c.input, nullptr, c.result, c.index, c.out_dtype, c.extent,
                             (uint64_t)dtype_row(c.out_dtype).bytes};
-    hipLaunchKernelGGL((tree_kernel<R, W>), dim3((unsigned)per_row, (unsigned)rows), dim3(HR_TILE_LANES), 0,
-                       c.stream, args, lv);
+    hipLaunchKernelGGL((tree_kernel<R, W>), dim3((unsigned)(per_row * rows)), dim3(HR_TILE_LANES), 0, c.stream,
+                       args, lv);
     return hipGetLastError();
 }
 

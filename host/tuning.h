@@ -46,7 +46,7 @@ constexpr tuning_row tuning_table[] = {
 /* Axis and segment reductions (host/segment_drivers.h): the strategy per shape, as data.
  * Contiguous rows up to one tile: a group of threads per row, by the row's lanes (elements /
  * chunk items, at most 256); the first row whose max_lanes holds wins. Rows longer than a
- * tile: the full reduction's kernel, one plan per row (blockIdx.y the row), while there are
+ * tile: the full reduction's kernel, one plan per row (consecutive blocks per row), while there are
  * at most tree_rows_per_sm rows per SM; more rows: a warp streams each. CSR segments: a warp
  * each. Columns (inner > 1): a thread per (outer, 256-block, inner).
  * Figures: hipreduce-bench on the H200, f32 sum, 256 MiB, at 95b09b6 + this table
