@@ -383,7 +383,7 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle 
  *   shorter): 8 lanes, lane j folding elements 256b + 8t + j for t = 0, 1, .. in turn
  *   from the identity, then lane j += lane j+4 (j < 4), j += j+2 (j < 2), 0 += 1; the
  *   level with one element is the result, rounded once to out_dtype (device/order.h).
- * Other algorithms: NOT_SUPPORTED.
+ * Other algorithms: NOT_SUPPORTED on a GPU handle (the CPU device always runs AUTO's order).
  *
  * Validation: as hipreduce_reduce, with the pointers results (values and indices),
  * input (axis: when outer * extent * inner > 0; segments: when num_segments > 0) and
