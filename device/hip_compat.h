@@ -8,7 +8,9 @@
  *       the host C++ compiler, run by fibers at warp width 32 or 64.
  *
  * Kernel instances per warp width W (DESIGN.md, the run-time warp-size switch). A
- * kernel templated on W (0: it does not depend on the width) reads
+ * kernel templated on W (0: it does not depend on the width) starts with the one prologue
+ *     HR_KERNEL_BODY(W) { body }
+ * which reads
  *     if constexpr (!HR_WIDTH_COMPILED(W)) hr_width_trap(W);
  *     else if (!hr_width_runs(W)) hr_width_trap(W);
  *     else { body }
@@ -296,5 +298,13 @@ template <class T> using hr_alias = T;
 #define HR_SHARED(name, ...) __shared__ hr_alias<__VA_ARGS__> name
 #define HR_DYNAMIC_SHARED(type, name) extern __shared__ __attribute__((aligned(16))) type name[]
 #endif
+
+/* The width prologue of every kernel (see the top of this file). */
+#define HR_KERNEL_BODY(W)                 \
+    if constexpr (!HR_WIDTH_COMPILED(W)) \
+        hr_width_trap(W);                 \
+    else if (!hr_width_runs(W))           \
+        hr_width_trap(W);                 \
+    else
 
 #endif

@@ -29,12 +29,12 @@ enum { FOLD_GENERIC, FOLD_FLOAT_ORDER, FOLD_FLOAT_MAX_ABS, FOLD_NARROW_SUM, FOLD
 template <class R> constexpr int fold_kind()
 {
     if (R::keyed) return FOLD_KEY;
-    const bool order = R::combine == CB_MIN || R::combine == CB_MAX;
-    if (R::float_in && order && R::transform == TF_IDENT) return FOLD_FLOAT_ORDER;
-    if (R::float_in && R::combine == CB_MAX && R::transform == TF_ABS) return FOLD_FLOAT_MAX_ABS;
+    const bool order = R::combine == HR_CB_MIN || R::combine == HR_CB_MAX;
+    if (R::float_in && order && R::transform == HR_TF_IDENT) return FOLD_FLOAT_ORDER;
+    if (R::float_in && R::combine == HR_CB_MAX && R::transform == HR_TF_ABS) return FOLD_FLOAT_MAX_ABS;
     const int bytes = dtype_row(R::dtype).bytes;
-    const bool narrow = R::transform == TF_IDENT || R::transform == TF_ABS ? bytes <= 2 : bytes == 1;
-    if (!R::float_in && R::combine == CB_ADD && narrow) return FOLD_NARROW_SUM;
+    const bool narrow = R::transform == HR_TF_IDENT || R::transform == HR_TF_ABS ? bytes <= 2 : bytes == 1;
+    if (!R::float_in && R::combine == HR_CB_ADD && narrow) return FOLD_NARROW_SUM;
     return FOLD_GENERIC;
 }
 
@@ -57,7 +57,7 @@ template <class R> struct input_fold<R, FOLD_FLOAT_ORDER> {
     static constexpr bool words = false;
     using acc = typename R::acc;
     using T = typename R::value_t;
-    static constexpr bool half = R::in_class == DC_HALF, is_min = R::combine == CB_MIN;
+    static constexpr bool half = R::in_class == HR_CLASS_HALF, is_min = R::combine == HR_CB_MIN;
     using I = typename std::conditional<half, int32_t, typename float_key<T>::I>::type;
     I key;
     bool nan;
@@ -99,7 +99,7 @@ template <class R> struct input_fold<R, FOLD_FLOAT_MAX_ABS> {
     static constexpr bool words = false;
     using acc = typename R::acc;
     using T = typename R::value_t;
-    static constexpr bool half = R::in_class == DC_HALF;
+    static constexpr bool half = R::in_class == HR_CLASS_HALF;
     using U = bits_t<T>;
     static constexpr U mask = (U)((U)~U(0) >> 1);
     U best; /* largest magnitude bits so far */
@@ -124,22 +124,22 @@ template <class R> struct input_fold<R, FOLD_NARROW_SUM> {
     using acc = typename R::acc;
     using T = typename R::value_t;
     /* Products and plain values of signed inputs may be negative: sign-extend at the end. */
-    static constexpr bool sign = std::is_signed<T>::value && (R::transform == TF_IDENT || R::transform == TF_PRODUCT);
+    static constexpr bool sign = std::is_signed<T>::value && (R::transform == HR_TF_IDENT || R::transform == HR_TF_PRODUCT);
     acc start;
     uint32_t sum;
     HR_HD input_fold(acc s, uint32_t) : start(s), sum(0) {}
     static HR_HD uint32_t lift32(T x)
     {
         const uint32_t e = (uint32_t)x;
-        if constexpr (R::transform == TF_ABS && std::is_signed<T>::value) return x < 0 ? 0u - e : e;
-        else if constexpr (R::transform == TF_SQUARE) return e * e;
+        if constexpr (R::transform == HR_TF_ABS && std::is_signed<T>::value) return x < 0 ? 0u - e : e;
+        else if constexpr (R::transform == HR_TF_SQUARE) return e * e;
         else return e;
     }
     HR_HD void add(T x, uint32_t) { sum += lift32(x); }
     HR_HD void add(T x, T y, uint32_t) { sum += (uint32_t)x * (uint32_t)y; }
     /* Four 8-bit elements of a 32-bit word at once (dp4a on NVIDIA: one instruction for
      * four products and their sum; x = x * 1 for plain sums). Not for |x|. */
-    static constexpr bool words = sizeof(T) == 1 && R::transform != TF_ABS;
+    static constexpr bool words = sizeof(T) == 1 && R::transform != HR_TF_ABS;
     static HR_HD uint32_t dot4(uint32_t a, uint32_t b)
     {
 #if defined(__CUDA_ARCH__)
@@ -153,7 +153,7 @@ template <class R> struct input_fold<R, FOLD_NARROW_SUM> {
     }
     HR_HD void add_word(uint32_t w)
     {
-        sum += dot4(w, R::transform == TF_SQUARE ? w : 0x01010101u);
+        sum += dot4(w, R::transform == HR_TF_SQUARE ? w : 0x01010101u);
     }
     HR_HD void add_word(uint32_t wx, uint32_t wy) { sum += dot4(wx, wy); }
     HR_HD acc result(uint64_t) const
@@ -174,7 +174,7 @@ template <class R> struct input_fold<R, FOLD_KEY> {
     HR_HD void add(T x, uint32_t p)
     {
         const K k = R::key_of(x);
-        const bool better = R::combine == CB_ARGMIN ? k < key : k > key;
+        const bool better = R::combine == HR_CB_ARGMIN ? k < key : k > key;
         key = better ? k : key;
         pos = better ? p : pos;
     }
@@ -182,7 +182,7 @@ template <class R> struct input_fold<R, FOLD_KEY> {
 };
 
 /* Levels >= 1: accumulators. */
-template <class R, bool Keys = R::float_acc && (R::combine == CB_MIN || R::combine == CB_MAX)> struct partial_fold {
+template <class R, bool Keys = R::float_acc && (R::combine == HR_CB_MIN || R::combine == HR_CB_MAX)> struct partial_fold {
     using acc = typename R::acc;
     acc value;
     HR_HD explicit partial_fold(acc start) : value(start) {}
@@ -193,7 +193,7 @@ template <class R, bool Keys = R::float_acc && (R::combine == CB_MIN || R::combi
 template <class R> struct partial_fold<R, true> {
     using F = typename R::acc;
     using key_t = float_key<F>;
-    static constexpr bool is_min = R::combine == CB_MIN;
+    static constexpr bool is_min = R::combine == HR_CB_MIN;
     typename key_t::I key;
     bool nan;
     HR_HD explicit partial_fold(F start) : key(key_t::key(start)), nan(is_nan(start)) {}

@@ -14,7 +14,7 @@
  *   combine: ADD, MUL (integers wrap), MIN, MAX (floats: any NaN gives the canonical NaN, -0.0
  *     below +0.0), AND, OR, XOR, NRM2 (a sum of squares kept overflow- and underflow-safe),
  *     ARGMIN, ARGMAX (better key wins, equal keys: the smaller index).
- *   results: which result dtypes a given input dtype allows (hr_result_allowed in types.c):
+ *   results: which result dtypes a given input dtype allows (hr_result_allowed, rules.h):
  *     WIDE      integers: the same or a wider integer of the same signedness, or i64/u64;
  *               f16/bf16: itself, f32, f64; f32: f32, f64; f64: f64;
  *     SAME      the input dtype;            INT_SAME  the input dtype, integers only;
@@ -25,8 +25,12 @@
  * hipreduce_argreduce's, everything else hipreduce_reduce's.
  *
  * Adding an operator made of an existing transform and combine is one row here (and its tests);
- * a new transform or combine is one function beside the others in device/ops.h (GPU) and in
- * src/cpu_ops.h (cpu device). */
+ * a new transform or combine is one unit beside the others in device/ops.h (GPU) and in
+ * src/cpu_ops.h (cpu device).
+ *
+ * The columns' values are the enums below, the only ones: C (src/) and C++ (host/, device/) read
+ * the same names. The rules derived from these rows (allowed triples, accumulators, call kinds,
+ * tile sizes) are rules.h's functions. */
 #ifndef HIPREDUCE_OP_TABLE_H
 #define HIPREDUCE_OP_TABLE_H
 
@@ -60,30 +64,52 @@
     X(HIPREDUCE_OP_ARGMAX, argmax, KEY, ARGMAX, ARG)                   \
     X(HIPREDUCE_OP_DOT, dot, PRODUCT, ADD, WIDE)
 
-/* Slots of tables indexed by enumerator value. */
-enum { HR_DTYPE_SLOTS = 12, HR_OP_SLOTS = 14 };
+/* ---- the columns ---- */
+enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT };
+typedef enum hr_transform { HR_TF_IDENT, HR_TF_ABS, HR_TF_SQUARE, HR_TF_PRODUCT, HR_TF_KEY, HR_TRANSFORMS } hr_transform;
+typedef enum hr_combine {
+    HR_CB_ADD, HR_CB_MUL, HR_CB_MIN, HR_CB_MAX, HR_CB_AND, HR_CB_OR, HR_CB_XOR, HR_CB_NRM2, HR_CB_ARGMIN, HR_CB_ARGMAX,
+    HR_COMBINES
+} hr_combine;
+typedef enum hr_results { HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUDE, HR_RS_NORM, HR_RS_ARG } hr_results;
 
-/* The accumulator a (op, input, result) triple reduces in (hr_acc_of in types.c decides; the cpu
- * device and the GPU instance table both follow it):
- *   integer ADD/MUL/AND/OR/XOR and integer ABS+MAX: U32 when the result has <= 32 bits, else U64
- *     (the input is sign- or zero-extended by its own signedness; results are exact modulo 2^bits);
- *   integer MIN/MAX (IDENT): I32/U32 for <= 32-bit inputs, else I64/U64 (the input's signedness);
- *   float ADD/MUL/MIN/MAX: F64 when the result is f64 (or the input is), else F32 (f16/bf16 in f32);
- *   NRM2: F64 from f16/bf16/f32 (x*x is exact in f64: no scaling needed), NRM2_F64 (three scaled
- *     sums, LAPACK 3.10's dnrm2) from f64;
- *   ARGMIN/ARGMAX: KEY32 (an int32 order key + int64 index) for <= 32-bit inputs, else KEY64. */
-typedef enum hr_acc_kind {
-    HR_ACC_NONE = 0,
-    HR_ACC_I32,
-    HR_ACC_U32,
-    HR_ACC_I64,
-    HR_ACC_U64,
-    HR_ACC_F32,
-    HR_ACC_F64,
-    HR_ACC_NRM2_F64,
-    HR_ACC_KEY32,
-    HR_ACC_KEY64,
-    HR_ACC_KINDS
-} hr_acc_kind;
+/* An accumulator row: X(kind, bytes). The accumulator a (op, input, result) triple reduces in is
+ * hr_acc_of's choice (rules.h); the cpu device's kernels and the GPU instance table both follow it.
+ *   I32, U32, I64, U64  integers (U: sums, products, bitwise, |x| max, wrapping; I: signed min/max);
+ *   F32, F64            floats (f16/bf16 in F32);
+ *   NRM2_F64            f64 nrm2's three scaled sums of squares (Blue's algorithm, LAPACK 3.10);
+ *   KEY32, KEY64        argmin/argmax: an order key and an int64 index (key, padding, index). */
+#define HR_ACC_ROWS(X) \
+    X(I32, 4)          \
+    X(U32, 4)          \
+    X(I64, 8)          \
+    X(U64, 8)          \
+    X(F32, 4)          \
+    X(F64, 8)          \
+    X(NRM2_F64, 24)    \
+    X(KEY32, 16)       \
+    X(KEY64, 16)
+
+#define HR_ACC_ENUMERATOR(K, BYTES) HR_ACC_##K,
+typedef enum hr_acc_kind { HR_ACC_NONE = 0, HR_ACC_ROWS(HR_ACC_ENUMERATOR) HR_ACC_KINDS } hr_acc_kind;
+#undef HR_ACC_ENUMERATOR
+
+/* ---- counts, derived from the rows ---- */
+#define HR_COUNT_ROW(...) +1
+/* Slots of tables indexed by enumerator value: the rows' enumerators are 0 .. count - 1 (checked
+ * below, and against the public enums by the unit test). */
+enum { HR_DTYPE_SLOTS = 0 HR_DTYPE_ROWS(HR_COUNT_ROW), HR_OP_SLOTS = 0 HR_OP_ROWS(HR_COUNT_ROW) };
+
+#ifdef __cplusplus
+#define HR_STATIC_ASSERT(cond, what) static_assert(cond, what)
+#else
+#define HR_STATIC_ASSERT(cond, what) _Static_assert(cond, what)
+#endif
+#define HR_DTYPE_ROW_CHECK(E, NAME, CLASS, BYTES) HR_STATIC_ASSERT((int)(E) >= 0 && (int)(E) < HR_DTYPE_SLOTS, "dtype row " #NAME " out of the slots");
+#define HR_OP_ROW_CHECK(E, NAME, T, C, R) HR_STATIC_ASSERT((int)(E) >= 0 && (int)(E) < HR_OP_SLOTS, "op row " #NAME " out of the slots");
+HR_DTYPE_ROWS(HR_DTYPE_ROW_CHECK)
+HR_OP_ROWS(HR_OP_ROW_CHECK)
+#undef HR_DTYPE_ROW_CHECK
+#undef HR_OP_ROW_CHECK
 
 #endif

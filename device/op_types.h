@@ -9,43 +9,20 @@
 
 #include "half.h"
 #include "hipreduce/hipreduce.h"
-#include "op_table.h"
+#include "rules.h"
 
 namespace hr {
 
-/* The columns of op_table.h's rows. */
-enum { TF_IDENT, TF_ABS, TF_SQUARE, TF_PRODUCT, TF_KEY };
-enum { CB_ADD, CB_MUL, CB_MIN, CB_MAX, CB_AND, CB_OR, CB_XOR, CB_NRM2, CB_ARGMIN, CB_ARGMAX };
-enum { RS_WIDE, RS_SAME, RS_INT_SAME, RS_MAGNITUDE, RS_NORM, RS_ARG };
-enum { DC_NONE, DC_SIGNED, DC_UNSIGNED, DC_HALF, DC_FLOAT };
-
+/* A row's columns as constants (rules.h). */
 struct op_columns {
     int transform, combine, results;
 };
-constexpr op_columns op_row(int op)
-{
-    switch (op) {
-#define HR_OP_CASE(E, NAME, T, C, R) \
-    case E: return {TF_##T, CB_##C, RS_##R};
-        HR_OP_ROWS(HR_OP_CASE)
-#undef HR_OP_CASE
-    default: return {-1, -1, -1};
-    }
-}
+constexpr op_columns op_row(int op) { return {hr_op_transform(op), hr_op_combine(op), hr_op_results(op)}; }
 
 struct dtype_columns {
     int cls, bytes;
 };
-constexpr dtype_columns dtype_row(int dtype)
-{
-    switch (dtype) {
-#define HR_DTYPE_CASE(E, NAME, CLASS, BYTES) \
-    case E: return {DC_##CLASS, BYTES};
-        HR_DTYPE_ROWS(HR_DTYPE_CASE)
-#undef HR_DTYPE_CASE
-    default: return {DC_NONE, 0};
-    }
-}
+constexpr dtype_columns dtype_row(int dtype) { return {hr_dtype_class(dtype), hr_dtype_bytes(dtype)}; }
 
 /* Storage type of a dtype. */
 template <int D> struct storage {
@@ -54,10 +31,10 @@ template <int D> struct storage {
         c.bytes == 1, int8_t,
         typename std::conditional<c.bytes == 2, int16_t, typename std::conditional<c.bytes == 4, int32_t, int64_t>::type>::type>::type;
     using type = typename std::conditional<
-        c.cls == DC_SIGNED, sint,
+        c.cls == HR_CLASS_SIGNED, sint,
         typename std::conditional<
-            c.cls == DC_UNSIGNED, typename std::make_unsigned<sint>::type,
-            typename std::conditional<c.cls == DC_HALF, uint16_t,
+            c.cls == HR_CLASS_UNSIGNED, typename std::make_unsigned<sint>::type,
+            typename std::conditional<c.cls == HR_CLASS_HALF, uint16_t,
                                       typename std::conditional<c.bytes == 4, float, double>::type>::type>::type>::type;
 };
 template <int D> using storage_t = typename storage<D>::type;

@@ -30,17 +30,17 @@ template <int Transform, int Combine, int D, int A> struct red {
     static constexpr int in_class = dtype_row(D).cls;
     using value_t = storage_t<D>;
     using acc = acc_t<A>;
-    static constexpr int inputs = Transform == TF_PRODUCT ? 2 : 1;
-    static constexpr bool bitwise = Combine == CB_AND || Combine == CB_OR || Combine == CB_XOR;
+    static constexpr int inputs = Transform == HR_TF_PRODUCT ? 2 : 1;
+    static constexpr bool bitwise = Combine == HR_CB_AND || Combine == HR_CB_OR || Combine == HR_CB_XOR;
     static constexpr bool float_acc = A == HR_ACC_F32 || A == HR_ACC_F64;
     static constexpr bool keyed = A == HR_ACC_KEY32 || A == HR_ACC_KEY64;
-    static constexpr bool float_in = in_class == DC_HALF || in_class == DC_FLOAT;
+    static constexpr bool float_in = in_class == HR_CLASS_HALF || in_class == HR_CLASS_FLOAT;
 
     /* x in the accumulator's arithmetic type: exact for floats; integers sign- or
      * zero-extended by their own signedness (C++ conversion to the unsigned acc). */
     static HR_HD acc widen(value_t x)
     {
-        if constexpr (in_class == DC_HALF) return acc(half_to_f32<D>(x));
+        if constexpr (in_class == HR_CLASS_HALF) return acc(half_to_f32<D>(x));
         else return acc(x);
     }
 
@@ -48,21 +48,21 @@ template <int Transform, int Combine, int D, int A> struct red {
     {
         if constexpr (A == HR_ACC_NRM2_F64) return acc{0.0, 0.0, 0.0};
         else if constexpr (keyed) return acc{worst_key(), INT64_MAX};
-        else if constexpr (Combine == CB_NRM2) return acc(0.0);
-        else if constexpr (Combine == CB_ADD) return float_acc ? acc(-0.0) : acc(0);
-        else if constexpr (Combine == CB_MUL) return acc(1);
-        else if constexpr (Combine == CB_MIN || Combine == CB_MAX) {
-            if constexpr (Transform == TF_ABS) return acc(0); /* max_abs: +0.0 or 0 */
-            else if constexpr (in_class == DC_HALF) return Combine == CB_MIN ? infinity<float>() : -infinity<float>();
-            else return acc(Combine == CB_MIN ? max_value<value_t>() : min_value<value_t>());
-        } else if constexpr (Combine == CB_AND) return ~acc(0);
+        else if constexpr (Combine == HR_CB_NRM2) return acc(0.0);
+        else if constexpr (Combine == HR_CB_ADD) return float_acc ? acc(-0.0) : acc(0);
+        else if constexpr (Combine == HR_CB_MUL) return acc(1);
+        else if constexpr (Combine == HR_CB_MIN || Combine == HR_CB_MAX) {
+            if constexpr (Transform == HR_TF_ABS) return acc(0); /* max_abs: +0.0 or 0 */
+            else if constexpr (in_class == HR_CLASS_HALF) return Combine == HR_CB_MIN ? infinity<float>() : -infinity<float>();
+            else return acc(Combine == HR_CB_MIN ? max_value<value_t>() : min_value<value_t>());
+        } else if constexpr (Combine == HR_CB_AND) return ~acc(0);
         else return acc(0);
     }
 
     static HR_HD acc empty()
     {
-        if constexpr (Combine == CB_ADD && !keyed) return acc(0);
-        else if constexpr (Combine == CB_NRM2 && A != HR_ACC_NRM2_F64) return acc(0.0);
+        if constexpr (Combine == HR_CB_ADD && !keyed) return acc(0);
+        else if constexpr (Combine == HR_CB_NRM2 && A != HR_ACC_NRM2_F64) return acc(0.0);
         else return identity();
     }
 
@@ -70,25 +70,25 @@ template <int Transform, int Combine, int D, int A> struct red {
     {
         if constexpr (A == HR_ACC_NRM2_F64) return acc{a.sml + b.sml, a.med + b.med, a.big + b.big};
         else if constexpr (keyed) {
-            const bool better = Combine == CB_ARGMIN ? b.key < a.key : b.key > a.key;
+            const bool better = Combine == HR_CB_ARGMIN ? b.key < a.key : b.key > a.key;
             return better || (b.key == a.key && b.index < a.index) ? b : a;
-        } else if constexpr (Combine == CB_ADD || Combine == CB_NRM2) return a + b;
-        else if constexpr (Combine == CB_MUL) return a * b;
-        else if constexpr (Combine == CB_MIN || Combine == CB_MAX) {
-            if constexpr (float_acc) return float_pick<acc, Combine == CB_MIN>(a, b);
-            else return (Combine == CB_MIN ? b < a : a < b) ? b : a;
-        } else if constexpr (Combine == CB_AND) return a & b;
-        else if constexpr (Combine == CB_OR) return a | b;
+        } else if constexpr (Combine == HR_CB_ADD || Combine == HR_CB_NRM2) return a + b;
+        else if constexpr (Combine == HR_CB_MUL) return a * b;
+        else if constexpr (Combine == HR_CB_MIN || Combine == HR_CB_MAX) {
+            if constexpr (float_acc) return float_pick<acc, Combine == HR_CB_MIN>(a, b);
+            else return (Combine == HR_CB_MIN ? b < a : a < b) ? b : a;
+        } else if constexpr (Combine == HR_CB_AND) return a & b;
+        else if constexpr (Combine == HR_CB_OR) return a | b;
         else return a ^ b;
     }
 
     static HR_HD acc lift(value_t x)
     {
-        if constexpr (Transform == TF_ABS) {
+        if constexpr (Transform == HR_TF_ABS) {
             if constexpr (float_acc) return fabs_bits(widen(x));
             else if constexpr (std::is_signed<value_t>::value) return x < 0 ? acc(acc(0) - widen(x)) : widen(x);
             else return widen(x);
-        } else if constexpr (Transform == TF_SQUARE) {
+        } else if constexpr (Transform == HR_TF_SQUARE) {
             if constexpr (A == HR_ACC_NRM2_F64) {
                 /* Blue's three sums; the other two get +0.0, which leaves them unchanged. */
                 const double a = fabs_bits(x);
@@ -116,18 +116,18 @@ template <int Transform, int Combine, int D, int A> struct red {
     using key_t = typename std::conditional<A == HR_ACC_KEY64, int64_t, int32_t>::type;
     static HR_HD key_t worst_key()
     {
-        return Combine == CB_ARGMIN ? (key_t)max_value<key_t>() : (key_t)min_value<key_t>();
+        return Combine == HR_CB_ARGMIN ? (key_t)max_value<key_t>() : (key_t)min_value<key_t>();
     }
     static HR_HD key_t nan_key()
     {
-        return Combine == CB_ARGMIN ? (key_t)min_value<key_t>() : (key_t)max_value<key_t>();
+        return Combine == HR_CB_ARGMIN ? (key_t)min_value<key_t>() : (key_t)max_value<key_t>();
     }
     static HR_HD key_t key_of(value_t x)
     {
-        if constexpr (in_class == DC_HALF) {
+        if constexpr (in_class == HR_CLASS_HALF) {
             const key_t k = flip_key<int32_t>((int32_t)(int16_t)x);
             return (x & 0x7fffu) > half_inf<D>() ? nan_key() : k;
-        } else if constexpr (in_class == DC_FLOAT) {
+        } else if constexpr (in_class == HR_CLASS_FLOAT) {
             return is_nan(x) ? nan_key() : float_key<value_t>::key(x);
         } else if constexpr (std::is_unsigned<value_t>::value && sizeof(value_t) == sizeof(key_t)) {
             return (key_t)(x ^ (value_t)((value_t)1 << (sizeof(value_t) * 8 - 1)));
@@ -138,9 +138,9 @@ template <int Transform, int Combine, int D, int A> struct red {
     /* The element of a key (exact); NaN keys give the canonical NaN. */
     static HR_HD value_t key_value(key_t k)
     {
-        if constexpr (in_class == DC_HALF) {
+        if constexpr (in_class == HR_CLASS_HALF) {
             return k == nan_key() ? half_nan<D>() : (uint16_t)flip_key<int32_t>(k);
-        } else if constexpr (in_class == DC_FLOAT) {
+        } else if constexpr (in_class == HR_CLASS_FLOAT) {
             return k == nan_key() ? canonical_nan<value_t>() : float_key<value_t>::value(k);
         } else if constexpr (std::is_unsigned<value_t>::value && sizeof(value_t) == sizeof(key_t)) {
             return (value_t)k ^ (value_t)((value_t)1 << (sizeof(value_t) * 8 - 1));
@@ -151,8 +151,8 @@ template <int Transform, int Combine, int D, int A> struct red {
     /* argmin/argmax of n == 0: +inf / the type's max (argmin), -inf / its min (argmax). */
     static HR_HD value_t empty_value()
     {
-        if constexpr (in_class == DC_HALF) return (uint16_t)(half_inf<D>() | (Combine == CB_ARGMIN ? 0 : 0x8000));
-        else return Combine == CB_ARGMIN ? max_value<value_t>() : min_value<value_t>();
+        if constexpr (in_class == HR_CLASS_HALF) return (uint16_t)(half_inf<D>() | (Combine == HR_CB_ARGMIN ? 0 : 0x8000));
+        else return Combine == HR_CB_ARGMIN ? max_value<value_t>() : min_value<value_t>();
     }
 
     /* A float result r (nrm2): NaN -> the canonical NaN of the result dtype. */
@@ -193,8 +193,8 @@ template <int Transform, int Combine, int D, int A> struct red {
         } else {
             if (is_empty) v = empty();
             if constexpr (A == HR_ACC_NRM2_F64) put_norm(blue_finish(v), out, result);
-            else if constexpr (Combine == CB_NRM2) put_norm(sqrt(v), out, result);
-            else if constexpr (A == HR_ACC_F32 && in_class == DC_HALF) {
+            else if constexpr (Combine == HR_CB_NRM2) put_norm(sqrt(v), out, result);
+            else if constexpr (A == HR_ACC_F32 && in_class == HR_CLASS_HALF) {
                 if (out == D) put<uint16_t>(result, f32_to_half<D>(v));
                 else put<float>(result, v);
             } else if constexpr (float_acc) {
@@ -229,27 +229,28 @@ template <> struct dtype_id<uint64_t> { static constexpr int value = HIPREDUCE_U
 template <> struct dtype_id<float> { static constexpr int value = HIPREDUCE_F32; };
 template <> struct dtype_id<double> { static constexpr int value = HIPREDUCE_F64; };
 
-/* hr_acc_of(op, T, T) of these operators (Ordered: min/max keep the sign). */
-template <class T, bool Ordered> constexpr int same_acc()
+/* The accumulator of original operator Op with the result in the input dtype: rules.h's hr_acc_of;
+ * for a pair it does not allow (bitwise ops on floats) the input's float accumulator, so that the
+ * type exists and op_applies says no. */
+template <class T, int Op> constexpr int same_acc()
 {
-    if constexpr (std::is_floating_point<T>::value) return sizeof(T) == 8 ? HR_ACC_F64 : HR_ACC_F32;
-    else if constexpr (Ordered && std::is_signed<T>::value) return sizeof(T) == 8 ? HR_ACC_I64 : HR_ACC_I32;
-    else if constexpr (Ordered) return sizeof(T) == 8 ? HR_ACC_U64 : HR_ACC_U32;
-    else return sizeof(T) == 8 ? HR_ACC_U64 : HR_ACC_U32;
+    constexpr int D = dtype_id<T>::value;
+    return hr_acc_of(Op, D, D) != HR_ACC_NONE ? hr_acc_of(Op, D, D) : sizeof(T) == 8 ? HR_ACC_F64 : HR_ACC_F32;
 }
 
-/* Integers widen to at least 32 bits, unsigned: defined wrap-around. */
-template <class T> using wrap_acc_t = acc_t<same_acc<T, false>()>;
+/* Integers widen to at least 32 bits, unsigned: defined wrap-around (the sum's accumulator). */
+template <class T> using wrap_acc_t = acc_t<same_acc<T, HIPREDUCE_OP_SUM>()>;
 
-template <class T> struct op_sum : red<TF_IDENT, CB_ADD, dtype_id<T>::value, same_acc<T, false>()> {};
-template <class T> struct op_prod : red<TF_IDENT, CB_MUL, dtype_id<T>::value, same_acc<T, false>()> {};
-template <class T, bool Min>
-struct op_order : red<TF_IDENT, Min ? CB_MIN : CB_MAX, dtype_id<T>::value, same_acc<T, true>()> {};
+template <int Op, class T>
+using same_red = red<hr_op_transform(Op), hr_op_combine(Op), dtype_id<T>::value, same_acc<T, Op>()>;
+template <class T> struct op_sum : same_red<HIPREDUCE_OP_SUM, T> {};
+template <class T> struct op_prod : same_red<HIPREDUCE_OP_PROD, T> {};
+template <class T, bool Min> struct op_order : same_red<Min ? HIPREDUCE_OP_MIN : HIPREDUCE_OP_MAX, T> {};
 template <class T> using op_min = op_order<T, true>;
 template <class T> using op_max = op_order<T, false>;
-template <class T> struct op_and : red<TF_IDENT, CB_AND, dtype_id<T>::value, same_acc<T, false>()> {};
-template <class T> struct op_or : red<TF_IDENT, CB_OR, dtype_id<T>::value, same_acc<T, false>()> {};
-template <class T> struct op_xor : red<TF_IDENT, CB_XOR, dtype_id<T>::value, same_acc<T, false>()> {};
+template <class T> struct op_and : same_red<HIPREDUCE_OP_AND, T> {};
+template <class T> struct op_or : same_red<HIPREDUCE_OP_OR, T> {};
+template <class T> struct op_xor : same_red<HIPREDUCE_OP_XOR, T> {};
 
 /* Whether operator Op applies to its element type (bitwise ops: integers only). */
 template <class Op> constexpr bool op_applies() { return !(Op::bitwise && is_float_t<typename Op::value_t>::value); }

@@ -321,7 +321,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
                 for (int j = 0; j < s; ++j) l[j] = R::apply(l[j], l[j + s]);
             if (a.count == 1) { /* one element: the result itself (min/max: a NaN made canonical) */
                 l[0] = strided_element<R, Level0>(a.x, at0, 0);
-                if constexpr (R::combine == CB_MIN || R::combine == CB_MAX) l[0] = R::apply(l[0], l[0]);
+                if constexpr (R::combine == HR_CB_MIN || R::combine == HR_CB_MAX) l[0] = R::apply(l[0], l[0]);
             }
             if (a.blocks == 1 && a.count <= (uint64_t)B) {
                 unsigned char* r = (unsigned char*)a.result + (o * a.inner + i) * (uint64_t)dtype_row(a.out).bytes;

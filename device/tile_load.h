@@ -12,13 +12,14 @@
 
 #include "hip_compat.h"
 #include "lane_folds.h"
-#include "order.h"
+#include "rules.h"
 
 namespace hr {
 
 /* Elements per 16-byte chunk and per tile, fixed by the input element type. */
-template <class Op> __host__ __device__ constexpr int chunk_items() { return HR_CHUNK_BYTES / (int)sizeof(typename Op::value_t); }
-template <class Op> __host__ __device__ constexpr uint64_t tile_items() { return (uint64_t)HR_TILE_LANES * HR_TILE_CHUNKS * chunk_items<Op>(); }
+/* rules.h's tile geometry of the operator's input element. */
+template <class Op> __host__ __device__ constexpr int chunk_items() { return (int)hr_chunk_items(sizeof(typename Op::value_t)); }
+template <class Op> __host__ __device__ constexpr uint64_t tile_items() { return hr_tile_items(sizeof(typename Op::value_t)); }
 
 /* Number of tiles covering count elements. */
 template <class Op> __device__ __forceinline__ uint64_t tile_count(uint64_t count)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "hipreduce/hipreduce.h"
-#include "types.h"
+#include "call.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -240,7 +240,7 @@ static hipreduce_status check_host_offsets(const hr_call* call)
     const uint64_t* o = call->offsets;
     for (uint64_t s = 0; s < call->num_segments; ++s)
         if (o[s + 1] < o[s]) return HIPREDUCE_STATUS_INVALID_OFFSETS;
-    if (call->num_segments && bytes_overflow(o[call->num_segments], hr_dtype_lookup(call->in_dtype)->size))
+    if (call->num_segments && bytes_overflow(o[call->num_segments], (size_t)hr_dtype_bytes(call->in_dtype)))
         return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     return HIPREDUCE_STATUS_SUCCESS;
 }
@@ -248,7 +248,7 @@ static hipreduce_status check_host_offsets(const hr_call* call)
 /* After the pointers: the byte count, then the executor. */
 static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
 {
-    if (bytes_overflow(call->n, hr_dtype_lookup(call->in_dtype)->size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     if (handle->cpu) {
         if (call->shape == HR_SHAPE_SEGMENTS) {
             const hipreduce_status st = check_host_offsets(call);
@@ -262,7 +262,7 @@ static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
 static hipreduce_status size_query(hipreduce_handle handle, const hr_call* call, size_t* bytes)
 {
     if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if (bytes_overflow(call->n, hr_dtype_lookup(call->in_dtype)->size)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     if (handle->cpu) {
         *bytes = hr_cpu_workspace_size(call);
         return HIPREDUCE_STATUS_SUCCESS;

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Tiles [t0, t1) of a level of `count` elements at x (tiles of tile_items elements, the last
- * one possibly partial): partial t, one accumulator, is stored at dst + t * hr_acc_size(acc).
+ * one possibly partial): partial t, one accumulator, is stored at dst + t * (size_t)hr_acc_bytes(acc).
  * `combine` is the op row's combine (CMB_* of cpu_ops.h); y is dot's second input at level 0
  * (NULL otherwise). No alignment needed anywhere. dst may alias x when t0 == 0 and the tiles
  * run on one thread (tile t is read before partial t is written, and t <= t * tile_items). */
@@ -29,7 +29,7 @@ typedef void (*hr_cpu_level_fn)(int combine, const void* x, const void* y, uint6
 
 enum {
     HR_CPU_DTYPE_SLOTS = 12,    /* hipreduce_dtype values 0 .. 11 */
-    HR_CPU_TRANSFORM_SLOTS = 5, /* TR_IDENT .. TR_KEY (cpu_ops.h) */
+    HR_CPU_TRANSFORM_SLOTS = 5, /* HR_TF_IDENT .. HR_TF_KEY (cpu_ops.h) */
     HR_CPU_ACC_SLOTS = 10,      /* hr_acc_kind values (op_table.h) */
     HR_CPU_CHUNK_SLOTS = 4      /* input elements of 1, 2, 4, 8 bytes: 16, 8, 4, 2 per chunk */
 };

@@ -157,9 +157,9 @@ enum {
             }                                                                                              \
         }                                                                                                  \
         acc_##K r;                                                                                         \
-        HR_SEGMENT_TREE(F64, CMB_ADD, lane[0]);                                                            \
-        HR_SEGMENT_TREE(F64, CMB_ADD, lane[1]);                                                            \
-        HR_SEGMENT_TREE(F64, CMB_ADD, lane[2]);                                                            \
+        HR_SEGMENT_TREE(F64, HR_CB_ADD, lane[0]);                                                            \
+        HR_SEGMENT_TREE(F64, HR_CB_ADD, lane[1]);                                                            \
+        HR_SEGMENT_TREE(F64, HR_CB_ADD, lane[2]);                                                            \
         r.sml = lane[0][0], r.med = lane[1][0], r.big = lane[2][0];                                        \
         return r;                                                                                          \
     }
@@ -194,17 +194,17 @@ enum {
             for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) {                                                 \
                 const sb_##SN bits = (sb_##SN)(bits_##SN(x + (i + j) * sizeof(st_##SN)) & mask);          \
                 const sk_##SN key = (sk_##SN)hr_order_key(sk_##SN, sb_##SN, bits);                         \
-                best[j] = (cmb == CMB_MIN ? key < best[j] : key > best[j]) ? key : best[j];                \
+                best[j] = (cmb == HR_CB_MIN ? key < best[j] : key > best[j]) ? key : best[j];                \
                 nan[j] |= (sk_##SN)hr_is_nan_bits(sb_##SN, bits, inf_##SN());                              \
             }                                                                                              \
         for (; i < items; ++i) {                                                                           \
             const sb_##SN bits = (sb_##SN)(bits_##SN(x + i * sizeof(st_##SN)) & mask);                    \
             const sk_##SN key = (sk_##SN)hr_order_key(sk_##SN, sb_##SN, bits);                             \
-            best[0] = (cmb == CMB_MIN ? key < best[0] : key > best[0]) ? key : best[0];                    \
+            best[0] = (cmb == HR_CB_MIN ? key < best[0] : key > best[0]) ? key : best[0];                    \
             nan[0] |= (sk_##SN)hr_is_nan_bits(sb_##SN, bits, inf_##SN());                                  \
         }                                                                                                  \
         for (uint32_t j = 1; j < HR_FLAT_LANES; ++j) {                                                     \
-            best[0] = (cmb == CMB_MIN ? best[j] < best[0] : best[j] > best[0]) ? best[j] : best[0];        \
+            best[0] = (cmb == HR_CB_MIN ? best[j] < best[0] : best[j] > best[0]) ? best[j] : best[0];        \
             nan[0] |= nan[j];                                                                              \
         }                                                                                                  \
         if (nan[0]) return canonical_nan_##K();                                                            \
@@ -214,7 +214,7 @@ enum {
 #define HR_DEFINE_ARG(SN, K, CI)                                                                           \
     HR_KERNEL acc_##K arg_##SN##_##K##_##CI(int cmb, const unsigned char* x, uint64_t items, uint64_t base)   \
     {                                                                                                      \
-        const key_##K extreme = identity_##K(cmb == CMB_ARGMAX ? CMB_ARGMIN : CMB_ARGMAX).key;             \
+        const key_##K extreme = identity_##K(cmb == HR_CB_ARGMAX ? HR_CB_ARGMIN : HR_CB_ARGMAX).key;             \
         key_##K best[HR_FLAT_LANES];                                                                       \
         at_##K at[HR_FLAT_LANES];                                                                          \
         const key_##K first = argnan_##SN(x) ? extreme : (key_##K)argkey_##SN(x);                          \
@@ -224,14 +224,14 @@ enum {
             for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) {                                                 \
                 const unsigned char* p = x + (i + j) * sizeof(st_##SN);                                    \
                 const key_##K key = argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p);                    \
-                const int won = cmb == CMB_ARGMAX ? key > best[j] : key < best[j];                         \
+                const int won = cmb == HR_CB_ARGMAX ? key > best[j] : key < best[j];                         \
                 best[j] = won ? key : best[j];                                                             \
                 at[j] = won ? (at_##K)(i + j) : at[j];                                                     \
             }                                                                                              \
         for (; i < items; ++i) {                                                                           \
             const unsigned char* p = x + i * sizeof(st_##SN);                                              \
             const key_##K key = argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p);                        \
-            const int won = cmb == CMB_ARGMAX ? key > best[0] : key < best[0];                             \
+            const int won = cmb == HR_CB_ARGMAX ? key > best[0] : key < best[0];                             \
             best[0] = won ? key : best[0];                                                                 \
             at[0] = won ? (at_##K)i : at[0];                                                               \
         }                                                                                                  \
@@ -265,22 +265,22 @@ enum {
 #define HR_DEFS_INT(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
 #define HR_FLAT_CASE(SN, T, K, CI, CMB) HR_TILE_CASE(CMB, K, flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items))
 #define HR_INT_COMBINES_IDENT(G, SN, T, K, CI)                                                             \
-    G(SN, T, K, CI, CMB_ADD) G(SN, T, K, CI, CMB_MUL) G(SN, T, K, CI, CMB_MIN) G(SN, T, K, CI, CMB_MAX)    \
-    G(SN, T, K, CI, CMB_AND) G(SN, T, K, CI, CMB_OR) G(SN, T, K, CI, CMB_XOR)
-#define HR_INT_COMBINES_ABS(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD) G(SN, T, K, CI, CMB_MIN) G(SN, T, K, CI, CMB_MAX)
-#define HR_INT_COMBINES_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
-#define HR_INT_COMBINES_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
+    G(SN, T, K, CI, HR_CB_ADD) G(SN, T, K, CI, HR_CB_MUL) G(SN, T, K, CI, HR_CB_MIN) G(SN, T, K, CI, HR_CB_MAX)    \
+    G(SN, T, K, CI, HR_CB_AND) G(SN, T, K, CI, HR_CB_OR) G(SN, T, K, CI, HR_CB_XOR)
+#define HR_INT_COMBINES_ABS(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD) G(SN, T, K, CI, HR_CB_MIN) G(SN, T, K, CI, HR_CB_MAX)
+#define HR_INT_COMBINES_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
+#define HR_INT_COMBINES_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
 /* A kind wider than the input's own (U64 from <= 32-bit integers) holds only wide results:
  * sums and products. */
-#define HR_INT_COMBINES_WIDE_IDENT(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD) G(SN, T, K, CI, CMB_MUL)
-#define HR_INT_COMBINES_WIDE_ABS(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
-#define HR_INT_COMBINES_WIDE_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
-#define HR_INT_COMBINES_WIDE_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, CMB_ADD)
+#define HR_INT_COMBINES_WIDE_IDENT(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD) G(SN, T, K, CI, HR_CB_MUL)
+#define HR_INT_COMBINES_WIDE_ABS(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
+#define HR_INT_COMBINES_WIDE_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
+#define HR_INT_COMBINES_WIDE_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
 #define HR_BODY_INT(SN, T, K, CI) HR_INT_COMBINES_##T(HR_FLAT_CASE, SN, T, K, CI)
 #define HR_BODY_INT_WIDE(SN, T, K, CI) HR_INT_COMBINES_WIDE_##T(HR_FLAT_CASE, SN, T, K, CI)
 #define HR_DEFS_INT_WIDE HR_DEFS_INT
 /* The signed kinds (I32, I64) hold only min/max (hr_acc_of). */
-#define HR_BODY_INT_ORDER(SN, T, K, CI) HR_FLAT_CASE(SN, T, K, CI, CMB_MIN) HR_FLAT_CASE(SN, T, K, CI, CMB_MAX)
+#define HR_BODY_INT_ORDER(SN, T, K, CI) HR_FLAT_CASE(SN, T, K, CI, HR_CB_MIN) HR_FLAT_CASE(SN, T, K, CI, HR_CB_MAX)
 #define HR_DEFS_INT_ORDER HR_DEFS_INT
 
 /* Floats: sums (ADD, and NRM2, a sum of squares from +0.0) share one ordered loop, started from
@@ -292,12 +292,12 @@ enum {
 #define HR_KEYS_DEF_SQUARE(SN, T, K, CI)
 #define HR_KEYS_DEF_PRODUCT(SN, T, K, CI)
 #define HR_FLOAT_CASE_SUM(SN, T, K, CI)                                                                    \
-    case CMB_NRM2:                                                                                         \
-        HR_TILE_CASE(CMB_ADD, K, ordered_##SN##_##T##_##K##_##CI(CMB_ADD, xt, yt, items, identity_##K(cmb)))
+    case HR_CB_NRM2:                                                                                         \
+        HR_TILE_CASE(HR_CB_ADD, K, ordered_##SN##_##T##_##K##_##CI(HR_CB_ADD, xt, yt, items, identity_##K(cmb)))
 #define HR_FLOAT_CASE_PROD(SN, T, K, CI)                                                                   \
-    HR_TILE_CASE(CMB_MUL, K, ordered_##SN##_##T##_##K##_##CI(CMB_MUL, xt, yt, items, identity_##K(CMB_MUL)))
-#define HR_FLOAT_CASE_MIN(SN, T, K, CI) HR_TILE_CASE(CMB_MIN, K, keys_##SN##_##T##_##K##_##CI(CMB_MIN, xt, items))
-#define HR_FLOAT_CASE_MAX(SN, T, K, CI) HR_TILE_CASE(CMB_MAX, K, keys_##SN##_##T##_##K##_##CI(CMB_MAX, xt, items))
+    HR_TILE_CASE(HR_CB_MUL, K, ordered_##SN##_##T##_##K##_##CI(HR_CB_MUL, xt, yt, items, identity_##K(HR_CB_MUL)))
+#define HR_FLOAT_CASE_MIN(SN, T, K, CI) HR_TILE_CASE(HR_CB_MIN, K, keys_##SN##_##T##_##K##_##CI(HR_CB_MIN, xt, items))
+#define HR_FLOAT_CASE_MAX(SN, T, K, CI) HR_TILE_CASE(HR_CB_MAX, K, keys_##SN##_##T##_##K##_##CI(HR_CB_MAX, xt, items))
 #define HR_FLOAT_COMBINES_IDENT(SN, T, K, CI)                                                              \
     HR_FLOAT_CASE_SUM(SN, T, K, CI) HR_FLOAT_CASE_PROD(SN, T, K, CI) HR_FLOAT_CASE_MIN(SN, T, K, CI)       \
     HR_FLOAT_CASE_MAX(SN, T, K, CI)
@@ -316,7 +316,7 @@ enum {
 
 #define HR_DEFS_NRM2(SN, T, K, CI) HR_DEFINE_ORDERED_NRM2(SN, T, K, CI)
 #define HR_BODY_NRM2(SN, T, K, CI)                                                                         \
-    HR_TILE_CASE(CMB_NRM2, K, ordered_##SN##_##T##_##K##_##CI(CMB_NRM2, xt, yt, items, identity_##K(CMB_NRM2)))
+    HR_TILE_CASE(HR_CB_NRM2, K, ordered_##SN##_##T##_##K##_##CI(HR_CB_NRM2, xt, yt, items, identity_##K(HR_CB_NRM2)))
 
 /* Argmin/argmax: input elements through arg_ (transform KEY), partials through flat_ (IDENT). */
 #define HR_ARG_DEF_KEY(SN, K, CI) HR_DEFINE_ARG(SN, K, CI)
@@ -325,8 +325,8 @@ enum {
 #define HR_ARG_USE_IDENT(SN, K, CI, CMB) flat_##SN##_IDENT_##K##_##CI(CMB, xt, yt, items)
 #define HR_DEFS_KEY(SN, T, K, CI) HR_ARG_DEF_##T(SN, K, CI)
 #define HR_BODY_KEY(SN, T, K, CI)                                                                          \
-    HR_TILE_CASE(CMB_ARGMIN, K, HR_ARG_USE_##T(SN, K, CI, CMB_ARGMIN))                                     \
-    HR_TILE_CASE(CMB_ARGMAX, K, HR_ARG_USE_##T(SN, K, CI, CMB_ARGMAX))
+    HR_TILE_CASE(HR_CB_ARGMIN, K, HR_ARG_USE_##T(SN, K, CI, HR_CB_ARGMIN))                                     \
+    HR_TILE_CASE(HR_CB_ARGMAX, K, HR_ARG_USE_##T(SN, K, CI, HR_CB_ARGMAX))
 
 /* CLASS: INT, INT_WIDE, INT_ORDER, FLOAT, FLOAT_WIDE, NRM2 or KEY (the lists above). */
 #define HR_DEFINE_LEVEL(NAME, SN, T, K, CI, CLASS)                                                         \
@@ -372,7 +372,7 @@ enum {
     HR_WIDE(G, E, SN, CI, F64, FLOAT) G(E, SN, SQUARE, NRM2_F64, CI, NRM2) G(E, SN, KEY, KEY64, CI, KEY)
 
 #define HR_GEN_DEFINE(E, SN, T, K, CI, CLASS) HR_DEFINE_LEVEL(in_##SN##_##T##_##K, SN, T, K, CI, CLASS)
-#define HR_GEN_ROW(E, SN, T, K, CI, CLASS) [E][TR_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
+#define HR_GEN_ROW(E, SN, T, K, CI, CLASS) [E][HR_TF_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
 #define HR_DTYPE_DEFINE(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_DEFINE, E, NAME, HR_CI_##BYTES)
 #define HR_DTYPE_ROW(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_ROW, E, NAME, HR_CI_##BYTES)
 HR_DTYPE_ROWS(HR_DTYPE_DEFINE)

@@ -21,7 +21,7 @@
 
 #include "cpu_half.h"
 #include "hipreduce/hipreduce.h"
-#include "op_table.h"
+#include "rules.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define HR_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -31,8 +31,6 @@
 #define HR_ALWAYS_INLINE static inline
 #endif
 
-enum { TR_IDENT, TR_ABS, TR_SQUARE, TR_PRODUCT, TR_KEY, HR_CPU_TRANSFORMS };
-enum { CMB_ADD, CMB_MUL, CMB_MIN, CMB_MAX, CMB_AND, CMB_OR, CMB_XOR, CMB_NRM2, CMB_ARGMIN, CMB_ARGMAX };
 
 /* ---- raw access ---- */
 
@@ -106,22 +104,22 @@ HR_FLOAT_SOURCE(f64, double, double, uint64_t, int64_t, UINT64_C(0x7ff0000000000
     HR_ALWAYS_INLINE T identity_##K(int cmb)                                                               \
     {                                                                                                      \
         switch (cmb) {                                                                                     \
-        case CMB_MUL: return 1;                                                                            \
-        case CMB_MIN: return HI;                                                                           \
-        case CMB_MAX: return LO;                                                                           \
-        case CMB_AND: return (T) ~(U)0;                                                                    \
+        case HR_CB_MUL: return 1;                                                                            \
+        case HR_CB_MIN: return HI;                                                                           \
+        case HR_CB_MAX: return LO;                                                                           \
+        case HR_CB_AND: return (T) ~(U)0;                                                                    \
         default: return 0;                                                                                 \
         }                                                                                                  \
     }                                                                                                      \
     HR_ALWAYS_INLINE T combine_##K(int cmb, T a, T b)                                                      \
     {                                                                                                      \
         switch (cmb) {                                                                                     \
-        case CMB_MUL: return (T)((U)a * (U)b);                                                             \
-        case CMB_MIN: return b < a ? b : a;                                                                \
-        case CMB_MAX: return a < b ? b : a;                                                                \
-        case CMB_AND: return (T)(a & b);                                                                   \
-        case CMB_OR: return (T)(a | b);                                                                    \
-        case CMB_XOR: return (T)(a ^ b);                                                                   \
+        case HR_CB_MUL: return (T)((U)a * (U)b);                                                             \
+        case HR_CB_MIN: return b < a ? b : a;                                                                \
+        case HR_CB_MAX: return a < b ? b : a;                                                                \
+        case HR_CB_AND: return (T)(a & b);                                                                   \
+        case HR_CB_OR: return (T)(a | b);                                                                    \
+        case HR_CB_XOR: return (T)(a ^ b);                                                                   \
         default: return (T)((U)a + (U)b);                                                                  \
         }                                                                                                  \
     }                                                                                                      \
@@ -145,22 +143,22 @@ HR_FLOAT_SOURCE(f64, double, double, uint64_t, int64_t, UINT64_C(0x7ff0000000000
     HR_ALWAYS_INLINE T identity_##K(int cmb)                                                               \
     {                                                                                                      \
         switch (cmb) {                                                                                     \
-        case CMB_ADD: return -(T)0;                                                                        \
-        case CMB_MUL: return 1;                                                                            \
-        case CMB_MIN: return (T)HUGE_VAL;                                                                  \
-        case CMB_MAX: return -(T)HUGE_VAL;                                                                 \
+        case HR_CB_ADD: return -(T)0;                                                                        \
+        case HR_CB_MUL: return 1;                                                                            \
+        case HR_CB_MIN: return (T)HUGE_VAL;                                                                  \
+        case HR_CB_MAX: return -(T)HUGE_VAL;                                                                 \
         default: return 0;                                                                                 \
         }                                                                                                  \
     }                                                                                                      \
     HR_ALWAYS_INLINE T combine_##K(int cmb, T a, T b)                                                      \
     {                                                                                                      \
         switch (cmb) {                                                                                     \
-        case CMB_MUL: return a * b;                                                                        \
-        case CMB_MIN:                                                                                      \
-        case CMB_MAX:                                                                                      \
+        case HR_CB_MUL: return a * b;                                                                        \
+        case HR_CB_MIN:                                                                                      \
+        case HR_CB_MAX:                                                                                      \
             if (a != a || b != b) return canonical_nan_##K();                                              \
-            if (a == b) return (signbit(a) != 0) == (cmb == CMB_MIN) ? a : b;                              \
-            return (a < b) == (cmb == CMB_MIN) ? a : b;                                                    \
+            if (a == b) return (signbit(a) != 0) == (cmb == HR_CB_MIN) ? a : b;                              \
+            return (a < b) == (cmb == HR_CB_MIN) ? a : b;                                                    \
         default: return a + b;                                                                             \
         }                                                                                                  \
     }                                                                                                      \
@@ -258,12 +256,12 @@ HR_ALWAYS_INLINE acc_NRM2_F64 val_NRM2_F64(const unsigned char* p) { return load
     HR_ALWAYS_INLINE acc_##K identity_##K(int cmb)                                                         \
     {                                                                                                      \
         const SK top = (SK)((~(uint64_t)0) >> (65 - 8 * sizeof(SK)));                                      \
-        const acc_##K r = {cmb == CMB_ARGMAX ? (SK)(-top - 1) : top, INT64_MAX};                           \
+        const acc_##K r = {cmb == HR_CB_ARGMAX ? (SK)(-top - 1) : top, INT64_MAX};                           \
         return r;                                                                                          \
     }                                                                                                      \
     HR_ALWAYS_INLINE int better_##K(int cmb, SK a, int64_t ia, SK b, int64_t ib)                           \
     {                                                                                                      \
-        return (cmb == CMB_ARGMAX ? a > b : a < b) || (a == b && ia < ib);                                 \
+        return (cmb == HR_CB_ARGMAX ? a > b : a < b) || (a == b && ia < ib);                                 \
     }                                                                                                      \
     HR_ALWAYS_INLINE acc_##K combine_##K(int cmb, acc_##K a, acc_##K b)                                    \
     {                                                                                                      \

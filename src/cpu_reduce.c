@@ -45,16 +45,6 @@ struct hr_cpu {
     int user_set;
 };
 
-/* ---- op rows: each op's transform and combine (device/op_table.h) ---- */
-
-static const struct {
-    unsigned char transform, combine;
-} op_rows[HR_OP_SLOTS] = {
-#define HR_OP_ROW(E, NAME, TRANSFORM, COMBINE, RESULTS) [E] = {TR_##TRANSFORM, CMB_##COMBINE},
-    HR_OP_ROWS(HR_OP_ROW)
-#undef HR_OP_ROW
-};
-
 /* ---- the executor ---- */
 
 hipreduce_status hr_cpu_create(hr_cpu** out)
@@ -95,7 +85,7 @@ size_t hr_cpu_workspace_size(const hr_call* call)
     if (call->shape != HR_SHAPE_FULL) return hr_cpu_shaped_workspace_size(call);
     const uint64_t tiles = hr_tiles(call->n, hr_tile_items(hipreduce_dtype_size((hipreduce_dtype)call->in_dtype)));
     /* tiles * acc size <= n * elem_size * 24 / 256: fits whenever n * elem_size does. */
-    return tiles > 1 ? (size_t)tiles * hr_acc_size(call->acc) : 0;
+    return tiles > 1 ? (size_t)tiles * (size_t)hr_acc_bytes(call->acc) : 0;
 }
 
 void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes)
@@ -171,8 +161,8 @@ hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cp
     if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_CPU_DTYPE_SLOTS ||
         (unsigned)call->acc >= HR_CPU_ACC_SLOTS)
         return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    k->transform = op_rows[call->op].transform;
-    k->combine = op_rows[call->op].combine;
+    k->transform = hr_op_transform(call->op);
+    k->combine = hr_op_combine(call->op);
     k->elem = hipreduce_dtype_size((hipreduce_dtype)call->in_dtype);
     k->in = cpu->levels->in[call->in_dtype][k->transform][call->acc];
     k->up = cpu->levels->up[call->acc][hr_cpu_chunk_slot(k->elem)];

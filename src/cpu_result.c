@@ -109,7 +109,7 @@ static void store_element(int dtype, const unsigned char* x, int64_t index, void
 /* Writes the result from the top partial (one accumulator of call->acc). */
 void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top)
 {
-    const int canonical = combine != CMB_ADD && combine != CMB_MUL; /* sums keep IEEE NaNs */
+    const int canonical = combine != HR_CB_ADD && combine != HR_CB_MUL; /* sums keep IEEE NaNs */
     switch (call->acc) {
     case HR_ACC_I32: store_int(call->out_dtype, (uint64_t)(int64_t)load_I32(top), call->result); break;
     case HR_ACC_U32: store_int(call->out_dtype, load_U32(top), call->result); break;
@@ -118,7 +118,7 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top)
     case HR_ACC_F32: store_float(call->out_dtype, load_F32(top), canonical, call->result); break;
     case HR_ACC_F64: {
         const double d = load_F64(top);
-        store_float(call->out_dtype, combine == CMB_NRM2 ? sqrt(d) : d, canonical, call->result);
+        store_float(call->out_dtype, combine == HR_CB_NRM2 ? sqrt(d) : d, canonical, call->result);
         break;
     }
     case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), 1, call->result); break;
@@ -136,13 +136,11 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top)
 /* The out dtype's highest (or lowest) value: +-inf for floats. */
 static void store_extreme(int dtype, int highest, void* result)
 {
-    const hr_dtype_info* info = hr_dtype_lookup(dtype);
-    if (info->cls == HR_CLASS_HALF || info->cls == HR_CLASS_FLOAT)
-        return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, 0, result);
-    const unsigned bits = 8u * (unsigned)info->size;
+    if (hr_dtype_is_float(dtype)) return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, 0, result);
+    const unsigned bits = 8u * (unsigned)hr_dtype_bytes(dtype);
     const uint64_t all = bits == 64 ? ~(uint64_t)0 : (UINT64_C(1) << bits) - 1;
     uint64_t v;
-    if (info->cls == HR_CLASS_UNSIGNED) v = highest ? all : 0;
+    if (hr_dtype_class(dtype) == HR_CLASS_UNSIGNED) v = highest ? all : 0;
     else v = highest ? all >> 1 : ~(all >> 1); /* INT_MAX, or INT_MIN sign-extended */
     store_int(dtype, v, result);
 }
@@ -153,17 +151,17 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
 {
     unsigned char top[32];
     switch (combine) {
-    case CMB_MIN:
-    case CMB_MAX:
-        if (transform != TR_IDENT && combine == CMB_MAX) { /* max_abs: 0 */
+    case HR_CB_MIN:
+    case HR_CB_MAX:
+        if (transform != HR_TF_IDENT && combine == HR_CB_MAX) { /* max_abs: 0 */
             if (hr_dtype_is_float(call->out_dtype)) return store_float(call->out_dtype, 0.0, 0, call->result);
             return store_int(call->out_dtype, 0, call->result);
         }
-        return store_extreme(call->out_dtype, combine == CMB_MIN, call->result);
-    case CMB_ARGMIN:
-    case CMB_ARGMAX: {
+        return store_extreme(call->out_dtype, combine == HR_CB_MIN, call->result);
+    case HR_CB_ARGMIN:
+    case HR_CB_ARGMAX: {
         const int64_t none = -1;
-        store_extreme(call->out_dtype, combine == CMB_ARGMIN, call->result);
+        store_extreme(call->out_dtype, combine == HR_CB_ARGMIN, call->result);
         memcpy(call->index, &none, sizeof none);
         return;
     }
@@ -174,8 +172,8 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
     case HR_ACC_U32: store_U32(top, identity_U32(combine)); break;
     case HR_ACC_I64: store_I64(top, identity_I64(combine)); break;
     case HR_ACC_U64: store_U64(top, identity_U64(combine)); break;
-    case HR_ACC_F32: store_F32(top, combine == CMB_ADD ? 0.0f : identity_F32(combine)); break;
-    case HR_ACC_F64: store_F64(top, combine == CMB_ADD ? 0.0 : identity_F64(combine)); break;
+    case HR_ACC_F32: store_F32(top, combine == HR_CB_ADD ? 0.0f : identity_F32(combine)); break;
+    case HR_ACC_F64: store_F64(top, combine == HR_CB_ADD ? 0.0 : identity_F64(combine)); break;
     case HR_ACC_NRM2_F64: store_NRM2_F64(top, identity_NRM2_F64(combine)); break;
     default: return;
     }

@@ -63,7 +63,7 @@ static size_t stack_bytes(uint64_t count, uint64_t tile, size_t acc)
 static size_t max_stack_bytes(const hr_call* call, uint64_t max_count)
 {
     const size_t elem = hipreduce_dtype_size((hipreduce_dtype)call->in_dtype);
-    return stack_bytes(max_count, hr_tile_items(elem), hr_acc_size(call->acc));
+    return stack_bytes(max_count, hr_tile_items(elem), (size_t)hr_acc_bytes(call->acc));
 }
 
 size_t hr_cpu_shaped_workspace_size(const hr_call* call)
@@ -99,7 +99,7 @@ static void reduce_slice(hr_cpu* cpu, const hr_cpu_kernels* k, size_t acc, const
         const uint64_t batch = s.count[1] - t0 < k->tile ? s.count[1] - t0 : k->tile;
         const uint64_t first = t0 * k->tile; /* the batch's first element */
         hr_cpu_level0(cpu, k, x + first * k->elem, NULL, count - first, batch, buffer[1]);
-        if (k->transform == TR_KEY) /* indices from the batch's start: make them the slice's */
+        if (k->transform == HR_TF_KEY) /* indices from the batch's start: make them the slice's */
             for (uint64_t p = 0; p < batch; ++p) {
                 int64_t index;
                 memcpy(&index, buffer[1] + p * acc + 8, sizeof index); /* KEY32/KEY64: index at byte 8 */
@@ -133,7 +133,7 @@ static void finish_slice(hr_cpu* cpu, const hr_call* call, const hr_cpu_kernels*
         return;
     }
     unsigned char top[32]; /* the largest accumulator is 24 bytes */
-    reduce_slice(cpu, k, hr_acc_size(call->acc), x, count, stack, top);
+    reduce_slice(cpu, k, (size_t)hr_acc_bytes(call->acc), x, count, stack, top);
     hr_cpu_finish(&one, k->combine, top);
 }
 

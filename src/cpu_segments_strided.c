@@ -55,7 +55,7 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
     static void lift_##SN##_KEY_##K(int cmb, const unsigned char* row, uint64_t items, uint64_t e,        \
                                     unsigned char* dst)                                                    \
     {                                                                                                      \
-        const key_##K extreme = identity_##K(cmb == CMB_ARGMAX ? CMB_ARGMIN : CMB_ARGMAX).key;             \
+        const key_##K extreme = identity_##K(cmb == HR_CB_ARGMAX ? HR_CB_ARGMIN : HR_CB_ARGMAX).key;             \
         for (uint64_t i = 0; i < items; ++i) {                                                             \
             const unsigned char* p = row + i * sizeof(st_##SN);                                            \
             const acc_##K a = {argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p), (int64_t)e};            \
@@ -88,12 +88,12 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
     G(E, SN, IDENT, F64) G(E, SN, ABS, F64) G(E, SN, SQUARE, F64) G(E, SN, SQUARE, NRM2_F64) G(E, SN, KEY, KEY64)
 
 #define HR_LIFT_DEFINE(E, SN, T, K) HR_DEFINE_LIFT_##T(SN, T, K)
-#define HR_LIFT_ROW(E, SN, T, K) [E][TR_##T][HR_ACC_##K] = lift_##SN##_##T##_##K,
+#define HR_LIFT_ROW(E, SN, T, K) [E][HR_TF_##T][HR_ACC_##K] = lift_##SN##_##T##_##K,
 #define HR_DTYPE_LIFT_DEFINE(E, NAME, CLASS, BYTES) HR_LIFTS_##CLASS##_##BYTES(HR_LIFT_DEFINE, E, NAME)
 #define HR_DTYPE_LIFT_ROW(E, NAME, CLASS, BYTES) HR_LIFTS_##CLASS##_##BYTES(HR_LIFT_ROW, E, NAME)
 HR_DTYPE_ROWS(HR_DTYPE_LIFT_DEFINE)
 
-static const lift_fn lifts[HR_DTYPE_SLOTS][HR_CPU_TRANSFORMS][HR_ACC_KINDS] = {HR_DTYPE_ROWS(HR_DTYPE_LIFT_ROW)};
+static const lift_fn lifts[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS] = {HR_DTYPE_ROWS(HR_DTYPE_LIFT_ROW)};
 
 /* ---- folds and identities per accumulator kind: one loop per combine the kind holds, so
  * each combine's switch folds away ---- */
@@ -119,14 +119,14 @@ static const lift_fn lifts[HR_DTYPE_SLOTS][HR_CPU_TRANSFORMS][HR_ACC_KINDS] = {H
         for (uint64_t i = 0; i < items; ++i) store_##K(dst + i * sizeof(acc_##K), identity);               \
     }
 #define HR_CASES_INT(K)                                                                                    \
-    HR_FOLD_CASE(K, CMB_ADD) HR_FOLD_CASE(K, CMB_MUL) HR_FOLD_CASE(K, CMB_MIN) HR_FOLD_CASE(K, CMB_MAX)    \
-    HR_FOLD_CASE(K, CMB_AND) HR_FOLD_CASE(K, CMB_OR) HR_FOLD_CASE(K, CMB_XOR)
-#define HR_CASES_ORDER(K) HR_FOLD_CASE(K, CMB_MIN) HR_FOLD_CASE(K, CMB_MAX)
+    HR_FOLD_CASE(K, HR_CB_ADD) HR_FOLD_CASE(K, HR_CB_MUL) HR_FOLD_CASE(K, HR_CB_MIN) HR_FOLD_CASE(K, HR_CB_MAX)    \
+    HR_FOLD_CASE(K, HR_CB_AND) HR_FOLD_CASE(K, HR_CB_OR) HR_FOLD_CASE(K, HR_CB_XOR)
+#define HR_CASES_ORDER(K) HR_FOLD_CASE(K, HR_CB_MIN) HR_FOLD_CASE(K, HR_CB_MAX)
 #define HR_CASES_FLOAT(K)                                                                                  \
-    HR_FOLD_CASE(K, CMB_ADD) HR_FOLD_CASE(K, CMB_MUL) HR_FOLD_CASE(K, CMB_MIN) HR_FOLD_CASE(K, CMB_MAX)    \
-    HR_FOLD_CASE(K, CMB_NRM2)
-#define HR_CASES_NRM2(K) HR_FOLD_CASE(K, CMB_NRM2)
-#define HR_CASES_KEY(K) HR_FOLD_CASE(K, CMB_ARGMIN) HR_FOLD_CASE(K, CMB_ARGMAX)
+    HR_FOLD_CASE(K, HR_CB_ADD) HR_FOLD_CASE(K, HR_CB_MUL) HR_FOLD_CASE(K, HR_CB_MIN) HR_FOLD_CASE(K, HR_CB_MAX)    \
+    HR_FOLD_CASE(K, HR_CB_NRM2)
+#define HR_CASES_NRM2(K) HR_FOLD_CASE(K, HR_CB_NRM2)
+#define HR_CASES_KEY(K) HR_FOLD_CASE(K, HR_CB_ARGMIN) HR_FOLD_CASE(K, HR_CB_ARGMAX)
 HR_DEFINE_FOLD(I32, HR_CASES_ORDER)
 HR_DEFINE_FOLD(U32, HR_CASES_INT)
 HR_DEFINE_FOLD(I64, HR_CASES_ORDER)
@@ -160,12 +160,12 @@ static uint64_t group_of(uint64_t inner) { return inner < HR_CPU_STRIDED_GROUP ?
 size_t hr_cpu_strided_workspace_size(const hr_call* call)
 {
     if (call->outer == 0 || call->inner == 0) return 0;
-    return (size_t)block_levels(call->extent) * HR_STRIDED_LANES * group_of(call->inner) * hr_acc_size(call->acc);
+    return (size_t)block_levels(call->extent) * HR_STRIDED_LANES * group_of(call->inner) * (size_t)hr_acc_bytes(call->acc);
 }
 
 int hr_cpu_strided_supported(const hr_call* call, int transform)
 {
-    return (unsigned)call->in_dtype < HR_DTYPE_SLOTS && (unsigned)transform < HR_CPU_TRANSFORMS &&
+    return (unsigned)call->in_dtype < HR_DTYPE_SLOTS && (unsigned)transform < HR_TRANSFORMS &&
            (unsigned)call->acc < HR_ACC_KINDS && lifts[call->in_dtype][transform][call->acc] != NULL &&
            kinds[call->acc].fold != NULL;
 }
@@ -262,12 +262,12 @@ static void run_group(const strided_run* s, uint64_t o, uint64_t i0, uint64_t gr
 
 void hr_cpu_run_strided(const hr_call* call, int transform, int combine, unsigned char* workspace)
 {
-    strided_run s = {.call = call, .transform = transform, .combine = combine, .key = transform == TR_KEY, .lanes = workspace};
+    strided_run s = {.call = call, .transform = transform, .combine = combine, .key = transform == HR_TF_KEY, .lanes = workspace};
     s.lift = lifts[call->in_dtype][transform][call->acc];
     s.fold = kinds[call->acc].fold;
     s.fill = kinds[call->acc].fill;
     s.elem = hipreduce_dtype_size((hipreduce_dtype)call->in_dtype);
-    s.acc = hr_acc_size(call->acc);
+    s.acc = (size_t)hr_acc_bytes(call->acc);
     s.out = hipreduce_dtype_size((hipreduce_dtype)call->out_dtype);
     s.levels = block_levels(call->extent);
     s.count[0] = call->extent;

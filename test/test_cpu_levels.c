@@ -27,15 +27,6 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-/* Each op's transform and combine, from the op rows. */
-static const struct {
-    int transform, combine;
-} op_rows[HR_OP_SLOTS] = {
-#define HR_OP_ROW(E, NAME, TRANSFORM, COMBINE, RESULTS) [E] = {TR_##TRANSFORM, CMB_##COMBINE},
-    HR_OP_ROWS(HR_OP_ROW)
-#undef HR_OP_ROW
-};
-
 /* What a level reads: an input dtype (level 0) or an accumulator kind (the levels above). */
 typedef struct source {
     int up;       /* 0: input elements of dtype; 1: partials of kind acc */
@@ -50,8 +41,8 @@ typedef struct source {
  * everything else any bits, with extra signed zeros and NaNs for the order-free float folds. */
 static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
 {
-    const int sum_like = s->combine == CMB_ADD || s->combine == CMB_MUL || s->combine == CMB_NRM2;
-    const int mul = s->combine == CMB_MUL;
+    const int sum_like = s->combine == HR_CB_ADD || s->combine == HR_CB_MUL || s->combine == HR_CB_NRM2;
+    const int mul = s->combine == HR_CB_MUL;
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t r = mix(seed * 1000003 + i);
         unsigned char* p = x + i * s->size;
@@ -63,7 +54,7 @@ static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
         } else if ((!s->up && s->dtype == HIPREDUCE_F32 && sum_like) || (s->up && s->acc == HR_ACC_F32 && sum_like)) {
             const float v = mul ? 1.0f + (float)((int)(r % 2001) - 1000) * 1e-6f : ldexpf((float)(int32_t)(r >> 32), e);
             memcpy(p, &v, 4);
-        } else if (!s->up && s->dtype == HIPREDUCE_F64 && s->combine == CMB_NRM2) {
+        } else if (!s->up && s->dtype == HIPREDUCE_F64 && s->combine == HR_CB_NRM2) {
             const double v = ldexp((double)(int64_t)r, (int)(r % 1300) - 650 - 63);
             memcpy(p, &v, 8);
         } else if ((!s->up && s->dtype == HIPREDUCE_F64 && sum_like) || (s->up && s->acc == HR_ACC_F64 && sum_like)) {
@@ -114,8 +105,8 @@ static hr_cpu_level_fn level_of(const hr_cpu_levels* v, int up, int dtype, int t
  * its tiles in one range and in two; compares all partials with the baseline's. */
 static void compare_level(int up, int op, int dtype, int acc, uint64_t n, uint64_t seed)
 {
-    const int transform = op_rows[op].transform, combine = op_rows[op].combine;
-    const size_t in_size = hipreduce_dtype_size((hipreduce_dtype)dtype), acc_size = hr_acc_size((hr_acc_kind)acc);
+    const int transform = hr_op_transform(op), combine = hr_op_combine(op);
+    const size_t in_size = hipreduce_dtype_size((hipreduce_dtype)dtype), acc_size = (size_t)hr_acc_bytes((hr_acc_kind)acc);
     const source s = {up, dtype, acc, combine, up ? acc_size : in_size};
     const uint64_t tile = hr_tile_items(in_size);
     const uint64_t tiles = hr_tiles(n, tile);
@@ -131,7 +122,7 @@ static void compare_level(int up, int op, int dtype, int acc, uint64_t n, uint64
     const size_t src_off = (size_t)(seed % 8), dst_off = (size_t)(seed / 8 % 8);
     fill(&s, src + src_off, n, seed);
     fill(&s, src_y + src_off, n, seed + 77);
-    const void* y = !up && transform == TR_PRODUCT ? src_y + src_off : NULL;
+    const void* y = !up && transform == HR_TF_PRODUCT ? src_y + src_off : NULL;
     level_of(variants[0], up, dtype, transform, acc)(combine, src + src_off, y, n, tile, 0, tiles, want);
     for (int v = 0; v < n_variants; ++v) {
         const hr_cpu_level_fn level = level_of(variants[v], up, dtype, transform, acc);
@@ -170,7 +161,7 @@ int main(void)
                 int missing = 0;
                 for (int v = 0; v < n_variants; ++v)
                     for (int up = 0; up < 2; ++up)
-                        missing |= level_of(variants[v], up, in, op_rows[op].transform, acc) == NULL;
+                        missing |= level_of(variants[v], up, in, hr_op_transform(op), acc) == NULL;
                 if (missing) {
                     fprintf(stderr, "FAIL no level kernel for %s %s -> %s (acc kind %d)\n",
                             hipreduce_op_name((hipreduce_op)op), hipreduce_dtype_name((hipreduce_dtype)in),

@@ -203,7 +203,7 @@ static int spec_allowed(int op, int in, int out)
 
 static void check_tables(void)
 {
-    static const struct { int value; const char* name; size_t size; hr_dtype_class cls; } dtypes[] = {
+    static const struct { int value; const char* name; size_t size; int cls; } dtypes[] = {
         {0, "i8", 1, HR_CLASS_SIGNED},   {1, "u8", 1, HR_CLASS_UNSIGNED},  {2, "i16", 2, HR_CLASS_SIGNED},
         {3, "u16", 2, HR_CLASS_UNSIGNED}, {4, "i32", 4, HR_CLASS_SIGNED},  {5, "u32", 4, HR_CLASS_UNSIGNED},
         {6, "i64", 8, HR_CLASS_SIGNED},  {7, "u64", 8, HR_CLASS_UNSIGNED}, {8, "f16", 2, HR_CLASS_HALF},
@@ -212,19 +212,19 @@ static void check_tables(void)
     static const char* const ops[14] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
                                         "sum_squares", "max_abs", "nrm2", "argmin", "argmax", "dot"};
     for (int v = -2; v < 20; ++v) {
-        const hr_dtype_info* info = hr_dtype_lookup(v);
+        const char* name = hr_dtype_name(v);
         int row = -1;
         for (int i = 0; i < 12; ++i)
             if (dtypes[i].value == v) row = i;
         if (row < 0) {
-            CHECK(info == NULL && hipreduce_dtype_size((hipreduce_dtype)v) == 0 &&
-                      hipreduce_dtype_name((hipreduce_dtype)v) == NULL,
+            CHECK(name == NULL && hr_dtype_bytes(v) == 0 && hr_dtype_class(v) == HR_CLASS_NONE &&
+                      hipreduce_dtype_size((hipreduce_dtype)v) == 0 && hipreduce_dtype_name((hipreduce_dtype)v) == NULL,
                   "dtype %d must be unknown", v);
             continue;
         }
-        CHECK(info && strcmp(info->name, dtypes[row].name) == 0 && info->size == dtypes[row].size &&
-                  info->cls == dtypes[row].cls && hipreduce_dtype_size((hipreduce_dtype)v) == dtypes[row].size &&
-                  hipreduce_dtype_name((hipreduce_dtype)v) == info->name,
+        CHECK(name && strcmp(name, dtypes[row].name) == 0 && (size_t)hr_dtype_bytes(v) == dtypes[row].size &&
+                  hr_dtype_class(v) == (int)dtypes[row].cls && hipreduce_dtype_size((hipreduce_dtype)v) == dtypes[row].size &&
+                  hipreduce_dtype_name((hipreduce_dtype)v) && strcmp(hipreduce_dtype_name((hipreduce_dtype)v), name) == 0,
               "dtype %d", v);
     }
     int allowed = 0;
@@ -232,11 +232,13 @@ static void check_tables(void)
         const char* name = hr_op_name(op);
         const int known = op >= 0 && op < 14;
         CHECK(known ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
-        CHECK(hipreduce_op_name((hipreduce_op)op) == name, "public op name %d", op);
+        CHECK(name ? hipreduce_op_name((hipreduce_op)op) && strcmp(hipreduce_op_name((hipreduce_op)op), name) == 0
+                   : hipreduce_op_name((hipreduce_op)op) == NULL,
+              "public op name %d", op);
         for (int kind = 0; kind < 3; ++kind)
             for (int in = -2; in < 14; ++in)
                 for (int out = -2; out < 14; ++out) {
-                    const int in_ok = hr_dtype_lookup(in) != NULL, out_ok = hr_dtype_lookup(out) != NULL;
+                    const int in_ok = hr_dtype_name(in) != NULL, out_ok = hr_dtype_name(out) != NULL;
                     const hipreduce_status want =
                         !known                ? HIPREDUCE_STATUS_INVALID_OP
                         : !in_ok || !out_ok   ? HIPREDUCE_STATUS_INVALID_DTYPE
@@ -246,7 +248,7 @@ static void check_tables(void)
                     CHECK(got == want, "call %d op %d in %d out %d: %d, want %d", kind, op, in, out, got, want);
                     allowed += got == HIPREDUCE_STATUS_SUCCESS;
                     if (got == HIPREDUCE_STATUS_SUCCESS)
-                        CHECK(hr_acc_size(hr_acc_of(op, in, out)) > 0, "accumulator of op %d in %d out %d", op, in, out);
+                        CHECK((size_t)hr_acc_bytes(hr_acc_of(op, in, out)) > 0, "accumulator of op %d in %d out %d", op, in, out);
                 }
     }
     int spec_total = 0;
@@ -260,7 +262,9 @@ static void check_tables(void)
     for (int a = 0; a < ALGORITHMS; ++a) {
         algorithms[a] = hr_algorithm_name(a);
         CHECK(algorithms[a] && algorithms[a][0], "algorithm %d", a);
-        CHECK(hipreduce_algorithm_name((hipreduce_algorithm)a) == algorithms[a], "public algorithm name %d", a);
+        CHECK(algorithms[a] && hipreduce_algorithm_name((hipreduce_algorithm)a) &&
+                  strcmp(hipreduce_algorithm_name((hipreduce_algorithm)a), algorithms[a]) == 0,
+              "public algorithm name %d", a);
         for (int b = 0; b < a; ++b)
             CHECK(algorithms[a] && algorithms[b] && strcmp(algorithms[a], algorithms[b]) != 0, "algorithms %d, %d", a, b);
     }
