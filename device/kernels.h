@@ -1,7 +1,7 @@
-/* The kernels of the three drivers, each a template over the operator (ops.h: it fixes
- * the input type and the accumulator), the warp width W and, for multipass and two-pass,
- * the type read at this level (In). An instance whose W does not exist on the target
- * compiles to a trap (hip_compat.h). */
+/* The default algorithm's kernel, a template over the operator (ops.h: it fixes the input
+ * type and the accumulator) and the warp width W, and the tile helpers it shares with the
+ * multipass and two-pass kernels (device/study/pass_kernels.h). An instance whose W does not
+ * exist on the target compiles to a trap (hip_compat.h). */
 #ifndef HIPREDUCE_KERNELS_H
 #define HIPREDUCE_KERNELS_H
 
@@ -224,85 +224,6 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
             const uint64_t lo = group * tile_items<R>() > first ? group * tile_items<R>() : first;
             const uint64_t hi = (group + 1) * tile_items<R>() < end ? (group + 1) * tile_items<R>() : end;
             if (arrive<R>(lv, 1, group, hi - lo)) climb<R>(lv, a, 2, group, reduce_group<R>(lv, 1, group, smem), smem);
-        }
-    }
-}
-
-/* Folds lane `lane`'s share of one tile of a pass's input: the elements (pass 0, In is
- * the element type) or accumulators of an earlier pass (In is Op::acc; where both are
- * the same type, the two folds are the same for the original operators). */
-template <class Op, class In>
-__device__ __forceinline__ typename Op::acc pass_lane_accumulate(typename Op::acc v, const In* in, uint64_t first,
-                                                                uint64_t valid, bool vector_ok)
-{
-    if constexpr (std::is_same<In, typename Op::value_t>::value)
-        return input_lane_accumulate<Op>(v, in, nullptr, first, valid, vector_ok, threadIdx.x);
-    else
-        return partial_lane_accumulate<Op, false>(v, in + first, valid, vector_ok, threadIdx.x);
-}
-
-/* One pass of the front/back double-buffer driver: tile t of `in` becomes out[t]
- * (Op::acc); when one tile covers count this is the last pass and it writes the
- * element-typed result instead. */
-template <class Op, class In, int W>
-__global__ __launch_bounds__(HR_TILE_LANES) void pass_kernel(const In* in, uint64_t count, void* out)
-{
-    if constexpr (!HR_WIDTH_COMPILED(W)) {
-        hr_width_trap(W);
-    } else if (!hr_width_runs(W)) {
-        hr_width_trap(W);
-    } else {
-        using T = typename Op::value_t;
-        using acc = typename Op::acc;
-        HR_SHARED(smem, block_reduce_storage<Op, HR_TILE_LANES>);
-        const uint64_t tiles = tile_count<Op>(count);
-        const bool aligned = aligned16(in);
-        if (tiles <= 1 && blockIdx.x == 0) {
-            acc v = Op::empty();
-            if (count) {
-                v = pass_lane_accumulate<Op, In>(Op::identity(), in, 0, count, aligned && count == tile_items<Op>());
-                v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
-            }
-            if (threadIdx.x == 0) *(T*)out = T(v);
-            return;
-        }
-        for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            const uint64_t first = tile * tile_items<Op>();
-            const uint64_t valid = tile_valid<Op>(count, first);
-            acc v = pass_lane_accumulate<Op, In>(Op::identity(), in, first, valid,
-                                                 aligned && valid == tile_items<Op>());
-            v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
-            if (threadIdx.x == 0) ((acc*)out)[tile] = v;
-        }
-    }
-}
-
-/* Two-pass driver (Harris's reduce6 / PMPP coarsening: grid-stride accumulation):
- * each block folds tiles blockIdx.x, +gridDim.x, ... into its lanes, then reduces
- * once. With one block it is the second pass and writes the element-typed result. */
-template <class Op, class In, int W>
-__global__ __launch_bounds__(HR_TILE_LANES) void grid_stride_kernel(const In* in, uint64_t count, void* out)
-{
-    if constexpr (!HR_WIDTH_COMPILED(W)) {
-        hr_width_trap(W);
-    } else if (!hr_width_runs(W)) {
-        hr_width_trap(W);
-    } else {
-        using T = typename Op::value_t;
-        using acc = typename Op::acc;
-        HR_SHARED(smem, block_reduce_storage<Op, HR_TILE_LANES>);
-        const uint64_t tiles = tile_count<Op>(count);
-        const bool aligned = aligned16(in);
-        acc v = Op::identity();
-        for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            const uint64_t first = tile * tile_items<Op>();
-            const uint64_t valid = tile_valid<Op>(count, first);
-            v = pass_lane_accumulate<Op, In>(v, in, first, valid, aligned && valid == tile_items<Op>());
-        }
-        v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
-        if (threadIdx.x == 0) {
-            if (gridDim.x == 1) *(T*)out = count ? T(v) : T(Op::empty());
-            else ((acc*)out)[blockIdx.x] = v;
         }
     }
 }

@@ -1,6 +1,7 @@
-/* The three drivers as host templates over (operator, warp width), and the table
- * entries that the executor's run-time switch picks from (filled in host/tree_<dtype>.cpp,
- * host/instances.h). */
+/* The default algorithm's driver as a host template over (operator, warp width), and the
+ * table entries that the executor's run-time switch picks from (filled in
+ * host/tree_<dtype>.cpp, host/instances.h). The multipass and two-pass drivers are the study
+ * wing's (host/study/pass_drivers.h). */
 #ifndef HIPREDUCE_DRIVERS_H
 #define HIPREDUCE_DRIVERS_H
 
@@ -71,49 +72,6 @@ template <class R, int W> hipError_t run_tree(const reduce_call& c)
     return hipGetLastError();
 }
 
-template <class Op, int W> hipError_t run_multipass(const reduce_call& c)
-{
-    using T = typename Op::value_t;
-    using acc = typename Op::acc;
-    hr_multipass_plan plan;
-    if (hr_plan_multipass(c.n, tile_items<Op>(), sizeof(acc), &plan) != 0) return hipErrorInvalidValue;
-    void* buffer[2] = {c.workspace, c.workspace + plan.back_offset};
-    const void* src = c.input;
-    for (int pass = 0; pass < plan.passes; ++pass) {
-        void* dst = pass + 1 == plan.passes ? c.result : buffer[pass % 2];
-        const dim3 grid(grid_for(plan.count[pass + 1], *c.dev));
-        if (pass == 0)
-            hipLaunchKernelGGL((pass_kernel<Op, T, W>), grid, dim3(HR_TILE_LANES), 0, c.stream, (const T*)src,
-                               plan.count[pass], dst);
-        else
-            hipLaunchKernelGGL((pass_kernel<Op, acc, W>), grid, dim3(HR_TILE_LANES), 0, c.stream, (const acc*)src,
-                               plan.count[pass], dst);
-        const hipError_t err = hipGetLastError();
-        if (err != hipSuccess) return err;
-        src = dst;
-    }
-    return hipSuccess;
-}
-
-template <class Op, int W> hipError_t run_two_pass(const reduce_call& c)
-{
-    using T = typename Op::value_t;
-    using acc = typename Op::acc;
-    hr_two_pass_plan plan;
-    if (hr_plan_two_pass(c.n, tile_items<Op>(), resident_blocks(*c.dev), sizeof(acc), &plan) != 0)
-        return hipErrorInvalidValue;
-    if (plan.blocks == 1) {
-        hipLaunchKernelGGL((grid_stride_kernel<Op, T, W>), dim3(1), dim3(HR_TILE_LANES), 0, c.stream,
-                           (const T*)c.input, c.n, c.result);
-        return hipGetLastError();
-    }
-    hipLaunchKernelGGL((grid_stride_kernel<Op, T, W>), dim3((unsigned)plan.blocks), dim3(HR_TILE_LANES), 0, c.stream,
-                       (const T*)c.input, c.n, (void*)c.workspace);
-    hipLaunchKernelGGL((grid_stride_kernel<Op, acc, W>), dim3(1), dim3(HR_TILE_LANES), 0, c.stream,
-                       (const acc*)c.workspace, plan.blocks, c.result);
-    return hipGetLastError();
-}
-
 /* Axis and segment calls (host/segment_drivers.h): sizes (size_only) or runs one; *need gets
  * the bytes of partials and of (zeroed) arrival counters it needs. */
 struct shaped_call;
@@ -134,20 +92,9 @@ struct tree_entry {
     size_t elem_size;
 };
 
-/* Multipass and two-pass instances of one of the original 7 operators on one dtype
- * (in == out); run null where the op does not apply. */
-struct pass_entry {
-    run_fn run[2][2]; /* [multipass, two-pass][warp 32, warp 64] */
-    size_t acc_size;
-    size_t elem_size;
-};
-
-enum { HR_PASS_OPS = HIPREDUCE_OP_XOR + 1 };
-
-/* Every instance with one input dtype (host/tree_<dtype>.cpp). */
+/* The default algorithm's instances with one input dtype (host/tree_<dtype>.cpp). */
 struct dtype_instances {
     std::array<std::array<tree_entry, HR_ACC_KINDS>, HR_OP_SLOTS> tree;
-    std::array<pass_entry, HR_PASS_OPS> pass;
 };
 
 #define HR_DECLARE_INSTANCES(E, NAME, CLASS, BYTES) const dtype_instances& instances_##NAME();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "segment_drivers.h"
+#include "study/pass_drivers.h"
 #ifndef HIPREDUCE_STUDY_ALGORITHMS
 #define HIPREDUCE_STUDY_ALGORITHMS 1 /* CMake's -DHIPREDUCE_STUDY_ALGORITHMS=OFF defines it 0 */
 #endif
@@ -81,16 +82,16 @@ bool choose(const hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* cal
         return c->run != nullptr;
     }
     if (call->shape != HR_SHAPE_FULL) return false; /* axis and segment calls: AUTO only */
-    if (call->op >= HR_PASS_OPS || call->out_dtype != call->in_dtype) return false;
-    const pass_entry& e = in.pass[call->op];
-    if (!e.acc_size) return false;
-    c->acc_size = e.acc_size;
-    c->elem_size = e.elem_size;
+    if (call->out_dtype != call->in_dtype) return false;
+    const pass_entry* e = pass_find(call->op, call->in_dtype);
+    if (!e) return false;
+    c->acc_size = e->acc_size;
+    c->elem_size = e->elem_size;
     if ((unsigned)algorithm >= HR_DRIVERS) {
         c->study = study_find(algorithm, call->op, call->in_dtype, gpu->dev.warp_size);
         return c->study != nullptr;
     }
-    c->run = e.run[algorithm == HIPREDUCE_ALGORITHM_TWO_PASS][wide];
+    c->run = e->run[algorithm == HIPREDUCE_ALGORITHM_TWO_PASS][wide];
     return c->run != nullptr;
 }
 
@@ -154,14 +155,8 @@ bool call_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const chosen* 
     bool ok;
     if ((int)algorithm >= HR_DRIVERS) {
         ok = study_workspace_bytes(algorithm, e->elem_size, n, gpu->block_size, gpu->dev, &region);
-    } else if (algorithm == HIPREDUCE_ALGORITHM_MULTIPASS) {
-        hr_multipass_plan p;
-        ok = hr_plan_multipass(n, tile, e->acc_size, &p) == 0;
-        region = p.workspace_bytes;
-    } else if (algorithm == HIPREDUCE_ALGORITHM_TWO_PASS) {
-        hr_two_pass_plan p;
-        ok = hr_plan_two_pass(n, tile, resident_blocks(gpu->dev), e->acc_size, &p) == 0;
-        region = p.workspace_bytes;
+    } else if (algorithm != HIPREDUCE_ALGORITHM_AUTO) {
+        ok = pass_workspace_bytes(algorithm, n, e->elem_size, e->acc_size, gpu->dev, &region);
     } else {
         hr_tree_plan p;
         ok = hr_plan_tree(n, tile, e->acc_size, &p) == 0;
