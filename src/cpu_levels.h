@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hipreduce/hipreduce.h"
+#include "op_table.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,27 +24,22 @@ extern "C" {
 
 /* Tiles [t0, t1) of a level of `count` elements at x (tiles of tile_items elements, the last
  * one possibly partial): partial t, one accumulator, is stored at dst + t * (size_t)hr_acc_bytes(acc).
- * `combine` is the op row's combine (CMB_* of cpu_ops.h); y is dot's second input at level 0
+ * `combine` is the op row's combine (HR_CB_*, op_table.h); y is dot's second input at level 0
  * (NULL otherwise). No alignment needed anywhere. dst may alias x when t0 == 0 and the tiles
  * run on one thread (tile t is read before partial t is written, and t <= t * tile_items). */
 typedef void (*hr_cpu_level_fn)(int combine, const void* x, const void* y, uint64_t count, uint64_t tile_items,
                                 uint64_t t0, uint64_t t1, void* dst);
 
-enum {
-    HR_CPU_DTYPE_SLOTS = 12,    /* hipreduce_dtype values 0 .. 11 */
-    HR_CPU_TRANSFORM_SLOTS = 5, /* HR_TF_IDENT .. HR_TF_KEY (cpu_ops.h) */
-    HR_CPU_ACC_SLOTS = 10,      /* hr_acc_kind values (op_table.h) */
-    HR_CPU_CHUNK_SLOTS = 4      /* input elements of 1, 2, 4, 8 bytes: 16, 8, 4, 2 per chunk */
-};
+enum { HR_CPU_CHUNK_SLOTS = 4 }; /* input elements of 1, 2, 4, 8 bytes: 16, 8, 4, 2 per chunk */
 
 /* The kernels of one instruction set. NULL where no (op, in, out) triple leads: the executor
  * answers NOT_SUPPORTED there, and test_cpu_levels checks that every allowed triple has both. */
 typedef struct hr_cpu_levels {
     const char* isa; /* "baseline", "avx2", "avx512" */
     /* level 0: input elements of a dtype, transformed, into an accumulator kind */
-    hr_cpu_level_fn in[HR_CPU_DTYPE_SLOTS][HR_CPU_TRANSFORM_SLOTS][HR_CPU_ACC_SLOTS];
+    hr_cpu_level_fn in[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS];
     /* higher levels: partials of an accumulator kind, in tiles of the input's chunk geometry */
-    hr_cpu_level_fn up[HR_CPU_ACC_SLOTS][HR_CPU_CHUNK_SLOTS];
+    hr_cpu_level_fn up[HR_ACC_KINDS][HR_CPU_CHUNK_SLOTS];
 } hr_cpu_levels;
 
 /* The chunk slot of an input element size (1, 2, 4 or 8 bytes). */

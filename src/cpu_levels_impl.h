@@ -3,7 +3,8 @@
  * HR_LEVELS_TABLE (the table's name) and HR_LEVELS_ISA (its name as a string).
  *
  * One generic kernel source, parameterised by (source dtype, transform, accumulator kind,
- * combine) and instantiated from the dtype rows (device/op_table.h) below. The default
+ * combine) and instantiated for the cells of cpu_cells.h, which the build generates from
+ * device/rules.h (src/gen/cpu_cells.c): exactly what the allowed triples use. The default
  * algorithm's order (device/order.h): inside a tile, lane l folds the transformed elements
  * tile_base + (c * HR_TILE_LANES + l) * ci + v in (c, v) order from the combine's identity,
  * then the segment tree combines the lanes. Float sums and products (of x, |x|, x*x, x*y;
@@ -22,6 +23,7 @@
 #pragma GCC optimize("O3", "fp-contract=off")
 #endif
 
+#include "cpu_cells.h"
 #include "cpu_levels.h"
 #include "cpu_ops.h"
 #include "plan.h"
@@ -257,80 +259,64 @@ enum {
         }                                                                                                  \
         break;
 
-/* Per kind class: the tile kernels a level function needs (HR_DEFS_) and its cases (HR_BODY_).
- * Which combines meet which transform is the list HR_<class>_COMBINES_<transform>: the pairs the
- * op rows use and their obvious neighbours (each pair is a loop per instruction set, so the
- * build stays quick); an op row made of a listed pair runs without a change here, another
- * pair is one word in its list. */
-#define HR_DEFS_INT(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
-#define HR_FLAT_CASE(SN, T, K, CI, CMB) HR_TILE_CASE(CMB, K, flat_##SN##_##T##_##K##_##CI(CMB, xt, yt, items))
-#define HR_INT_COMBINES_IDENT(G, SN, T, K, CI)                                                             \
-    G(SN, T, K, CI, HR_CB_ADD) G(SN, T, K, CI, HR_CB_MUL) G(SN, T, K, CI, HR_CB_MIN) G(SN, T, K, CI, HR_CB_MAX)    \
-    G(SN, T, K, CI, HR_CB_AND) G(SN, T, K, CI, HR_CB_OR) G(SN, T, K, CI, HR_CB_XOR)
-#define HR_INT_COMBINES_ABS(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD) G(SN, T, K, CI, HR_CB_MIN) G(SN, T, K, CI, HR_CB_MAX)
-#define HR_INT_COMBINES_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
-#define HR_INT_COMBINES_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
-/* A kind wider than the input's own (U64 from <= 32-bit integers) holds only wide results:
- * sums and products. */
-#define HR_INT_COMBINES_WIDE_IDENT(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD) G(SN, T, K, CI, HR_CB_MUL)
-#define HR_INT_COMBINES_WIDE_ABS(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
-#define HR_INT_COMBINES_WIDE_SQUARE(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
-#define HR_INT_COMBINES_WIDE_PRODUCT(G, SN, T, K, CI) G(SN, T, K, CI, HR_CB_ADD)
-#define HR_BODY_INT(SN, T, K, CI) HR_INT_COMBINES_##T(HR_FLAT_CASE, SN, T, K, CI)
-#define HR_BODY_INT_WIDE(SN, T, K, CI) HR_INT_COMBINES_WIDE_##T(HR_FLAT_CASE, SN, T, K, CI)
-#define HR_DEFS_INT_WIDE HR_DEFS_INT
-/* The signed kinds (I32, I64) hold only min/max (hr_acc_of). */
-#define HR_BODY_INT_ORDER(SN, T, K, CI) HR_FLAT_CASE(SN, T, K, CI, HR_CB_MIN) HR_FLAT_CASE(SN, T, K, CI, HR_CB_MAX)
-#define HR_DEFS_INT_ORDER HR_DEFS_INT
+/* Per accumulator family (a kind's implementation, cpu_ops.h): the tile kernels a cell needs
+ * (HR_DEFS_<family>) and the one each combine runs (HR_TILE_<family>_<combine>).
+ *   INT:   integers wrap or pick, so every combine folds in memory order (flat_);
+ *   FLOAT: sums (ADD, and NRM2: a sum of squares from +0.0) and products keep the canonical order
+ *          (ordered_, started from the combine's identity); min/max of x or |x| go through the
+ *          order keys of the source's bits (keys_), of another transform through ordered_;
+ *   NRM2:  f64 nrm2's three scaled sums, in the canonical order;
+ *   KEY:   argmin/argmax: input elements through arg_ (transform KEY), partials through flat_. */
+#define HR_FAMILY_I32 INT
+#define HR_FAMILY_U32 INT
+#define HR_FAMILY_I64 INT
+#define HR_FAMILY_U64 INT
+#define HR_FAMILY_F32 FLOAT
+#define HR_FAMILY_F64 FLOAT
+#define HR_FAMILY_NRM2_F64 NRM2
+#define HR_FAMILY_KEY32 KEY
+#define HR_FAMILY_KEY64 KEY
+#define HR_CAT(a, b) HR_CAT_(a, b)
+#define HR_CAT_(a, b) a##b
+/* HR_FAMILY(K, PREFIX): PREFIX<family of K> */
+#define HR_FAMILY(K, PREFIX) HR_CAT(PREFIX, HR_FAMILY_##K)
 
-/* Floats: sums (ADD, and NRM2, a sum of squares from +0.0) share one ordered loop, started from
- * the combine's own identity; products are ordered too; min/max (x, |x|) go through the order
- * keys. */
+#define HR_DEFS_INT(SN, T, K, CI) HR_DEFINE_FLAT(SN, T, K, CI)
+#define HR_TILE_INT(SN, T, K, CI, C) flat_##SN##_##T##_##K##_##CI(HR_CB_##C, xt, yt, items)
+
 #define HR_DEFS_FLOAT(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI) HR_KEYS_DEF_##T(SN, T, K, CI)
 #define HR_KEYS_DEF_IDENT(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
 #define HR_KEYS_DEF_ABS(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
 #define HR_KEYS_DEF_SQUARE(SN, T, K, CI)
 #define HR_KEYS_DEF_PRODUCT(SN, T, K, CI)
-#define HR_FLOAT_CASE_SUM(SN, T, K, CI)                                                                    \
-    case HR_CB_NRM2:                                                                                         \
-        HR_TILE_CASE(HR_CB_ADD, K, ordered_##SN##_##T##_##K##_##CI(HR_CB_ADD, xt, yt, items, identity_##K(cmb)))
-#define HR_FLOAT_CASE_PROD(SN, T, K, CI)                                                                   \
-    HR_TILE_CASE(HR_CB_MUL, K, ordered_##SN##_##T##_##K##_##CI(HR_CB_MUL, xt, yt, items, identity_##K(HR_CB_MUL)))
-#define HR_FLOAT_CASE_MIN(SN, T, K, CI) HR_TILE_CASE(HR_CB_MIN, K, keys_##SN##_##T##_##K##_##CI(HR_CB_MIN, xt, items))
-#define HR_FLOAT_CASE_MAX(SN, T, K, CI) HR_TILE_CASE(HR_CB_MAX, K, keys_##SN##_##T##_##K##_##CI(HR_CB_MAX, xt, items))
-#define HR_FLOAT_COMBINES_IDENT(SN, T, K, CI)                                                              \
-    HR_FLOAT_CASE_SUM(SN, T, K, CI) HR_FLOAT_CASE_PROD(SN, T, K, CI) HR_FLOAT_CASE_MIN(SN, T, K, CI)       \
-    HR_FLOAT_CASE_MAX(SN, T, K, CI)
-#define HR_FLOAT_COMBINES_ABS(SN, T, K, CI)                                                                \
-    HR_FLOAT_CASE_SUM(SN, T, K, CI) HR_FLOAT_CASE_MIN(SN, T, K, CI) HR_FLOAT_CASE_MAX(SN, T, K, CI)
-#define HR_FLOAT_COMBINES_SQUARE(SN, T, K, CI) HR_FLOAT_CASE_SUM(SN, T, K, CI)
-#define HR_FLOAT_COMBINES_PRODUCT(SN, T, K, CI) HR_FLOAT_CASE_SUM(SN, T, K, CI)
-#define HR_BODY_FLOAT(SN, T, K, CI) HR_FLOAT_COMBINES_##T(SN, T, K, CI)
-/* F64 from f16/bf16/f32: only wide results (sums, products, nrm2's sum of squares). */
-#define HR_DEFS_FLOAT_WIDE(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI)
-#define HR_BODY_FLOAT_WIDE(SN, T, K, CI) HR_FLOAT_CASE_SUM(SN, T, K, CI) HR_FLOAT_WIDE_PROD_##T(SN, T, K, CI)
-#define HR_FLOAT_WIDE_PROD_IDENT HR_FLOAT_CASE_PROD
-#define HR_FLOAT_WIDE_PROD_ABS(SN, T, K, CI)
-#define HR_FLOAT_WIDE_PROD_SQUARE(SN, T, K, CI)
-#define HR_FLOAT_WIDE_PROD_PRODUCT(SN, T, K, CI)
+#define HR_TILE_FLOAT(SN, T, K, CI, C) HR_TILE_FLOAT_##C(SN, T, K, CI, HR_CB_##C)
+#define HR_TILE_FLOAT_ORDERED(SN, T, K, CI, CMB) ordered_##SN##_##T##_##K##_##CI(CMB, xt, yt, items, identity_##K(CMB))
+#define HR_TILE_FLOAT_ADD HR_TILE_FLOAT_ORDERED
+#define HR_TILE_FLOAT_NRM2 HR_TILE_FLOAT_ORDERED /* combine_<K>(NRM2) adds, from identity +0.0 */
+#define HR_TILE_FLOAT_MUL HR_TILE_FLOAT_ORDERED
+#define HR_TILE_FLOAT_MIN(SN, T, K, CI, CMB) HR_TILE_FLOAT_PICK_##T(SN, T, K, CI, CMB)
+#define HR_TILE_FLOAT_MAX HR_TILE_FLOAT_MIN
+#define HR_TILE_FLOAT_PICK_IDENT(SN, T, K, CI, CMB) keys_##SN##_##T##_##K##_##CI(CMB, xt, items)
+#define HR_TILE_FLOAT_PICK_ABS HR_TILE_FLOAT_PICK_IDENT
+#define HR_TILE_FLOAT_PICK_SQUARE HR_TILE_FLOAT_ORDERED
+#define HR_TILE_FLOAT_PICK_PRODUCT HR_TILE_FLOAT_ORDERED
 
 #define HR_DEFS_NRM2(SN, T, K, CI) HR_DEFINE_ORDERED_NRM2(SN, T, K, CI)
-#define HR_BODY_NRM2(SN, T, K, CI)                                                                         \
-    HR_TILE_CASE(HR_CB_NRM2, K, ordered_##SN##_##T##_##K##_##CI(HR_CB_NRM2, xt, yt, items, identity_##K(HR_CB_NRM2)))
+#define HR_TILE_NRM2(SN, T, K, CI, C) ordered_##SN##_##T##_##K##_##CI(HR_CB_##C, xt, yt, items, identity_##K(HR_CB_##C))
 
-/* Argmin/argmax: input elements through arg_ (transform KEY), partials through flat_ (IDENT). */
+#define HR_DEFS_KEY(SN, T, K, CI) HR_ARG_DEF_##T(SN, K, CI)
 #define HR_ARG_DEF_KEY(SN, K, CI) HR_DEFINE_ARG(SN, K, CI)
 #define HR_ARG_DEF_IDENT(SN, K, CI) HR_DEFINE_FLAT(SN, IDENT, K, CI)
+#define HR_TILE_KEY(SN, T, K, CI, C) HR_ARG_USE_##T(SN, K, CI, HR_CB_##C)
 #define HR_ARG_USE_KEY(SN, K, CI, CMB) arg_##SN##_##K##_##CI(CMB, xt, items, base)
 #define HR_ARG_USE_IDENT(SN, K, CI, CMB) flat_##SN##_IDENT_##K##_##CI(CMB, xt, yt, items)
-#define HR_DEFS_KEY(SN, T, K, CI) HR_ARG_DEF_##T(SN, K, CI)
-#define HR_BODY_KEY(SN, T, K, CI)                                                                          \
-    HR_TILE_CASE(HR_CB_ARGMIN, K, HR_ARG_USE_##T(SN, K, CI, HR_CB_ARGMIN))                                     \
-    HR_TILE_CASE(HR_CB_ARGMAX, K, HR_ARG_USE_##T(SN, K, CI, HR_CB_ARGMAX))
 
-/* CLASS: INT, INT_WIDE, INT_ORDER, FLOAT, FLOAT_WIDE, NRM2 or KEY (the lists above). */
-#define HR_DEFINE_LEVEL(NAME, SN, T, K, CI, CLASS)                                                         \
-    HR_DEFS_##CLASS(SN, T, K, CI)                                                                          \
+#define HR_LEVEL_CASE(SN, T, K, CI, C) HR_TILE_CASE(HR_CB_##C, K, HR_FAMILY(K, HR_TILE_)(SN, T, K, CI, C))
+
+/* A level function of source SN (an input dtype, or kind K at the levels above), transform T,
+ * kind K, CI elements per chunk, for the combines CMBS (cpu_cells.h's sets). */
+#define HR_DEFINE_LEVEL(NAME, SN, T, K, CI, CMBS)                                                          \
+    HR_FAMILY(K, HR_DEFS_)(SN, T, K, CI)                                                                   \
     static HR_TARGET void NAME(int cmb, const void* src, const void* src_y, uint64_t count, uint64_t tile,  \
                                uint64_t t0, uint64_t t1, void* dst)                                        \
     {                                                                                                      \
@@ -339,65 +325,47 @@ enum {
         unsigned char* out = (unsigned char*)dst;                                                          \
         const size_t esize = sizeof(st_##SN);                                                              \
         switch (cmb) {                                                                                     \
-            HR_BODY_##CLASS(SN, T, K, CI)                                                                  \
+            CMBS(HR_LEVEL_CASE, SN, T, K, CI)                                                              \
         default: break;                                                                                    \
         }                                                                                                  \
     }
 
-/* ---- the instances: which (transform, kind) pairs each input dtype class runs, from
- * device/op_table.h's dtype rows and hr_acc_of's rules (types.c) ---- */
+/* ---- the instances: the cells of cpu_cells.h, generated at build time from device/rules.h
+ * (every allowed triple's input dtype, transform, accumulator kind and combine) ---- */
 #define HR_CI_1 16
 #define HR_CI_2 8
 #define HR_CI_4 4
 #define HR_CI_8 2
-#define HR_WIDE(G, E, SN, CI, K, CLASS)                                                                    \
-    G(E, SN, IDENT, K, CI, CLASS) G(E, SN, ABS, K, CI, CLASS) G(E, SN, SQUARE, K, CI, CLASS)               \
-    G(E, SN, PRODUCT, K, CI, CLASS)
-#define HR_PAIRS_SIGNED_1(G, E, SN, CI)                                                                    \
-    HR_WIDE(G, E, SN, CI, U32, INT) HR_WIDE(G, E, SN, CI, U64, INT_WIDE) G(E, SN, IDENT, I32, CI, INT_ORDER)     \
-    G(E, SN, KEY, KEY32, CI, KEY)
-#define HR_PAIRS_SIGNED_2 HR_PAIRS_SIGNED_1
-#define HR_PAIRS_SIGNED_4 HR_PAIRS_SIGNED_1
-#define HR_PAIRS_SIGNED_8(G, E, SN, CI)                                                                    \
-    HR_WIDE(G, E, SN, CI, U64, INT) G(E, SN, IDENT, I64, CI, INT_ORDER) G(E, SN, KEY, KEY64, CI, KEY)
-#define HR_PAIRS_UNSIGNED_1(G, E, SN, CI)                                                                  \
-    HR_WIDE(G, E, SN, CI, U32, INT) HR_WIDE(G, E, SN, CI, U64, INT_WIDE) G(E, SN, KEY, KEY32, CI, KEY)
-#define HR_PAIRS_UNSIGNED_2 HR_PAIRS_UNSIGNED_1
-#define HR_PAIRS_UNSIGNED_4 HR_PAIRS_UNSIGNED_1
-#define HR_PAIRS_UNSIGNED_8(G, E, SN, CI) HR_WIDE(G, E, SN, CI, U64, INT) G(E, SN, KEY, KEY64, CI, KEY)
-#define HR_PAIRS_HALF_2(G, E, SN, CI)                                                                      \
-    HR_WIDE(G, E, SN, CI, F32, FLOAT) HR_WIDE(G, E, SN, CI, F64, FLOAT_WIDE) G(E, SN, KEY, KEY32, CI, KEY)
-#define HR_PAIRS_FLOAT_4 HR_PAIRS_HALF_2
-#define HR_PAIRS_FLOAT_8(G, E, SN, CI)                                                                     \
-    HR_WIDE(G, E, SN, CI, F64, FLOAT) G(E, SN, SQUARE, NRM2_F64, CI, NRM2) G(E, SN, KEY, KEY64, CI, KEY)
+#define HR_IN_DEFINE(E, SN, BYTES, T, K, CMBS) HR_DEFINE_LEVEL(in_##SN##_##T##_##K, SN, T, K, HR_CI_##BYTES, CMBS)
+#define HR_IN_ROW(E, SN, BYTES, T, K, CMBS) [E][HR_TF_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
+HR_CPU_IN_CELLS(HR_IN_DEFINE)
 
-#define HR_GEN_DEFINE(E, SN, T, K, CI, CLASS) HR_DEFINE_LEVEL(in_##SN##_##T##_##K, SN, T, K, CI, CLASS)
-#define HR_GEN_ROW(E, SN, T, K, CI, CLASS) [E][HR_TF_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
-#define HR_DTYPE_DEFINE(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_DEFINE, E, NAME, HR_CI_##BYTES)
-#define HR_DTYPE_ROW(E, NAME, CLASS, BYTES) HR_PAIRS_##CLASS##_##BYTES(HR_GEN_ROW, E, NAME, HR_CI_##BYTES)
-HR_DTYPE_ROWS(HR_DTYPE_DEFINE)
+/* Higher levels: partials of a kind. The ordered families keep the input's chunk geometry (one
+ * function per element size); the order-free ones are one function for every geometry. */
+#define HR_UP_KIND_INT(K, CMBS) HR_DEFINE_LEVEL(up_##K, K, IDENT, K, 0, CMBS)
+#define HR_UP_KIND_KEY HR_UP_KIND_INT
+#define HR_UP_KIND_FLOAT(K, CMBS)
+#define HR_UP_KIND_NRM2(K, CMBS)
+#define HR_UP_SIZE_INT(K, BYTES, CMBS)
+#define HR_UP_SIZE_KEY(K, BYTES, CMBS)
+#define HR_UP_SIZE_FLOAT(K, BYTES, CMBS) HR_DEFINE_LEVEL(up_##K##_##BYTES, K, IDENT, K, HR_CI_##BYTES, CMBS)
+#define HR_UP_SIZE_NRM2 HR_UP_SIZE_FLOAT
+#define HR_UP_NAME_INT(K, BYTES) up_##K
+#define HR_UP_NAME_KEY HR_UP_NAME_INT
+#define HR_UP_NAME_FLOAT(K, BYTES) up_##K##_##BYTES
+#define HR_UP_NAME_NRM2 HR_UP_NAME_FLOAT
+#define HR_UP_KIND(K, CMBS) HR_FAMILY(K, HR_UP_KIND_)(K, CMBS)
+#define HR_UP_SIZE(K, BYTES, CMBS) HR_FAMILY(K, HR_UP_SIZE_)(K, BYTES, CMBS)
+HR_CPU_KIND_CELLS(HR_UP_KIND)
+HR_CPU_UP_CELLS(HR_UP_SIZE)
+#define HR_SLOT_1 0
+#define HR_SLOT_2 1
+#define HR_SLOT_4 2
+#define HR_SLOT_8 3
+#define HR_UP_ROW(K, BYTES, CMBS) [HR_ACC_##K][HR_SLOT_##BYTES] = HR_FAMILY(K, HR_UP_NAME_)(K, BYTES),
 
-/* Higher levels: partials of a kind. Ordered kinds keep the input's chunk geometry (CI); the
- * order-free ones are one function for every geometry. */
-HR_DEFINE_LEVEL(up_I32, I32, IDENT, I32, 0, INT_ORDER)
-HR_DEFINE_LEVEL(up_U32, U32, IDENT, U32, 0, INT)
-HR_DEFINE_LEVEL(up_I64, I64, IDENT, I64, 0, INT_ORDER)
-HR_DEFINE_LEVEL(up_U64, U64, IDENT, U64, 0, INT)
-HR_DEFINE_LEVEL(up_KEY32, KEY32, IDENT, KEY32, 0, KEY)
-HR_DEFINE_LEVEL(up_KEY64, KEY64, IDENT, KEY64, 0, KEY)
-HR_DEFINE_LEVEL(up_F32_8, F32, IDENT, F32, 8, FLOAT)
-HR_DEFINE_LEVEL(up_F32_4, F32, IDENT, F32, 4, FLOAT)
-HR_DEFINE_LEVEL(up_F64_8, F64, IDENT, F64, 8, FLOAT)
-HR_DEFINE_LEVEL(up_F64_4, F64, IDENT, F64, 4, FLOAT)
-HR_DEFINE_LEVEL(up_F64_2, F64, IDENT, F64, 2, FLOAT)
-HR_DEFINE_LEVEL(up_NRM2_F64_2, NRM2_F64, IDENT, NRM2_F64, 2, NRM2)
-
-#define HR_UP_ANY(K) [HR_ACC_##K] = {up_##K, up_##K, up_##K, up_##K}
 const hr_cpu_levels HR_LEVELS_TABLE = {
     .isa = HR_LEVELS_ISA,
-    .in = {HR_DTYPE_ROWS(HR_DTYPE_ROW)},
-    .up = {HR_UP_ANY(I32), HR_UP_ANY(U32), HR_UP_ANY(I64), HR_UP_ANY(U64), HR_UP_ANY(KEY32), HR_UP_ANY(KEY64),
-           [HR_ACC_F32] = {NULL, up_F32_8, up_F32_4, NULL},
-           [HR_ACC_F64] = {NULL, up_F64_8, up_F64_4, up_F64_2},
-           [HR_ACC_NRM2_F64] = {NULL, NULL, NULL, up_NRM2_F64_2}},
+    .in = {HR_CPU_IN_CELLS(HR_IN_ROW)},
+    .up = {HR_CPU_UP_CELLS(HR_UP_ROW)},
 };

@@ -158,8 +158,8 @@ static void run_level_job(void* ctx, unsigned worker)
 
 hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cpu_kernels* k)
 {
-    if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_CPU_DTYPE_SLOTS ||
-        (unsigned)call->acc >= HR_CPU_ACC_SLOTS)
+    if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_DTYPE_SLOTS ||
+        (unsigned)call->acc >= HR_ACC_KINDS)
         return HIPREDUCE_STATUS_NOT_SUPPORTED;
     k->transform = hr_op_transform(call->op);
     k->combine = hr_op_combine(call->op);

@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "cpu_cells.h"
 #include "cpu_ops.h"
 #include "cpu_result.h"
 #include "order.h"
@@ -65,51 +66,37 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
 #define HR_DEFINE_LIFT_IDENT HR_DEFINE_LIFT_VALUE
 #define HR_DEFINE_LIFT_ABS HR_DEFINE_LIFT_VALUE
 #define HR_DEFINE_LIFT_SQUARE HR_DEFINE_LIFT_VALUE
+#define HR_DEFINE_LIFT_PRODUCT(SN, T, K) /* dot has no axis call */
 
-/* Which (transform, kind) pairs each dtype class has: hr_acc_of's rules (types.c) for the
- * reduce and argreduce ops (dot's PRODUCT never reaches an axis call). */
-#define HR_LIFTS_INT_NARROW(G, E, SN)                                                                      \
-    G(E, SN, IDENT, U32) G(E, SN, ABS, U32) G(E, SN, SQUARE, U32) G(E, SN, IDENT, U64) G(E, SN, ABS, U64)  \
-    G(E, SN, SQUARE, U64)
-#define HR_LIFTS_INT_WIDE(G, E, SN) G(E, SN, IDENT, U64) G(E, SN, ABS, U64) G(E, SN, SQUARE, U64)
-#define HR_LIFTS_SIGNED_1(G, E, SN) HR_LIFTS_INT_NARROW(G, E, SN) G(E, SN, IDENT, I32) G(E, SN, KEY, KEY32)
-#define HR_LIFTS_SIGNED_2 HR_LIFTS_SIGNED_1
-#define HR_LIFTS_SIGNED_4 HR_LIFTS_SIGNED_1
-#define HR_LIFTS_SIGNED_8(G, E, SN) HR_LIFTS_INT_WIDE(G, E, SN) G(E, SN, IDENT, I64) G(E, SN, KEY, KEY64)
-#define HR_LIFTS_UNSIGNED_1(G, E, SN) HR_LIFTS_INT_NARROW(G, E, SN) G(E, SN, KEY, KEY32)
-#define HR_LIFTS_UNSIGNED_2 HR_LIFTS_UNSIGNED_1
-#define HR_LIFTS_UNSIGNED_4 HR_LIFTS_UNSIGNED_1
-#define HR_LIFTS_UNSIGNED_8(G, E, SN) HR_LIFTS_INT_WIDE(G, E, SN) G(E, SN, KEY, KEY64)
-#define HR_LIFTS_HALF_2(G, E, SN)                                                                          \
-    G(E, SN, IDENT, F32) G(E, SN, ABS, F32) G(E, SN, SQUARE, F32) G(E, SN, IDENT, F64) G(E, SN, ABS, F64)  \
-    G(E, SN, SQUARE, F64) G(E, SN, KEY, KEY32)
-#define HR_LIFTS_FLOAT_4 HR_LIFTS_HALF_2
-#define HR_LIFTS_FLOAT_8(G, E, SN)                                                                         \
-    G(E, SN, IDENT, F64) G(E, SN, ABS, F64) G(E, SN, SQUARE, F64) G(E, SN, SQUARE, NRM2_F64) G(E, SN, KEY, KEY64)
+/* The cells of cpu_cells.h (generated from device/rules.h): every (input dtype, transform,
+ * accumulator kind) an allowed triple uses. */
+#define HR_LIFT_DEFINE(E, SN, BYTES, T, K, CMBS) HR_DEFINE_LIFT_##T(SN, T, K)
+#define HR_LIFT_ROW(E, SN, BYTES, T, K, CMBS) HR_LIFT_ROW_##T(E, SN, T, K)
+#define HR_LIFT_ROW_IDENT(E, SN, T, K) [E][HR_TF_##T][HR_ACC_##K] = lift_##SN##_##T##_##K,
+#define HR_LIFT_ROW_ABS HR_LIFT_ROW_IDENT
+#define HR_LIFT_ROW_SQUARE HR_LIFT_ROW_IDENT
+#define HR_LIFT_ROW_KEY HR_LIFT_ROW_IDENT
+#define HR_LIFT_ROW_PRODUCT(E, SN, T, K)
+HR_CPU_IN_CELLS(HR_LIFT_DEFINE)
 
-#define HR_LIFT_DEFINE(E, SN, T, K) HR_DEFINE_LIFT_##T(SN, T, K)
-#define HR_LIFT_ROW(E, SN, T, K) [E][HR_TF_##T][HR_ACC_##K] = lift_##SN##_##T##_##K,
-#define HR_DTYPE_LIFT_DEFINE(E, NAME, CLASS, BYTES) HR_LIFTS_##CLASS##_##BYTES(HR_LIFT_DEFINE, E, NAME)
-#define HR_DTYPE_LIFT_ROW(E, NAME, CLASS, BYTES) HR_LIFTS_##CLASS##_##BYTES(HR_LIFT_ROW, E, NAME)
-HR_DTYPE_ROWS(HR_DTYPE_LIFT_DEFINE)
-
-static const lift_fn lifts[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS] = {HR_DTYPE_ROWS(HR_DTYPE_LIFT_ROW)};
+static const lift_fn lifts[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS] = {HR_CPU_IN_CELLS(HR_LIFT_ROW)};
 
 /* ---- folds and identities per accumulator kind: one loop per combine the kind holds, so
  * each combine's switch folds away ---- */
 
-#define HR_FOLD_CASE(K, CMB)                                                                               \
-    case CMB:                                                                                              \
+#define HR_FOLD_CASE(K, C)                                                                                 \
+    case HR_CB_##C:                                                                                        \
         for (uint64_t i = 0; i < items; ++i) {                                                             \
             unsigned char* d = dst + i * sizeof(acc_##K);                                                  \
-            store_##K(d, combine_##K(CMB, load_##K(d), load_##K(src + i * sizeof(acc_##K))));              \
+            store_##K(d, combine_##K(HR_CB_##C, load_##K(d), load_##K(src + i * sizeof(acc_##K))));        \
         }                                                                                                  \
         break;
-#define HR_DEFINE_FOLD(K, CASES)                                                                           \
+/* Per kind of cpu_cells.h, with the combines the allowed triples give it. */
+#define HR_DEFINE_FOLD(K, CMBS)                                                                            \
     static void fold_##K(int cmb, unsigned char* dst, const unsigned char* src, uint64_t items)            \
     {                                                                                                      \
         switch (cmb) {                                                                                     \
-            CASES(K)                                                                                       \
+            CMBS(HR_FOLD_CASE, K)                                                                          \
         default: break;                                                                                    \
         }                                                                                                  \
     }                                                                                                      \
@@ -118,32 +105,13 @@ static const lift_fn lifts[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS] = {HR_DT
         const acc_##K identity = identity_##K(cmb);                                                        \
         for (uint64_t i = 0; i < items; ++i) store_##K(dst + i * sizeof(acc_##K), identity);               \
     }
-#define HR_CASES_INT(K)                                                                                    \
-    HR_FOLD_CASE(K, HR_CB_ADD) HR_FOLD_CASE(K, HR_CB_MUL) HR_FOLD_CASE(K, HR_CB_MIN) HR_FOLD_CASE(K, HR_CB_MAX)    \
-    HR_FOLD_CASE(K, HR_CB_AND) HR_FOLD_CASE(K, HR_CB_OR) HR_FOLD_CASE(K, HR_CB_XOR)
-#define HR_CASES_ORDER(K) HR_FOLD_CASE(K, HR_CB_MIN) HR_FOLD_CASE(K, HR_CB_MAX)
-#define HR_CASES_FLOAT(K)                                                                                  \
-    HR_FOLD_CASE(K, HR_CB_ADD) HR_FOLD_CASE(K, HR_CB_MUL) HR_FOLD_CASE(K, HR_CB_MIN) HR_FOLD_CASE(K, HR_CB_MAX)    \
-    HR_FOLD_CASE(K, HR_CB_NRM2)
-#define HR_CASES_NRM2(K) HR_FOLD_CASE(K, HR_CB_NRM2)
-#define HR_CASES_KEY(K) HR_FOLD_CASE(K, HR_CB_ARGMIN) HR_FOLD_CASE(K, HR_CB_ARGMAX)
-HR_DEFINE_FOLD(I32, HR_CASES_ORDER)
-HR_DEFINE_FOLD(U32, HR_CASES_INT)
-HR_DEFINE_FOLD(I64, HR_CASES_ORDER)
-HR_DEFINE_FOLD(U64, HR_CASES_INT)
-HR_DEFINE_FOLD(F32, HR_CASES_FLOAT)
-HR_DEFINE_FOLD(F64, HR_CASES_FLOAT)
-HR_DEFINE_FOLD(NRM2_F64, HR_CASES_NRM2)
-HR_DEFINE_FOLD(KEY32, HR_CASES_KEY)
-HR_DEFINE_FOLD(KEY64, HR_CASES_KEY)
+HR_CPU_KIND_CELLS(HR_DEFINE_FOLD)
 
-#define HR_KIND_ROW(K) [HR_ACC_##K] = {fold_##K, fill_##K}
+#define HR_KIND_ROW(K, CMBS) [HR_ACC_##K] = {fold_##K, fill_##K},
 static const struct {
     fold_fn fold;
     fill_fn fill;
-} kinds[HR_ACC_KINDS] = {HR_KIND_ROW(I32), HR_KIND_ROW(U32),      HR_KIND_ROW(I64),
-                         HR_KIND_ROW(U64), HR_KIND_ROW(F32),      HR_KIND_ROW(F64),
-                         HR_KIND_ROW(NRM2_F64), HR_KIND_ROW(KEY32), HR_KIND_ROW(KEY64)};
+} kinds[HR_ACC_KINDS] = {HR_CPU_KIND_CELLS(HR_KIND_ROW)};
 
 /* ---- the order ---- */
 
