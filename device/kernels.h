@@ -6,6 +6,7 @@
 #define HIPREDUCE_KERNELS_H
 
 #include "block_reduce.h"
+#include "launch_args.h"
 #include "tile_load.h"
 
 namespace hr {
@@ -39,29 +40,6 @@ __device__ __forceinline__ uint32_t* level_counter(const tree_levels& lv, int k)
 {
     return lv.counter[k] + tree_row(lv) * lv.row_counters;
 }
-
-/* A launch's call: inputs (y: dot's second, else null), where the result goes (argmin/argmax:
- * the value and the index) and the result dtype, used only by the thread that stores it. */
-struct tree_args {
-    const void* x;
-    const void* y;
-    void* result;
-    int64_t* index;
-    int out;
-    /* Rows (hipreduce_reduce_axis, inner == 1, few long rows; tree_levels::row_blocks): row r's
-     * input is row_elems elements further on, its result row_result_bytes further (and its index
-     * one further); 0 for one array. */
-    uint64_t row_elems, row_result_bytes;
-};
-
-/* Row `row`'s result and index. */
-__device__ __forceinline__ void* row_result(const tree_args& a, uint64_t row)
-{
-    return (unsigned char*)a.result + row * a.row_result_bytes;
-}
-__device__ __forceinline__ int64_t* row_index(const tree_args& a, uint64_t row) { return a.index ? a.index + row : nullptr; }
-
-__device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
 template <class R> __device__ __forceinline__ bool inputs_aligned(const void* x, const void* y)
 {
@@ -180,7 +158,7 @@ __device__ __forceinline__ void climb(const tree_levels& lv, const tree_args& a,
 {
     for (;; ++level) {
         if (level == lv.levels - 1) {
-            if (threadIdx.x == 0) R::store(v, false, a.out, row_result(a, tree_row(lv)), row_index(a, tree_row(lv)));
+            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, false);
             return;
         }
         if (threadIdx.x == 0) level_partial<typename R::acc>(lv, level)[index] = v;
@@ -200,11 +178,8 @@ __device__ __forceinline__ void climb(const tree_levels& lv, const tree_args& a,
 template <class R, int W>
 __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_kernel(tree_args a, tree_levels lv)
 {
-    if constexpr (!HR_WIDTH_COMPILED(W)) {
-        hr_width_trap(W);
-    } else if (!hr_width_runs(W)) {
-        hr_width_trap(W);
-    } else {
+    HR_KERNEL_BODY(W)
+    {
         using T = typename R::value_t;
         const T* x = (const T*)a.x + tree_row(lv) * a.row_elems;
         const T* y = (const T*)a.y;
@@ -212,8 +187,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename R::acc v = R::identity();
             if (lv.count[0]) v = reduce_tile<R>(x, y, lv.count[0], 0, inputs_aligned<R>(x, y), smem);
-            if (threadIdx.x == 0)
-                R::store(v, lv.count[0] == 0, a.out, row_result(a, tree_row(lv)), row_index(a, tree_row(lv)));
+            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, lv.count[0] == 0);
             return;
         }
         const uint64_t b = tree_block(lv);

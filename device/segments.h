@@ -16,28 +16,17 @@
  *    folded at once into the next level's lanes (8 slots per thread per level), so the
  *    levels of any length need no workspace;
  *  - few rows longer than a tile: the full reduction's kernel itself, consecutive blocks per row
- *    (kernels.h, host/segment_drivers.h).
+ *    (kernels.h, host/default_driver.h).
  * Strided results (inner > 1): a thread per (outer, block, inner) output folds its block's
  * 256 elements in 8 lanes (order.h), consecutive threads reading consecutive inner
  * positions; each level is one launch, the partials laid out [outer][block][inner]. */
 #ifndef HIPREDUCE_SEGMENTS_H
 #define HIPREDUCE_SEGMENTS_H
 
+#include "launch_args.h"
 #include "tile_load.h"
 
 namespace hr {
-
-/* One launch of the contiguous kernel: CSR segments of x (offsets != null; items = segments)
- * or rows of `extent` elements (items = rows). */
-struct seg_args {
-    const void* x;
-    const uint64_t* offsets;
-    uint64_t items;
-    uint64_t extent;
-    void* result;
-    int64_t* index;
-    int out;
-};
 
 enum { SEG_SLOTS = 8 };
 
@@ -188,23 +177,12 @@ __device__ HR_NOINLINE typename R::acc stream_slice(const typename R::value_t* x
     }
 }
 
-/* Writes result `item` (value and, for argmin/argmax, index) of accumulator v. */
-template <class R>
-__device__ __forceinline__ void store_item(const seg_args& a, uint64_t item, typename R::acc v, bool empty)
-{
-    unsigned char* r = (unsigned char*)a.result + item * (uint64_t)dtype_row(a.out).bytes;
-    R::store(v, empty, a.out, r, a.index ? a.index + item : nullptr);
-}
-
 /* Contiguous rows and segments: a group of G threads per item, grid-stride. */
 template <class R, int W, int G>
 __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
 {
-    if constexpr (!HR_WIDTH_COMPILED(W)) {
-        hr_width_trap(W);
-    } else if (!hr_width_runs(W)) {
-        hr_width_trap(W);
-    } else {
+    HR_KERNEL_BODY(W)
+    {
         using T = typename R::value_t;
         constexpr bool skip = G == W; /* the group is the shuffle unit: its counts are uniform there */
         const unsigned g = threadIdx.x % G;
@@ -237,24 +215,13 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
             } else {
                 v = group_tile<R, G, skip>(slice, 0, count, g);
             }
-            if (real && g == 0) store_item<R>(a, item, v, count == 0);
+            if (real && g == 0) store_result<R>(a, item, v, count == 0);
         }
     }
 }
 
-/* One level of a strided reduction: outputs (o, b, i) of [outer][blocks][inner], block b
- * reducing elements [256b, 256b + 256) of the level's `count` along the axis. Level 0
- * reads the input (transformed; argmin/argmax index = the position e), later levels the
- * accumulators. blocks == 1 is the top: results are stored (count == 0: the empty result). */
-struct strided_args {
-    const void* x;
-    uint64_t outer, count, inner, blocks;
-    void* partial;
-    void* result;
-    int64_t* index;
-    int out;
-};
-
+/* Element `at` of a strided level: level 0 the transformed input element (argmin/argmax: its
+ * position e along the axis as the index), later levels an accumulator. */
 template <class R, bool Level0>
 __device__ __forceinline__ typename R::acc strided_element(const void* x, uint64_t at, uint64_t e)
 {
@@ -270,11 +237,8 @@ __device__ __forceinline__ typename R::acc strided_element(const void* x, uint64
 template <class R, int W, bool Level0>
 __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
 {
-    if constexpr (!HR_WIDTH_COMPILED(W)) {
-        hr_width_trap(W);
-    } else if (!hr_width_runs(W)) {
-        hr_width_trap(W);
-    } else {
+    HR_KERNEL_BODY(W)
+    {
         using acc = typename R::acc;
         constexpr int B = HR_STRIDED_BLOCK, L = HR_STRIDED_LANES;
         const uint64_t total = a.outer * a.blocks * a.inner;
@@ -323,12 +287,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
                 l[0] = strided_element<R, Level0>(a.x, at0, 0);
                 if constexpr (R::combine == HR_CB_MIN || R::combine == HR_CB_MAX) l[0] = R::apply(l[0], l[0]);
             }
-            if (a.blocks == 1 && a.count <= (uint64_t)B) {
-                unsigned char* r = (unsigned char*)a.result + (o * a.inner + i) * (uint64_t)dtype_row(a.out).bytes;
-                R::store(l[0], a.count == 0, a.out, r, a.index ? a.index + o * a.inner + i : nullptr);
-            } else {
-                ((acc*)a.partial)[id] = l[0];
-            }
+            if (a.blocks == 1 && a.count <= (uint64_t)B) store_result<R>(a, o * a.inner + i, l[0], a.count == 0);
+            else ((acc*)a.partial)[id] = l[0];
         }
     }
 }

@@ -16,8 +16,8 @@
 
 namespace hr {
 
-/* Elements per 16-byte chunk and per tile, fixed by the input element type. */
-/* rules.h's tile geometry of the operator's input element. */
+/* Elements per 16-byte chunk and per tile: rules.h's geometry of the operator's input element
+ * (fixed by its type, never by the device). */
 template <class Op> __host__ __device__ constexpr int chunk_items() { return (int)hr_chunk_items(sizeof(typename Op::value_t)); }
 template <class Op> __host__ __device__ constexpr uint64_t tile_items() { return hr_tile_items(sizeof(typename Op::value_t)); }
 
@@ -32,6 +32,8 @@ template <class Op> __device__ __forceinline__ uint64_t tile_valid(uint64_t coun
 {
     return count - first < tile_items<Op>() ? count - first : tile_items<Op>();
 }
+
+__device__ __forceinline__ bool aligned16(const void* p) { return ((uintptr_t)p & 15) == 0; }
 
 /* Scalar read; Coherent reads see values other blocks of the same launch wrote
  * before their release (they bypass the non-coherent L1: hip_compat.h). */

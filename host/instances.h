@@ -11,7 +11,7 @@
 
 #include <utility>
 
-#include "segment_drivers.h"
+#include "default_driver.h"
 #include "study/pass_instances.h"
 
 namespace hr {
@@ -29,10 +29,7 @@ template <int Op, int D, int A> constexpr tree_entry tree_cell()
 {
     if constexpr (tree_cell_used(Op, D, A)) {
         using R = red<op_row(Op).transform, op_row(Op).combine, D, A>;
-        return {{run_tree<R, 32>, run_tree<R, 64>},
-                {run_shaped<R, 32>, run_shaped<R, 64>},
-                sizeof(typename R::acc),
-                sizeof(typename R::value_t)};
+        return {{run_call<R, 32>, run_call<R, 64>}, sizeof(typename R::acc), sizeof(typename R::value_t)};
     } else {
         return {};
     }

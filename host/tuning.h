@@ -1,6 +1,6 @@
 /* Per-architecture tuning of the default algorithm's launch, as data. Only choices
  * that leave the reduction order alone live here (the tile geometry is part of the
- * reproducibility contract, src/plan.h): how many 256-thread blocks to keep resident
+ * reproducibility contract, device/order.h): how many 256-thread blocks to keep resident
  * per multiprocessor (the persistent grid), each streaming a contiguous run of tiles.
  * The input loads are evict-first (__ldcs) on NVIDIA: device/hip_compat.h. The tree
  * kernel's __launch_bounds__ asks for registers that let HR_TREE_MIN_BLOCKS (4) blocks
@@ -43,11 +43,12 @@ constexpr tuning_row tuning_table[] = {
     {true, 0, 4},
 };
 
-/* Axis and segment reductions (host/segment_drivers.h): the strategy per shape, as data.
- * Contiguous rows up to one tile: a group of threads per row, by the row's lanes (elements /
- * chunk items, at most 256); the first row whose max_lanes holds wins. Rows longer than a
- * tile: the full reduction's kernel, one plan per row (consecutive blocks per row), while there are
- * at most tree_rows_per_sm rows per SM; more rows: a warp streams each. CSR segments: a warp
+/* The default algorithm's strategy per shape (host/default_driver.h), as data. One row (a full
+ * reduction is the row [1][n][1]) of any length: the full reduction's kernel. Contiguous rows up
+ * to one tile: a group of threads per row, by the row's lanes (elements / chunk items, at most
+ * 256); the first row whose max_lanes holds wins. Rows longer than a tile: the full reduction's
+ * kernel, one plan per row (consecutive blocks per row), while there are at most
+ * segment_tree_rows_max rows (256 per SM, 65535 at most); more rows: a warp streams each. CSR segments: a warp
  * each. Columns (inner > 1): a thread per (outer, 256-block, inner).
  * Figures: hipreduce-bench on the H200, f32 sum, 256 MiB, at 95b09b6 + this table
  * (docs/BENCHMARKS.md). Few long rows: 1024 x 65536 3912 GB/s, 16 x 4194304 3938 GB/s
@@ -69,7 +70,11 @@ inline int segment_group(unsigned long long lanes)
         if (lanes <= row.max_lanes) return row.group;
     return 32;
 }
-inline unsigned long long segment_tree_rows_max(int sm_count) { return (unsigned long long)sm_count * 256 < 65535 ? (unsigned long long)sm_count * 256 : 65535; }
+inline unsigned long long segment_tree_rows_max(int sm_count)
+{
+    const unsigned long long rows = (unsigned long long)sm_count * 256;
+    return rows < 65535 ? rows : 65535;
+}
 
 inline int blocks_per_sm(int major)
 {

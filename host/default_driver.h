@@ -1,0 +1,149 @@
+/* The default algorithm's driver (AUTO), a host template over (operator, warp width). Every call
+ * it runs is the shaped call [outer][extent][inner]: a full reduction (hipreduce_reduce, _argreduce,
+ * _dot) is outer 1, extent n, inner 1, and takes the same kernel as any single row. The shape picks
+ * the kernel (device/kernels.h, device/segments.h) and its levels; the workspace is the partials of
+ * the levels between the input and the results, and the arrival counters of the tree kernel's.
+ * One function both sizes and runs a call, so the size query and the launches cannot disagree. */
+#ifndef HIPREDUCE_DEFAULT_DRIVER_H
+#define HIPREDUCE_DEFAULT_DRIVER_H
+
+#include "drivers.h"
+#include "segments.h"
+
+namespace hr {
+
+/* Grid of a grid-stride launch over `units` of `per_block` each, at most 8 blocks per SM. */
+static inline unsigned grid_over(uint64_t units, uint64_t per_block, const device_info& dev)
+{
+    const uint64_t blocks = (units + per_block - 1) / per_block, cap = (uint64_t)dev.sm_count * 8;
+    return (unsigned)(blocks == 0 ? 1 : blocks < cap ? blocks : cap);
+}
+
+/* The tree kernel's levels of one plan, its partials at `partials` and its counters at `counters`
+ * (plan.h's offsets as pointers). */
+static inline tree_levels tree_levels_of(const hr_tree_plan& plan, unsigned char* partials, uint32_t* counters)
+{
+    tree_levels lv = {};
+    lv.levels = plan.levels;
+    for (int k = 0; k < plan.levels; ++k) {
+        lv.count[k] = plan.count[k];
+        lv.partial[k] = partials + plan.partial_offset[k];
+        lv.counter[k] = (uint32_t*)((unsigned char*)counters + plan.counter_offset[k]);
+    }
+    return lv;
+}
+
+/* One row, or few rows longer than a tile: the full reduction's single-launch kernel, one plan
+ * per row, so that each row has the bits of hipreduce_reduce by construction. The device's
+ * resident blocks are shared out between the rows, row_blocks consecutive blocks per row
+ * (kernels.h); the rows' partials and arrival counters lie one plan's size apart. Even shares:
+ * each block of a row streams a contiguous run of its tiles, the runs differing by at most one
+ * tile (every resident slot streams until the last tiles; ceil-sized runs would leave up to a
+ * tile per block of slots idle: 3% for i8 at 2^28). One row is one array (row_blocks 0). */
+template <class R, int W> hipError_t run_tree(const reduce_call& c, call_need* need)
+{
+    hr_tree_plan plan;
+    if (hr_plan_tree(c.extent, tile_items<R>(), sizeof(typename R::acc), &plan) != 0) return hipErrorInvalidValue;
+    const uint64_t rows = c.outer, row_partials = round16(plan.partial_bytes), row_counters = round16(plan.counter_bytes);
+    need->partials = rows * row_partials;
+    need->counters = rows * row_counters;
+    if (c.size_only || rows == 0) return hipSuccess;
+    tree_levels lv = tree_levels_of(plan, c.workspace, c.counters);
+    const uint64_t tiles = plan.levels > 1 ? plan.count[1] : 1, resident = resident_blocks(*c.dev);
+    const uint64_t share_out = (resident + rows - 1) / rows;
+    const uint64_t per_row = share_out < tiles ? share_out : tiles;
+    lv.share = tiles / per_row;
+    lv.extra = tiles % per_row;
+    if (rows > 1) {
+        lv.row_blocks = per_row;
+        lv.row_partial_bytes = row_partials;
+        lv.row_counters = row_counters / sizeof(uint32_t);
+    }
+    const tree_args args = {{c.result, c.index, c.out_dtype}, c.input, c.y, c.extent};
+    hipLaunchKernelGGL((tree_kernel<R, W>), dim3((unsigned)(per_row * rows)), dim3(HR_TILE_LANES), 0, c.stream,
+                       args, lv);
+    return hipGetLastError();
+}
+
+template <class R, int W, int G> hipError_t launch_segments(const reduce_call& c, const seg_args& a)
+{
+    hipLaunchKernelGGL((segments_kernel<R, W, G>), dim3(grid_over(a.items, HR_TILE_LANES / G, *c.dev)),
+                       dim3(HR_TILE_LANES), 0, c.stream, a);
+    return hipGetLastError();
+}
+
+/* Many rows (inner == 1) and CSR segments: a group of threads per row or segment (host/tuning.h). */
+template <class R, int W> hipError_t run_slices(const reduce_call& c)
+{
+    if (c.size_only) return hipSuccess;
+    seg_args a = {{c.result, c.index, c.out_dtype}, c.input, nullptr, c.outer, c.extent};
+    if (c.shape == HR_SHAPE_SEGMENTS) {
+        if (c.num_segments == 0) return hipSuccess;
+        a.offsets = c.offsets;
+        a.items = c.num_segments;
+        return launch_segments<R, W, HR_SEGMENT>(c, a);
+    }
+    if (c.outer == 0) return hipSuccess;
+    const uint64_t lanes = (c.extent + chunk_items<R>() - 1) / chunk_items<R>();
+    if (segment_group(lanes) == 4) return launch_segments<R, W, 4>(c, a);
+    return launch_segments<R, W, HR_SEGMENT>(c, a);
+}
+
+/* Columns (inner > 1): one launch per level of HR_STRIDED_BLOCK blocks. */
+template <class R, int W> hipError_t run_strided(const reduce_call& c, call_need* bytes)
+{
+    using acc = typename R::acc;
+    uint64_t counts[HR_MAX_LEVELS * 2] = {c.extent}, offset[HR_MAX_LEVELS * 2] = {0};
+    int levels = 1;
+    uint64_t need = 0;
+    while (counts[levels - 1] > (uint64_t)HR_STRIDED_BLOCK) {
+        counts[levels] = (counts[levels - 1] + HR_STRIDED_BLOCK - 1) / HR_STRIDED_BLOCK;
+        offset[levels] = need;
+        need += round16(c.outer * counts[levels] * c.inner * sizeof(acc));
+        ++levels;
+    }
+    bytes->partials = need;
+    if (c.size_only || c.outer * c.inner == 0) return hipSuccess;
+    for (int k = 0; k < levels; ++k) {
+        strided_args a = {{c.result, c.index, c.out_dtype},
+                          k == 0 ? c.input : (const void*)(c.workspace + offset[k]),
+                          c.outer,
+                          counts[k],
+                          c.inner,
+                          k + 1 < levels ? counts[k + 1] : 1,
+                          k + 1 < levels ? c.workspace + offset[k + 1] : nullptr};
+        const dim3 grid(grid_over(c.outer * a.blocks * c.inner, HR_TILE_LANES, *c.dev));
+        if (k == 0)
+            hipLaunchKernelGGL((strided_kernel<R, W, true>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
+        else
+            hipLaunchKernelGGL((strided_kernel<R, W, false>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
+        const hipError_t err = hipGetLastError();
+        if (err != hipSuccess) return err;
+    }
+    return hipSuccess;
+}
+
+/* Every call of the default algorithm: sizes it (c.size_only) or runs it; *need (if not null)
+ * gets the bytes of partials and of zeroed arrival counters that it needs. */
+template <class R, int W> hipError_t run_call(const reduce_call& c, call_need* need)
+{
+    call_need n = {0, 0};
+    hipError_t err;
+    if constexpr (R::inputs == 2) {
+        err = run_tree<R, W>(c, &n); /* dot: full reductions only */
+    } else if (c.shape == HR_SHAPE_SEGMENTS) {
+        err = run_slices<R, W>(c);
+    } else if (c.inner > 1) {
+        err = run_strided<R, W>(c, &n);
+    } else if (c.outer == 1 || (c.extent > tile_items<R>() && c.outer <= segment_tree_rows_max(c.dev->sm_count))) {
+        err = run_tree<R, W>(c, &n);
+    } else {
+        err = run_slices<R, W>(c);
+    }
+    if (need) *need = n;
+    return err;
+}
+
+}  // namespace hr
+
+#endif
