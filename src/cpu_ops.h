@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cpu_half.h"
+#include "half.h"
 #include "hipreduce/hipreduce.h"
 #include "rules.h"
 
@@ -86,8 +86,8 @@ HR_INT_SOURCE(u64, uint64_t, uint64_t, v)
     HR_ALWAYS_INLINE V val_##NAME(const unsigned char* p) { return of_bits_##NAME(bits_##NAME(p)); }       \
     HR_ALWAYS_INLINE V mag_##NAME(V v) { return (V)fabs(v); }                                              \
     HR_ALWAYS_INLINE B inf_##NAME(void) { return (B)(INF); }
-HR_FLOAT_SOURCE(f16, uint16_t, float, uint16_t, int16_t, 0x7c00u, hr_f16_to_f32(b))
-HR_FLOAT_SOURCE(bf16, uint16_t, float, uint16_t, int16_t, 0x7f80u, hr_bf16_to_f32(b))
+HR_FLOAT_SOURCE(f16, uint16_t, float, uint16_t, int16_t, HR_F16_INF, hr_f16_to_f32(b))
+HR_FLOAT_SOURCE(bf16, uint16_t, float, uint16_t, int16_t, HR_BF16_INF, hr_bf16_to_f32(b))
 HR_FLOAT_SOURCE(f32, float, float, uint32_t, int32_t, UINT32_C(0x7f800000), hr_bits_f32(b))
 HR_FLOAT_SOURCE(f64, double, double, uint64_t, int64_t, UINT64_C(0x7ff0000000000000), load_f64((const unsigned char*)&b))
 
