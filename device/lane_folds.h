@@ -32,7 +32,7 @@ template <class R> constexpr int fold_kind()
     const bool order = R::combine == HR_CB_MIN || R::combine == HR_CB_MAX;
     if (R::float_in && order && R::transform == HR_TF_IDENT) return FOLD_FLOAT_ORDER;
     if (R::float_in && R::combine == HR_CB_MAX && R::transform == HR_TF_ABS) return FOLD_FLOAT_MAX_ABS;
-    const int bytes = dtype_row(R::dtype).bytes;
+    const int bytes = hr_dtype_bytes(R::dtype);
     const bool narrow = R::transform == HR_TF_IDENT || R::transform == HR_TF_ABS ? bytes <= 2 : bytes == 1;
     if (!R::float_in && R::combine == HR_CB_ADD && narrow) return FOLD_NARROW_SUM;
     return FOLD_GENERIC;
@@ -63,7 +63,7 @@ template <class R> struct input_fold<R, FOLD_FLOAT_ORDER> {
     bool nan;
     static HR_HD I key_of(T x)
     {
-        if constexpr (half) return flip_key<int32_t>((int32_t)(int16_t)x);
+        if constexpr (half) return half_key(x);
         else return float_key<T>::key(x);
     }
     static HR_HD bool nan_of(T x)
@@ -90,7 +90,7 @@ template <class R> struct input_fold<R, FOLD_FLOAT_ORDER> {
     }
     HR_HD acc result(uint64_t) const
     {
-        if constexpr (half) return nan ? canonical_nan<float>() : half_to_f32<R::dtype>((uint16_t)flip_key<int32_t>(key));
+        if constexpr (half) return nan ? canonical_nan<float>() : half_to_f32<R::dtype>(half_of_key(key));
         else return nan ? canonical_nan<T>() : float_key<T>::value(key);
     }
 };

@@ -1,5 +1,6 @@
-/* The device code's view of device/op_table.h's rows (columns as constants, dtype storage
- * types, accumulator types) and the float helpers the operators share. */
+/* The types of the device code: each dtype's storage type, each accumulator kind's type
+ * (op_table.h's HR_ACC_ROWS), and the float helpers the operator units share. The rules
+ * (classes, columns, allowed triples, accumulators) are rules.h's, read from there. */
 #ifndef HIPREDUCE_OP_TYPES_H
 #define HIPREDUCE_OP_TYPES_H
 
@@ -13,7 +14,7 @@
 
 namespace hr {
 
-/* A row's columns as constants (rules.h). */
+/* rules.h's answers for an op or a dtype gathered in one constant, for template arguments. */
 struct op_columns {
     int transform, combine, results;
 };
@@ -26,7 +27,7 @@ constexpr dtype_columns dtype_row(int dtype) { return {hr_dtype_class(dtype), hr
 
 /* Storage type of a dtype. */
 template <int D> struct storage {
-    static constexpr dtype_columns c = dtype_row(D);
+    static constexpr dtype_columns c = {hr_dtype_class(D), hr_dtype_bytes(D)};
     using sint = typename std::conditional<
         c.bytes == 1, int8_t,
         typename std::conditional<c.bytes == 2, int16_t, typename std::conditional<c.bytes == 4, int32_t, int64_t>::type>::type>::type;
@@ -44,9 +45,12 @@ struct nrm2_acc {
     double sml, med, big; /* Blue's scaled sums of squares: small, medium and big magnitudes */
 };
 template <class K> struct key_acc {
-    K key;         /* the element's order key (see key_of) */
+    using key_t = K;
+    K key;         /* the element's order key (see transforms.h's key_of) */
     int64_t index; /* its index */
 };
+template <class T> struct is_key_acc : std::false_type {};
+template <class K> struct is_key_acc<key_acc<K>> : std::true_type {};
 
 template <int A> struct acc_type;
 template <> struct acc_type<HR_ACC_I32> { using type = int32_t; };
@@ -122,6 +126,9 @@ template <int D> HR_HD float half_to_f32(uint16_t h) { return D == HIPREDUCE_BF1
 template <int D> HR_HD uint16_t f32_to_half(float f) { return D == HIPREDUCE_BF16 ? f32_to_bf16(f) : f32_to_f16(f); }
 template <int D> constexpr uint16_t half_inf() { return D == HIPREDUCE_BF16 ? BF16_INF : F16_INF; }
 template <int D> constexpr uint16_t half_nan() { return D == HIPREDUCE_BF16 ? BF16_NAN : F16_NAN; }
+/* The order key of f16/bf16 raw bits: as a float's (flip_key), on the sign-extended 16 bits. */
+HR_HD int32_t half_key(uint16_t h) { return flip_key<int32_t>((int32_t)(int16_t)h); }
+HR_HD uint16_t half_of_key(int32_t k) { return (uint16_t)flip_key<int32_t>(k); }
 
 /* Blue's thresholds and scales (LAPACK 3.10's dnrm2 for f64). */
 constexpr double NRM2_T_SML = 0x1p-511, NRM2_T_BIG = 0x1p486, NRM2_S_SML = 0x1p537, NRM2_S_BIG = 0x1p-538;

@@ -1,0 +1,115 @@
+/* Combine units of the device operators: op_table.h's combine column, one unit per value, over
+ * the accumulator kind A the call reduces in.
+ *   apply(a, b)          the combine, commutative, so a tree may combine either way round;
+ *   identity<Domain>()   what lanes start from and out-of-range lanes are fed (exact). MIN and
+ *                        MAX start from the far end of what the transform gives (Domain: the
+ *                        transform unit's lowest/highest), so only MAX over |x| starts at 0;
+ *   empty<Domain>()      the accumulator of n == 0 (+0.0 for float sums; identity otherwise).
+ * Float sums start lanes from -0.0, the exact identity, so a sum of -0.0 stays -0.0. Float
+ * MIN/MAX give the canonical NaN if either side is NaN and order -0.0 below +0.0, so their
+ * result has the same bits in any order. */
+#ifndef HIPREDUCE_COMBINES_H
+#define HIPREDUCE_COMBINES_H
+
+#include "op_types.h"
+
+namespace hr {
+
+template <int Combine, int A> struct combine_unit;
+
+/* What the units that are their own empty result share. */
+template <int A> struct combine_base {
+    using acc = acc_t<A>;
+    static constexpr bool bitwise = false;
+};
+
+template <int A> struct combine_unit<HR_CB_ADD, A> : combine_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity() { return std::is_floating_point<acc>::value ? acc(-0.0) : acc(0); }
+    template <class Domain> static HR_HD acc empty() { return acc(0); }
+    static HR_HD acc apply(acc a, acc b) { return a + b; }
+};
+
+/* Integer products wrap in the unsigned accumulator. */
+template <int A> struct combine_unit<HR_CB_MUL, A> : combine_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity() { return acc(1); }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b) { return a * b; }
+};
+
+template <bool Min, int A> struct order_unit : combine_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity()
+    {
+        if constexpr (Min) return Domain::highest();
+        else return Domain::lowest();
+    }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b)
+    {
+        if constexpr (std::is_floating_point<acc>::value) return float_pick<acc, Min>(a, b);
+        else return (Min ? b < a : a < b) ? b : a;
+    }
+};
+template <int A> struct combine_unit<HR_CB_MIN, A> : order_unit<true, A> {};
+template <int A> struct combine_unit<HR_CB_MAX, A> : order_unit<false, A> {};
+
+/* Bitwise combines (integers only: op_table.h's INT_SAME results). */
+template <int A> struct bitwise_base {
+    using acc = acc_t<A>;
+    static constexpr bool bitwise = true;
+};
+template <int A> struct combine_unit<HR_CB_AND, A> : bitwise_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity() { return ~acc(0); }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b) { return a & b; }
+};
+template <int A> struct combine_unit<HR_CB_OR, A> : bitwise_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity() { return acc(0); }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b) { return a | b; }
+};
+template <int A> struct combine_unit<HR_CB_XOR, A> : bitwise_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity() { return acc(0); }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b) { return a ^ b; }
+};
+
+/* nrm2's sum of squares: in F64 (from f16/bf16/f32: x*x is exact there) a plain sum from +0.0;
+ * in NRM2_F64 (from f64) Blue's three sums, each its own. The root is the store's (stores.h). */
+template <int A> struct combine_unit<HR_CB_NRM2, A> : combine_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity() { return acc(0.0); }
+    template <class Domain> static HR_HD acc empty() { return acc(0.0); }
+    static HR_HD acc apply(acc a, acc b) { return a + b; }
+};
+template <> struct combine_unit<HR_CB_NRM2, HR_ACC_NRM2_F64> : combine_base<HR_ACC_NRM2_F64> {
+    using acc = nrm2_acc;
+    template <class Domain> static HR_HD acc identity() { return acc{0.0, 0.0, 0.0}; }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b) { return acc{a.sml + b.sml, a.med + b.med, a.big + b.big}; }
+};
+
+/* argmin/argmax over (key, index): the better key wins, equal keys the smaller index. The
+ * identity has the worst key and an index past every element, so it loses every tie. */
+template <bool Min, int A> struct arg_unit : combine_base<A> {
+    using acc = acc_t<A>;
+    using K = typename acc::key_t;
+    static constexpr bool is_min = Min;
+    static HR_HD bool better(K a, K b) { return Min ? a < b : a > b; }
+    static HR_HD K worst() { return Min ? (K)max_value<K>() : (K)min_value<K>(); }
+    static HR_HD K best() { return Min ? (K)min_value<K>() : (K)max_value<K>(); }
+    template <class Domain> static HR_HD acc identity() { return acc{worst(), INT64_MAX}; }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b) { return better(b.key, a.key) || (b.key == a.key && b.index < a.index) ? b : a; }
+};
+template <int A> struct combine_unit<HR_CB_ARGMIN, A> : arg_unit<true, A> {};
+template <int A> struct combine_unit<HR_CB_ARGMAX, A> : arg_unit<false, A> {};
+
+}  // namespace hr
+
+#endif

@@ -1,0 +1,91 @@
+/* Store policies of the device operators: how the top of a reduction writes its result (thread
+ * 0, once), the result dtype being a run-time argument (kernels are never instantiated per it).
+ *   store_round<D, A>  the accumulator rounded once into the result dtype;
+ *   store_norm<A>      nrm2's finish: the root of the sum of squares (of Blue's three sums);
+ *   store_arg<Key>     argmin/argmax: the element of the best key and its index. */
+#ifndef HIPREDUCE_STORES_H
+#define HIPREDUCE_STORES_H
+
+#include <math.h>
+
+#include "op_types.h"
+
+namespace hr {
+
+template <class T> HR_HD void put(void* p, T v) { *(T*)p = v; }
+
+/* Input dtype D reduced in accumulator A, into result dtype `out` (an allowed one). */
+template <int D, int A> struct store_round {
+    using acc = acc_t<A>;
+    static HR_HD void store(acc v, int out, void* result)
+    {
+        if constexpr (A == HR_ACC_F32 && hr_dtype_class(D) == HR_CLASS_HALF) {
+            if (out == D) put<uint16_t>(result, f32_to_half<D>(v));
+            else put<float>(result, v);
+        } else if constexpr (std::is_floating_point<acc>::value) {
+            put<acc>(result, v); /* f32 from f32, f64 from anything */
+        } else {
+            /* Integers: the accumulator's low bytes, read as the result type. */
+            using U = typename std::make_unsigned<acc>::type;
+            if constexpr (sizeof(acc) == 8 || dtype_row(D).bytes == 4) {
+                put<U>(result, (U)v);
+            } else {
+                switch (dtype_row(out).bytes) { /* as the callers' dtype_row(out): one lookup */
+                case 1: put<uint8_t>(result, (uint8_t)v); break;
+                case 2: put<uint16_t>(result, (uint16_t)v); break;
+                default: put<uint32_t>(result, (uint32_t)v); break;
+                }
+            }
+        }
+    }
+};
+
+/* nrm2 into f32 or f64: a NaN root gives the canonical NaN of the result dtype. */
+template <int A> struct store_norm {
+    using acc = acc_t<A>;
+    static HR_HD void put_norm(double r, int out, void* result)
+    {
+        if (out == HIPREDUCE_F32) put<float>(result, is_nan(r) ? canonical_nan<float>() : (float)r);
+        else put<double>(result, is_nan(r) ? canonical_nan<double>() : r);
+    }
+    /* Blue's combination of the three scaled sums (LAPACK 3.10's dnrm2). */
+    static HR_HD double blue_finish(const nrm2_acc& s)
+    {
+        double big = s.big, r;
+        const bool med_counts = s.med > 0.0 || is_nan(s.med);
+        if (big > 0.0 || is_nan(big)) {
+            if (med_counts) big += (s.med * NRM2_S_BIG) * NRM2_S_BIG;
+            r = sqrt(big) / NRM2_S_BIG;
+        } else if (s.sml > 0.0) {
+            if (med_counts) {
+                const double a = sqrt(s.med), b = sqrt(s.sml) / NRM2_S_SML;
+                const double ymin = a < b ? a : b, ymax = a < b ? b : a;
+                const double q = ymin / ymax;
+                r = ymax * sqrt(1.0 + q * q);
+            } else {
+                r = sqrt(s.sml) / NRM2_S_SML;
+            }
+        } else {
+            r = sqrt(s.med);
+        }
+        return is_nan(s.med) ? canonical_nan<double>() : r;
+    }
+    static HR_HD void store(acc v, int out, void* result)
+    {
+        if constexpr (A == HR_ACC_NRM2_F64) put_norm(blue_finish(v), out, result);
+        else put_norm(sqrt(v), out, result);
+    }
+};
+
+/* Key: the KEY transform unit (transforms.h). n == 0 gives index -1 and its empty value. */
+template <class Key> struct store_arg {
+    template <class Acc> static HR_HD void store(Acc v, bool is_empty, void* result, int64_t* index)
+    {
+        *index = is_empty ? -1 : v.index;
+        put<typename Key::value_t>(result, is_empty ? Key::empty_value() : Key::key_value(v.key));
+    }
+};
+
+}  // namespace hr
+
+#endif

@@ -1,0 +1,160 @@
+/* Transform units of the device operators: op_table.h's transform column, one unit per value,
+ * over an input dtype D and the accumulator kind A the call reduces in.
+ *   value_t              the input's storage type (f16/bf16: raw uint16_t);
+ *   widen(x)             x in the accumulator's arithmetic type (exact);
+ *   lift(x), lift2(x, y) the element (dot: the pair) as it enters the combine (level 0 only);
+ *   lowest(), highest()  the least and greatest value lift can give, in the accumulator: where
+ *                        a MIN combine starts (highest) and a MAX one (lowest; |x|: 0).
+ * KEY lifts to an order key and an index, which the lane folds build from key_of; its unit has
+ * key_of, key_value, nan_key, worst_key and empty_value instead. The order those keys are ranked
+ * in is the combine's (Order: combines.h's arg_unit), so KEY takes it as a parameter. */
+#ifndef HIPREDUCE_TRANSFORMS_H
+#define HIPREDUCE_TRANSFORMS_H
+
+#include "op_types.h"
+
+namespace hr {
+
+/* What every transform shares: the element, its widening, and by default the accumulator's
+ * whole range as the domain. */
+template <int D, int A> struct element_unit {
+    static constexpr int in_class = hr_dtype_class(D);
+    using value_t = storage_t<D>;
+    using acc = acc_t<A>;
+    static constexpr int inputs = 1;
+
+    /* Floats exact; integers sign- or zero-extended by their own signedness (C++ conversion
+     * to the unsigned accumulator). */
+    static HR_HD acc widen(value_t x)
+    {
+        if constexpr (in_class == HR_CLASS_HALF) return acc(half_to_f32<D>(x));
+        else return acc(x);
+    }
+    static HR_HD acc lowest() { return min_value<acc>(); }
+    static HR_HD acc highest() { return max_value<acc>(); }
+};
+
+template <int Transform, int D, int A, class Order> struct transform_unit;
+
+/* The base's names, which a template does not see unqualified in a dependent base. */
+#define HR_ELEMENT_NAMES(D, A)       \
+    using base = element_unit<D, A>; \
+    using typename base::acc;        \
+    using typename base::value_t;    \
+    using base::widen
+
+/* x: its domain is the input dtype's range (f16/bf16: -inf .. +inf in f32). */
+template <int D, int A, class Order> struct transform_unit<HR_TF_IDENT, D, A, Order> : element_unit<D, A> {
+    HR_ELEMENT_NAMES(D, A);
+    static HR_HD acc lift(value_t x) { return widen(x); }
+    static HR_HD acc lowest()
+    {
+        if constexpr (base::in_class == HR_CLASS_HALF) return acc(-infinity<float>());
+        else return acc(min_value<value_t>());
+    }
+    static HR_HD acc highest()
+    {
+        if constexpr (base::in_class == HR_CLASS_HALF) return acc(infinity<float>());
+        else return acc(max_value<value_t>());
+    }
+};
+
+/* |x|: floats clear the sign bit (NaN stays NaN); integers negate the sign-extended value in
+ * the unsigned accumulator, so |INT8_MIN| = 128. Bounded below by 0 (+0.0). */
+template <int D, int A, class Order> struct transform_unit<HR_TF_ABS, D, A, Order> : element_unit<D, A> {
+    HR_ELEMENT_NAMES(D, A);
+    static HR_HD acc lift(value_t x)
+    {
+        if constexpr (std::is_floating_point<acc>::value) return fabs_bits(widen(x));
+        else if constexpr (std::is_signed<value_t>::value) return x < 0 ? acc(acc(0) - widen(x)) : widen(x);
+        else return widen(x);
+    }
+    static HR_HD acc lowest() { return acc(0); }
+};
+
+/* x * x, one rounding. Into NRM2_F64 (f64 nrm2) it is Blue's split instead: the square of x
+ * scaled into one of three sums by its magnitude; the other two get +0.0, which leaves them
+ * unchanged. Squares are >= 0 (integers: in the unsigned accumulator anyway). */
+template <int D, int A, class Order> struct transform_unit<HR_TF_SQUARE, D, A, Order> : element_unit<D, A> {
+    HR_ELEMENT_NAMES(D, A);
+    static HR_HD acc lift(value_t x)
+    {
+        if constexpr (A == HR_ACC_NRM2_F64) {
+            const double a = fabs_bits(x);
+            if (a > NRM2_T_BIG) {
+                const double s = a * NRM2_S_BIG;
+                return acc{0.0, 0.0, s * s};
+            }
+            if (a < NRM2_T_SML) {
+                const double s = a * NRM2_S_SML;
+                return acc{s * s, 0.0, 0.0};
+            }
+            return acc{0.0, a * a, 0.0};
+        } else {
+            const acc e = widen(x);
+            return acc(e * e);
+        }
+    }
+    static HR_HD acc lowest() { return acc(0); }
+};
+
+/* x * y (dot: two inputs), one rounding; the whole accumulator range. */
+template <int D, int A, class Order> struct transform_unit<HR_TF_PRODUCT, D, A, Order> : element_unit<D, A> {
+    HR_ELEMENT_NAMES(D, A);
+    static constexpr int inputs = 2;
+    static HR_HD acc lift(value_t x) { return widen(x); }
+    static HR_HD acc lift2(value_t x, value_t y) { return acc(widen(x) * widen(y)); }
+};
+
+/* argmin/argmax: order-preserving maps of the input's bits to keys (Order ranks them); any
+ * NaN gets the key that beats every other (no non-NaN key reaches it), so the first NaN wins. */
+template <int D, int A, class Order> struct transform_unit<HR_TF_KEY, D, A, Order> : element_unit<D, A> {
+    using typename element_unit<D, A>::value_t;
+    static constexpr int in_class = element_unit<D, A>::in_class;
+    using key_t = typename acc_t<A>::key_t;
+    /* Unsigned inputs as wide as the key: the top bit flipped, so that the signed order is theirs
+     * (narrower ones fit the key as they are). */
+    static constexpr bool flip_top = std::is_unsigned<value_t>::value && sizeof(value_t) == sizeof(key_t);
+
+    static HR_HD key_t worst_key() { return Order::worst(); }
+    static HR_HD key_t nan_key() { return Order::best(); }
+    static HR_HD key_t key_of(value_t x)
+    {
+        if constexpr (in_class == HR_CLASS_HALF) {
+            const key_t k = half_key(x);
+            return (x & 0x7fffu) > half_inf<D>() ? nan_key() : k;
+        } else if constexpr (in_class == HR_CLASS_FLOAT) {
+            return is_nan(x) ? nan_key() : float_key<value_t>::key(x);
+        } else if constexpr (flip_top) {
+            return (key_t)(x ^ (value_t)((value_t)1 << (sizeof(value_t) * 8 - 1)));
+        } else {
+            return (key_t)x;
+        }
+    }
+    /* The element of a key (exact); NaN keys give the canonical NaN. */
+    static HR_HD value_t key_value(key_t k)
+    {
+        if constexpr (in_class == HR_CLASS_HALF) {
+            return k == nan_key() ? half_nan<D>() : half_of_key(k);
+        } else if constexpr (in_class == HR_CLASS_FLOAT) {
+            return k == nan_key() ? canonical_nan<value_t>() : float_key<value_t>::value(k);
+        } else if constexpr (flip_top) {
+            return (value_t)k ^ (value_t)((value_t)1 << (sizeof(value_t) * 8 - 1));
+        } else {
+            return (value_t)k;
+        }
+    }
+    /* The value of n == 0: the far end of the order, +inf / the type's max (argmin), -inf /
+     * its min (argmax). */
+    static HR_HD value_t empty_value()
+    {
+        if constexpr (in_class == HR_CLASS_HALF) return (uint16_t)(half_inf<D>() | (Order::is_min ? 0 : 0x8000));
+        else return Order::is_min ? max_value<value_t>() : min_value<value_t>();
+    }
+};
+
+#undef HR_ELEMENT_NAMES
+
+}  // namespace hr
+
+#endif
