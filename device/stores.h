@@ -27,10 +27,10 @@ template <int D, int A> struct store_round {
         } else {
             /* Integers: the accumulator's low bytes, read as the result type. */
             using U = typename std::make_unsigned<acc>::type;
-            if constexpr (sizeof(acc) == 8 || dtype_row(D).bytes == 4) {
+            if constexpr (sizeof(acc) == 8 || hr_dtype_bytes(D) == 4) {
                 put<U>(result, (U)v);
             } else {
-                switch (dtype_row(out).bytes) { /* as the callers' dtype_row(out): one lookup */
+                switch (hr_dtype_bytes(out)) { /* as store_result's address: nvcc shares the lookup */
                 case 1: put<uint8_t>(result, (uint8_t)v); break;
                 case 2: put<uint16_t>(result, (uint16_t)v); break;
                 default: put<uint32_t>(result, (uint32_t)v); break;
