@@ -18,9 +18,9 @@ struct tree_levels {
     uint64_t share, extra;             /* block b streams a contiguous range of share tiles, + 1 if b < extra */
     void* partial[HR_MAX_LEVELS];      /* acc arrays of levels 1 .. levels-2 */
     uint32_t* counter[HR_MAX_LEVELS];  /* arrival counters of levels 2 .. levels-1, zero between launches */
-    /* Rows (tree_args): row_blocks consecutive blocks reduce each row (blockIdx.x / row_blocks is
-     * the row; a one-dimensional grid, as the emulated GPU has), row r's partials and counters
-     * r times these further. row_blocks 0: one array. */
+    /* Rows (tree_args::row_elems elements apart): row_blocks consecutive blocks reduce each row
+     * (blockIdx.x / row_blocks is the row; a one-dimensional grid, as the emulated GPU has), row
+     * r's partials and counters r times these further. row_blocks 0: one array. */
     uint64_t row_blocks, row_partial_bytes, row_counters;
 };
 
