@@ -1,227 +1,231 @@
-/* The cpu device's executor (cpu_reduce.h): the default algorithm's order (device/order.h),
- * exactly, for every allowed (op, in, out) triple, argmin/argmax and dot.
+/* The cpu device's one call path (cpu_reduce.h): a validated call of any shape in the default
+ * algorithm's orders (device/order.h), exactly, for every allowed (op, in, out) triple,
+ * argmin/argmax and dot. A full reduction is the axis call (1, n, 1): one contiguous result.
  *
  * The op row (device/op_table.h) gives the transform and the combine, the call its accumulator
- * kind (hr_acc_of); they pick the level kernels (cpu_levels.h). Level 0 cuts the input into
- * tiles of hr_tile_items(input element size) elements; each tile becomes one partial (an
- * accumulator), stored by tile index in the workspace. Every higher level reduces the partials
- * with the same tile geometry (that of the input dtype), in place, until one remains, which is
- * rounded once to the result dtype (cpu_result.h). n >= 1 always runs at least one tile, so
- * n == 1 gives op(identity, t(x[0])).
+ * kind (hr_acc_of); they pick the level kernels (cpu_levels.h). A contiguous result (a full
+ * reduction, a row of an axis call with inner == 1, a segment) reduces its slice alone: level 0
+ * cuts it into tiles of hr_tile_items(input element size) elements, counted from the slice's
+ * first element, each tile one partial (an accumulator); every higher level reduces the partials
+ * with the same tile geometry until one remains, which is rounded once to the result dtype
+ * (cpu_result.h). So a row or a segment has the bits of the full reduction of its slice, and
+ * n >= 1 always runs at least one tile (n == 1 gives op(identity, t(x[0]))).
  *
- * Level 0 is nearly all the work (the levels above it hold 3/256 of its bytes or less) and
- * its tiles are independent: the calling thread and the pool's workers take blocks of
- * consecutive tiles from a shared counter until none is left. Each partial is the same bits
- * whichever thread computes it, so the result does not depend on the thread count or on the
- * schedule. The levels above run on the calling thread. A call with less level-0 work than
- * HR_CPU_MIN_TILES tiles per extra thread does not wake the pool (small n costs what it did on
- * one thread). The tile kernels (cpu_levels.h) are the widest vector variant the CPU runs. */
+ * A slice of one tile is one level-0 call. A longer one is reduced with bounded memory: level 0
+ * runs a batch of up to `tile` tiles at a time (exactly the inputs of one level-2 tile) into a
+ * buffer of level-1 partials, on the pool's threads (cpu_executor.h: the partials do not depend
+ * on the thread count); a full buffer (or the level's last partials) is reduced by the level
+ * kernel into one partial appended to the next level's buffer, and so on up. So each level holds
+ * at most one tile of partials (a stack of HR_MAX_LEVELS tiles at most), every partial is
+ * computed by the same kernel from the same inputs as a one-pass level would, and the top has
+ * their bits. The stack's size depends on the slice's length only through its levels, so
+ * segments (whose lengths the size query does not know) size it for the longest slice the API
+ * allows.
+ *
+ * Results whose slice is one tile at most need no stack: the pool's threads take them in blocks
+ * (each is the same bits whichever thread writes it); the longer ones, and a call's one result,
+ * follow on the calling thread, their level 0 on the pool.
+ *
+ * Strided results (inner > 1) are cpu_segments_strided.c's. */
 #include "cpu_reduce.h"
 
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cpu_levels.h"
+#include "cpu_executor.h"
 #include "cpu_ops.h"
-#include "cpu_pool.h"
 #include "cpu_result.h"
+#include "cpu_segments_strided.h"
 #include "plan.h"
 
-enum {
-    HR_CPU_MIN_TILES = 16, /* level-0 tiles (16 KiB of input each) per participating thread */
-    HR_CPU_MAX_GRAIN = 64  /* tiles a thread takes at a time, at most (1 MiB of input) */
-};
+enum { HR_CPU_SLICE_GRAIN = 64 }; /* results a thread takes at a time */
 
-struct hr_cpu {
-    unsigned threads;             /* >= 1 */
-    const hr_cpu_levels* levels;  /* the kernel variant for this CPU */
-    hr_cpu_pool* pool;            /* NULL until a call needs it */
-    int pool_failed;              /* no thread could be started: stay on the calling thread */
-    unsigned char* own;           /* the executor's workspace */
-    size_t own_bytes;
-    unsigned char* user;          /* the caller's workspace, when user_set */
-    size_t user_bytes;
-    int user_set;
-};
+/* The tile levels of a slice of count >= 1 elements: count[k + 1] = tiles of count[k], up to
+ * count[levels] == 1 (levels >= 1: one level-0 tile at least, as the full reduction runs; at
+ * most 6 for 2^64 elements in tiles of 2048 or more). */
+typedef struct slice_levels {
+    int levels;
+    uint64_t count[HR_MAX_LEVELS + 1];
+} slice_levels;
 
-/* ---- the executor ---- */
-
-hipreduce_status hr_cpu_create(hr_cpu** out)
+static void levels_of(uint64_t count, uint64_t tile, slice_levels* s)
 {
-    hr_cpu* cpu = (hr_cpu*)calloc(1, sizeof *cpu);
-    if (cpu == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
-    cpu->levels = hr_cpu_levels_best();
-    hr_cpu_set_threads(cpu, 0);
-    *out = cpu;
-    return HIPREDUCE_STATUS_SUCCESS;
+    s->count[0] = count;
+    s->levels = 0;
+    do {
+        s->count[s->levels + 1] = hr_tiles(s->count[s->levels], tile);
+        ++s->levels;
+    } while (s->count[s->levels] > 1);
 }
 
-void hr_cpu_destroy(hr_cpu* cpu)
+/* Bytes of the partial stack of a slice: one buffer per level strictly between the input and
+ * the top, of at most one tile of partials. */
+static size_t stack_bytes(uint64_t count, uint64_t tile, size_t acc)
 {
-    if (cpu == NULL) return;
-    hr_cpu_pool_destroy(cpu->pool);
-    free(cpu->own);
-    free(cpu);
+    if (count <= tile) return 0; /* one tile at most: no level between the input and the top */
+    slice_levels s;
+    levels_of(count, tile, &s);
+    size_t bytes = 0;
+    for (int k = 1; k < s.levels; ++k) bytes += (size_t)(s.count[k] < tile ? s.count[k] : tile) * acc;
+    return bytes;
 }
 
-hipreduce_status hr_cpu_set_threads(hr_cpu* cpu, unsigned threads)
+/* hr_cpu_workspace_size, with the input's tile (hr_tile_items of its element size) and the
+ * accumulator's bytes given. */
+static size_t workspace_need(const hr_call* call, uint64_t tile, size_t acc)
 {
-    if (threads == 0) threads = hr_cpu_available_cores();
-    if (threads > HR_CPU_MAX_THREADS) threads = HR_CPU_MAX_THREADS;
-    if (threads != cpu->threads) {
-        hr_cpu_pool_destroy(cpu->pool);
-        cpu->pool = NULL;
-        cpu->pool_failed = 0;
-        cpu->threads = threads;
+    if (call->shape == HR_SHAPE_SEGMENTS) {
+        /* Any segment: the longest input whose bytes fit (api_calls.c's bound). */
+        const size_t elem = (size_t)hr_dtype_bytes(call->in_dtype);
+        const uint64_t longest = (SIZE_MAX < UINT64_MAX ? (uint64_t)SIZE_MAX : UINT64_MAX) / elem;
+        return call->num_segments == 0 ? 0 : stack_bytes(longest, tile, acc);
     }
-    return HIPREDUCE_STATUS_SUCCESS;
+    if (call->outer == 0 || call->inner == 0) return 0;
+    if (call->inner == 1) return stack_bytes(call->extent, tile, acc);
+    return hr_cpu_strided_workspace_size(call);
 }
-
-unsigned hr_cpu_threads(const hr_cpu* cpu) { return cpu->threads; }
 
 size_t hr_cpu_workspace_size(const hr_call* call)
 {
-    if (call->shape != HR_SHAPE_FULL) return hr_cpu_shaped_workspace_size(call);
-    const uint64_t tiles = hr_tiles(call->n, hr_tile_items(hipreduce_dtype_size((hipreduce_dtype)call->in_dtype)));
-    /* tiles * acc size <= n * elem_size * 24 / 256: fits whenever n * elem_size does. */
-    return tiles > 1 ? (size_t)tiles * (size_t)hr_acc_bytes(call->acc) : 0;
+    return workspace_need(call, hr_tile_items((uint64_t)hr_dtype_bytes(call->in_dtype)),
+                          (size_t)hr_acc_bytes(call->acc));
 }
 
-void hr_cpu_set_workspace(hr_cpu* cpu, void* workspace, size_t bytes)
+/* Reduces the count >= 1 elements at x (and y, dot's second input, or NULL) into top (one
+ * accumulator), with the stack at `stack` (stack_bytes(count) bytes). */
+static void reduce_slice(hr_cpu* cpu, const hr_cpu_kernels* k, const unsigned char* x, const unsigned char* y,
+                         uint64_t count, unsigned char* stack, unsigned char* top)
 {
-    cpu->user = (unsigned char*)workspace;
-    cpu->user_bytes = workspace ? bytes : 0;
-    cpu->user_set = workspace != NULL;
-    if (cpu->user_set) {
-        free(cpu->own);
-        cpu->own = NULL;
-        cpu->own_bytes = 0;
-    }
-}
-
-unsigned char* hr_cpu_workspace(hr_cpu* cpu, size_t need, hipreduce_status* status)
-{
-    if (cpu->user_set) {
-        if (cpu->user_bytes >= need) return cpu->user;
-        *status = HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL;
-        return NULL;
-    }
-    if (cpu->own_bytes < need) {
-        free(cpu->own);
-        cpu->own_bytes = 0;
-        cpu->own = (unsigned char*)malloc(need);
-        if (cpu->own == NULL) {
-            *status = HIPREDUCE_STATUS_ALLOCATION_FAILED;
-            return NULL;
-        }
-        cpu->own_bytes = need;
-    }
-    return cpu->own;
-}
-
-/* Threads that reduce `tiles` level-0 tiles: enough work for each, and no more than started. */
-static unsigned participants_for(hr_cpu* cpu, uint64_t tiles)
-{
-    const uint64_t useful = tiles / HR_CPU_MIN_TILES;
-    if (useful <= 1 || cpu->threads <= 1) return 1;
-    if (cpu->pool == NULL && !cpu->pool_failed) {
-        cpu->pool = hr_cpu_pool_create(cpu->threads - 1);
-        cpu->pool_failed = cpu->pool == NULL;
-    }
-    const uint64_t started = (uint64_t)hr_cpu_pool_workers(cpu->pool) + 1;
-    const uint64_t k = useful < cpu->threads ? useful : cpu->threads;
-    return (unsigned)(k < started ? k : started);
-}
-
-typedef struct level_job {
-    hr_cpu_level_fn level;
-    int combine;
-    const void* x;
-    const void* y;
-    uint64_t count, tile, tiles, grain;
-    void* dst;
-    atomic_uint_fast64_t next; /* the first tile no thread has taken yet */
-} level_job;
-
-static void run_level_job(void* ctx, unsigned worker)
-{
-    level_job* job = (level_job*)ctx;
-    (void)worker;
-    for (;;) {
-        const uint64_t t0 = (uint64_t)atomic_fetch_add_explicit(&job->next, job->grain, memory_order_relaxed);
-        if (t0 >= job->tiles) return;
-        const uint64_t t1 = job->tiles - t0 < job->grain ? job->tiles : t0 + job->grain;
-        job->level(job->combine, job->x, job->y, job->count, job->tile, t0, t1, job->dst);
-    }
-}
-
-hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cpu_kernels* k)
-{
-    if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_DTYPE_SLOTS ||
-        (unsigned)call->acc >= HR_ACC_KINDS)
-        return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    k->transform = hr_op_transform(call->op);
-    k->combine = hr_op_combine(call->op);
-    k->elem = hipreduce_dtype_size((hipreduce_dtype)call->in_dtype);
-    k->in = cpu->levels->in[call->in_dtype][k->transform][call->acc];
-    k->up = cpu->levels->up[call->acc][hr_cpu_chunk_slot(k->elem)];
-    if (k->elem == 0 || k->in == NULL || k->up == NULL) return HIPREDUCE_STATUS_NOT_SUPPORTED;
-    k->tile = hr_tile_items(k->elem);
-    return HIPREDUCE_STATUS_SUCCESS;
-}
-
-void hr_cpu_level0(hr_cpu* cpu, const hr_cpu_kernels* k, const void* x, const void* y, uint64_t count,
-                   uint64_t tiles, void* dst)
-{
-    const unsigned participants = participants_for(cpu, tiles);
-    if (participants <= 1) {
-        k->in(k->combine, x, y, count, k->tile, 0, tiles, dst);
+    if (count <= k->tile) { /* one level-0 tile is the top */
+        k->in(k->combine, x, y, count, k->tile, 0, 1, top);
         return;
     }
-    level_job job = {.level = k->in, .combine = k->combine, .x = x, .y = y, .count = count, .tile = k->tile,
-                     .tiles = tiles, .dst = dst};
-    job.grain = tiles / (8u * participants); /* several blocks per thread: a slow one is covered */
-    if (job.grain < 1) job.grain = 1;
-    if (job.grain > HR_CPU_MAX_GRAIN) job.grain = HR_CPU_MAX_GRAIN;
-    atomic_init(&job.next, 0);
-    hr_cpu_pool_run(cpu->pool, participants, run_level_job, &job);
+    const size_t acc = k->acc;
+    slice_levels s;
+    levels_of(count, k->tile, &s);
+    unsigned char* buffer[HR_MAX_LEVELS + 1];
+    uint64_t filled[HR_MAX_LEVELS + 1] = {0}, made[HR_MAX_LEVELS + 1] = {0};
+    buffer[1] = stack;
+    for (int j = 2; j < s.levels; ++j)
+        buffer[j] = buffer[j - 1] + (size_t)(s.count[j - 1] < k->tile ? s.count[j - 1] : k->tile) * acc;
+    for (uint64_t t0 = 0; t0 < s.count[1]; t0 += k->tile) {
+        const uint64_t batch = s.count[1] - t0 < k->tile ? s.count[1] - t0 : k->tile;
+        const uint64_t first = t0 * k->tile; /* the batch's first element */
+        hr_cpu_level0(cpu, k, x + first * k->elem, y ? y + first * k->elem : NULL, count - first, batch, buffer[1]);
+        if (k->transform == HR_TF_KEY) /* indices from the batch's start: make them the slice's */
+            for (uint64_t p = 0; p < batch; ++p) {
+                int64_t index;
+                memcpy(&index, buffer[1] + p * acc + 8, sizeof index); /* KEY32/KEY64: index at byte 8 */
+                index += (int64_t)first;
+                memcpy(buffer[1] + p * acc + 8, &index, sizeof index);
+            }
+        filled[1] = batch;
+        /* buffer[j] holds a whole tile of level j (full, or the level's last): one partial above. */
+        for (int j = 1;; ++j) {
+            unsigned char* dst = j + 1 == s.levels ? top : buffer[j + 1] + filled[j + 1] * acc;
+            k->up(k->combine, buffer[j], NULL, filled[j], k->tile, 0, 1, dst);
+            filled[j] = 0;
+            if (j + 1 == s.levels) break;
+            ++filled[j + 1];
+            ++made[j + 1];
+            if (filled[j + 1] < k->tile && made[j + 1] < s.count[j + 1]) break;
+        }
+    }
 }
 
-void hr_cpu_parallel(hr_cpu* cpu, uint64_t tiles, hr_cpu_pool_fn fn, void* ctx)
+/* Result r of a contiguous call: the slice of count elements from element `first`. */
+static void finish_slice(hr_cpu* cpu, const hr_call* call, const hr_cpu_kernels* k, uint64_t r, uint64_t first,
+                         uint64_t count, unsigned char* stack)
 {
-    const unsigned participants = participants_for(cpu, tiles);
-    if (participants <= 1) fn(ctx, 0);
-    else hr_cpu_pool_run(cpu->pool, participants, fn, ctx);
+    const hr_call* at = call; /* the call itself for the slice at its start (a full reduction) */
+    hr_call one;
+    if (r != 0 || first != 0) {
+        one = *call;
+        one.x = (const unsigned char*)call->x + first * k->elem;
+        one.y = call->y ? (const unsigned char*)call->y + first * k->elem : NULL;
+        one.result = (unsigned char*)call->result + r * (size_t)hr_dtype_bytes(call->out_dtype);
+        one.index = call->index ? call->index + r : NULL;
+        at = &one;
+    }
+    if (count == 0) {
+        hr_cpu_finish_empty(at, k->transform, k->combine);
+        return;
+    }
+    unsigned char top[32]; /* the largest accumulator is 24 bytes */
+    reduce_slice(cpu, k, (const unsigned char*)at->x, (const unsigned char*)at->y, count, stack, top);
+    hr_cpu_finish(at, k->combine, top);
+}
+
+/* Result r's slice of a contiguous call: its first element and its length (a full reduction is
+ * the row of (1, n, 1)). */
+static void slice_of(const hr_call* call, uint64_t r, uint64_t* first, uint64_t* count)
+{
+    if (call->shape != HR_SHAPE_SEGMENTS) {
+        *first = r * call->extent;
+        *count = call->extent;
+    } else {
+        *first = call->offsets[r];
+        *count = call->offsets[r + 1] - call->offsets[r];
+    }
+}
+
+typedef struct short_slices_job {
+    hr_cpu* cpu;
+    const hr_call* call;
+    const hr_cpu_kernels* k;
+    uint64_t results;
+    atomic_uint_fast64_t next; /* the first result no thread has taken yet */
+} short_slices_job;
+
+/* The results whose slice is one tile at most, in blocks claimed from the job. */
+static void run_short_slices(void* ctx, unsigned worker)
+{
+    short_slices_job* job = (short_slices_job*)ctx;
+    (void)worker;
+    uint64_t r0, r1;
+    while (hr_cpu_claim(&job->next, job->results, HR_CPU_SLICE_GRAIN, &r0, &r1))
+        for (uint64_t r = r0; r < r1; ++r) {
+            uint64_t first, count;
+            slice_of(job->call, r, &first, &count);
+            if (count <= job->k->tile) finish_slice(job->cpu, job->call, job->k, r, first, count, NULL);
+        }
 }
 
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
 {
-    if (call->shape != HR_SHAPE_FULL) return hr_cpu_run_shaped(cpu, call);
     hr_cpu_kernels k;
     const hipreduce_status supported = hr_cpu_kernels_of(cpu, call, &k);
     if (supported != HIPREDUCE_STATUS_SUCCESS) return supported;
-    const uint64_t n = call->n;
-    if (n == 0) {
-        hr_cpu_finish_empty(call, k.transform, k.combine);
+    const int segments = call->shape == HR_SHAPE_SEGMENTS;
+    const int strided = !segments && call->inner > 1;
+    if (strided && !hr_cpu_strided_supported(call, k.transform)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    const uint64_t results = hr_call_results(call);
+    if (results == 0) return HIPREDUCE_STATUS_SUCCESS;
+    /* The workspace first: a call that fails writes nothing. */
+    const size_t need = workspace_need(call, k.tile, k.acc);
+    unsigned char* workspace = NULL;
+    if (need > 0) {
+        hipreduce_status status = HIPREDUCE_STATUS_SUCCESS;
+        workspace = hr_cpu_workspace(cpu, need, &status);
+        if (workspace == NULL) return status;
+    }
+    if (strided) {
+        hr_cpu_run_strided(call, k.transform, k.combine, workspace);
         return HIPREDUCE_STATUS_SUCCESS;
     }
-    const uint64_t tiles = hr_tiles(n, k.tile);
-    if (tiles == 1) {
-        unsigned char top[32]; /* the largest accumulator is 24 bytes */
-        k.in(k.combine, call->x, call->y, n, k.tile, 0, 1, top);
-        hr_cpu_finish(call, k.combine, top);
-        return HIPREDUCE_STATUS_SUCCESS;
+    /* One result, or rows longer than a tile: each on the calling thread (its level 0 on the
+     * pool). Otherwise the results of one tile at most first, in blocks on the pool. */
+    const int each_here = results == 1 || (!segments && call->extent > k.tile);
+    if (!each_here) {
+        short_slices_job job = {.cpu = cpu, .call = call, .k = &k, .results = results};
+        atomic_init(&job.next, 0);
+        hr_cpu_parallel(cpu, results, run_short_slices, &job);
+        if (!segments) return HIPREDUCE_STATUS_SUCCESS; /* rows of one tile at most: all done */
     }
-    hipreduce_status status = HIPREDUCE_STATUS_SUCCESS;
-    unsigned char* partials = hr_cpu_workspace(cpu, hr_cpu_workspace_size(call), &status);
-    if (partials == NULL) return status;
-    hr_cpu_level0(cpu, &k, call->x, call->y, n, tiles, partials);
-    for (uint64_t count = tiles; count > 1;) {
-        const uint64_t next = hr_tiles(count, k.tile);
-        k.up(k.combine, partials, NULL, count, k.tile, 0, next, partials);
-        count = next;
+    for (uint64_t r = 0; r < results; ++r) {
+        uint64_t first, count;
+        slice_of(call, r, &first, &count);
+        if (each_here || count > k.tile) finish_slice(cpu, call, &k, r, first, count, workspace);
     }
-    hr_cpu_finish(call, k.combine, partials);
     return HIPREDUCE_STATUS_SUCCESS;
 }
