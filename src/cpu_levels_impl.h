@@ -56,13 +56,6 @@ enum {
                 lane[i * HR_SEGMENT] = combine_##K(cmb, lane[i * HR_SEGMENT], lane[(i + s) * HR_SEGMENT]); \
     } while (0)
 
-/* The element at byte offset OFF of x (and of y), of source SN, transformed into kind K
- * (op_table.h's transform column; KEY has its own kernel, arg_). */
-#define HR_XF_IDENT(SN, K, x, y, off) ident_##K(val_##SN((x) + (off)))
-#define HR_XF_ABS(SN, K, x, y, off) ident_##K(mag_##SN(val_##SN((x) + (off))))
-#define HR_XF_SQUARE(SN, K, x, y, off) square_##K(val_##SN((x) + (off)))
-#define HR_XF_PRODUCT(SN, K, x, y, off) product_##K(val_##SN((x) + (off)), val_##SN((y) + (off)))
-
 /* The tile kernels, for source SN (an input dtype, or an accumulator kind at the levels above),
  * transform T, kind K and CI elements per chunk; each returns one tile's partial:
  *  ordered_: the canonical order, vectorised across lanes (lane l's accumulator is one vector
@@ -78,7 +71,7 @@ enum {
     for (uint32_t l = first; l < last; ++l) {                                                              \
         acc_##K acc = lane[l];                                                                             \
         HR_UNROLL_CHUNK for (uint32_t v = 0; v < (CI); ++v)                                                \
-            acc = combine_##K(cmb, acc, HR_XF_##T(SN, K, xc, yc, ((size_t)l * (CI) + v) * sizeof(st_##SN))); \
+            acc = combine_##K(cmb, acc, HR_LIFT_##T(SN, K, xc, yc, ((size_t)l * (CI) + v) * sizeof(st_##SN))); \
         lane[l] = acc;                                                                                     \
     }
 
@@ -107,7 +100,7 @@ enum {
             const size_t tail = (size_t)(rest - rest % (CI)) * sizeof(st_##SN);                            \
             acc_##K acc = lane[rest / (CI)];                                                               \
             for (uint32_t v = 0; v < rest % (CI); ++v)                                                     \
-                acc = combine_##K(cmb, acc, HR_XF_##T(SN, K, xc, yc, tail + v * sizeof(st_##SN)));         \
+                acc = combine_##K(cmb, acc, HR_LIFT_##T(SN, K, xc, yc, tail + v * sizeof(st_##SN)));       \
             lane[rest / (CI)] = acc;                                                                       \
         }                                                                                                  \
         HR_SEGMENT_TREE(K, cmb, lane);                                                                     \
@@ -120,7 +113,7 @@ enum {
     for (uint32_t l = first; l < last; ++l) {                                                              \
         double s = lane[0][l], m = lane[1][l], b = lane[2][l];                                             \
         HR_UNROLL_CHUNK for (uint32_t v = 0; v < (CI); ++v) {                                              \
-            const acc_##K e = HR_XF_##T(SN, K, xc, yc, ((size_t)l * (CI) + v) * sizeof(st_##SN));           \
+            const acc_##K e = HR_LIFT_##T(SN, K, xc, yc, ((size_t)l * (CI) + v) * sizeof(st_##SN));        \
             s = s + e.sml, m = m + e.med, b = b + e.big;                                                   \
         }                                                                                                  \
         lane[0][l] = s, lane[1][l] = m, lane[2][l] = b;                                                    \
@@ -153,7 +146,7 @@ enum {
             const uint32_t l = rest / (CI);                                                                \
             const size_t tail = (size_t)(rest - rest % (CI)) * sizeof(st_##SN);                            \
             for (uint32_t v = 0; v < rest % (CI); ++v) {                                                   \
-                const acc_##K e = HR_XF_##T(SN, K, xc, yc, tail + v * sizeof(st_##SN));                    \
+                const acc_##K e = HR_LIFT_##T(SN, K, xc, yc, tail + v * sizeof(st_##SN));                  \
                 lane[0][l] = lane[0][l] + e.sml, lane[1][l] = lane[1][l] + e.med;                          \
                 lane[2][l] = lane[2][l] + e.big;                                                           \
             }                                                                                              \
@@ -176,8 +169,8 @@ enum {
         uint64_t i = 0;                                                                                    \
         for (; i + HR_FLAT_LANES <= items; i += HR_FLAT_LANES)                                             \
             for (uint32_t j = 0; j < HR_FLAT_LANES; ++j)                                                   \
-                acc[j] = combine_##K(cmb, acc[j], HR_XF_##T(SN, K, x, y, (i + j) * sizeof(st_##SN)));      \
-        for (; i < items; ++i) acc[0] = combine_##K(cmb, acc[0], HR_XF_##T(SN, K, x, y, i * sizeof(st_##SN))); \
+                acc[j] = combine_##K(cmb, acc[j], HR_LIFT_##T(SN, K, x, y, (i + j) * sizeof(st_##SN)));    \
+        for (; i < items; ++i) acc[0] = combine_##K(cmb, acc[0], HR_LIFT_##T(SN, K, x, y, i * sizeof(st_##SN))); \
         for (uint32_t j = 1; j < HR_FLAT_LANES; ++j) acc[0] = combine_##K(cmb, acc[0], acc[j]);            \
         return acc[0];                                                                                     \
     }
@@ -219,20 +212,20 @@ enum {
         const key_##K extreme = identity_##K(cmb == HR_CB_ARGMAX ? HR_CB_ARGMIN : HR_CB_ARGMAX).key;             \
         key_##K best[HR_FLAT_LANES];                                                                       \
         at_##K at[HR_FLAT_LANES];                                                                          \
-        const key_##K first = argnan_##SN(x) ? extreme : (key_##K)argkey_##SN(x);                          \
+        const key_##K first = HR_LIFT_KEY(SN, K, x, extreme);                                              \
         for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) best[j] = first, at[j] = 0;                           \
         uint64_t i = 0;                                                                                    \
         for (; i + HR_FLAT_LANES <= items; i += HR_FLAT_LANES)                                             \
             for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) {                                                 \
                 const unsigned char* p = x + (i + j) * sizeof(st_##SN);                                    \
-                const key_##K key = argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p);                    \
+                const key_##K key = HR_LIFT_KEY(SN, K, p, extreme);                                        \
                 const int won = cmb == HR_CB_ARGMAX ? key > best[j] : key < best[j];                         \
                 best[j] = won ? key : best[j];                                                             \
                 at[j] = won ? (at_##K)(i + j) : at[j];                                                     \
             }                                                                                              \
         for (; i < items; ++i) {                                                                           \
             const unsigned char* p = x + i * sizeof(st_##SN);                                              \
-            const key_##K key = argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p);                        \
+            const key_##K key = HR_LIFT_KEY(SN, K, p, extreme);                                            \
             const int won = cmb == HR_CB_ARGMAX ? key > best[0] : key < best[0];                             \
             best[0] = won ? key : best[0];                                                                 \
             at[0] = won ? (at_##K)i : at[0];                                                               \

@@ -1,14 +1,19 @@
-/* The cpu device's operators as data, shared by the executor (cpu_reduce.c) and the level
- * kernels (cpu_levels_impl.h):
- *  - transforms and combines, named as device/op_table.h's columns (TR_<transform>,
- *    CMB_<combine>); hr_cpu_op_rows maps each op row to its pair;
+/* The cpu device's operators as small units, shared by the level kernels (cpu_levels_impl.h),
+ * the strided executor (cpu_segments_strided.c) and the results (cpu_result.c), in the shape of
+ * the device code's (device/ops.h) and of CUB's thread operators:
  *  - source dtypes: per dtype name, its element type st_<name>, the value an element is read as
- *    (val_<name>: integers as themselves, f16/bf16 as the exact f32, f32/f64 as themselves) and
- *    its magnitude (mag_<name>: integers as the unsigned type of their width, so |INT8_MIN| = 128);
- *  - accumulator kinds, named as hr_acc_kind (I32 .. KEY64): acc_<K>, identity_<K>(combine),
- *    combine_<K>(combine, a, b), the element transforms into K (ident_, square_, product_<K>),
- *    and load_<K> / store_<K> for partials in the workspace.
- * A transform or combine is one function beside the others here. Integers wrap in unsigned
+ *    (val_<name>: integers as themselves, f16/bf16 as the exact f32 of device/half.h, f32/f64 as
+ *    themselves) and its magnitude (mag_<name>: integers as the unsigned type of their width, so
+ *    |INT8_MIN| = 128);
+ *  - combines, per accumulator kind (named as hr_acc_kind: I32 .. KEY64, acc_<K> its type): the
+ *    identity identity_<K>(combine) and the apply combine_<K>(combine, a, b), for the combine
+ *    column's values (HR_CB_*, op_table.h); load_<K> / store_<K> keep partials in the workspace.
+ *    The empty result (n == 0) and the store policy (the top accumulator rounded once to the
+ *    result dtype) are cpu_result.c's;
+ *  - transforms (the transform column, HR_TF_*): HR_LIFT_<transform>, an element of a source
+ *    made an accumulator of a kind (ident_, square_, product_<K>, and the order keys of argmin/
+ *    argmax), the one definition every kernel reads.
+ * A transform or combine is one unit beside the others here. Integers wrap in unsigned
  * accumulators (no signed overflow); floats use plain float/double arithmetic, built with
  * -ffp-contract=off (no FMA). Every access to caller memory or the workspace goes through memcpy
  * (compilers make it a plain load or store), so no pointer needs any alignment. */
@@ -191,7 +196,7 @@ HR_ACC_SOURCE(F32, uint32_t, int32_t, UINT32_C(0x7f800000), u32)
 HR_ACC_SOURCE(F64, uint64_t, int64_t, UINT64_C(0x7ff0000000000000), u64)
 
 /* NRM2_F64: f64 input's three scaled sums of squares, Blue's algorithm with LAPACK 3.10
- * dnrm2's thresholds (ISSUE10_SPEC). The square is picked by selects, not branches, so the lane
+ * dnrm2's thresholds (hipreduce.h's nrm2 rule). The square is picked by selects, not branches, so the lane
  * loop vectorises: adding +0.0 to a sum that starts at +0.0 and only grows leaves its bits. */
 #define HR_NRM2_TSML 0x1p-511
 #define HR_NRM2_TBIG 0x1p486
@@ -315,5 +320,15 @@ HR_FLOAT_ARGKEY(f16)
 HR_FLOAT_ARGKEY(bf16)
 HR_FLOAT_ARGKEY(f32)
 HR_FLOAT_ARGKEY(f64)
+
+/* ---- transforms: the element at byte offset OFF of x (and of y, dot's), of source SN, lifted
+ * into kind K (op_table.h's transform column) ---- */
+#define HR_LIFT_IDENT(SN, K, x, y, off) ident_##K(val_##SN((x) + (off)))
+#define HR_LIFT_ABS(SN, K, x, y, off) ident_##K(mag_##SN(val_##SN((x) + (off))))
+#define HR_LIFT_SQUARE(SN, K, x, y, off) square_##K(val_##SN((x) + (off)))
+#define HR_LIFT_PRODUCT(SN, K, x, y, off) product_##K(val_##SN((x) + (off)), val_##SN((y) + (off)))
+/* KEY (argmin/argmax): the order key of the element at p, a NaN as `extreme`, the key that beats
+ * every other (the identity's key of the opposite combine); the index travels beside it. */
+#define HR_LIFT_KEY(SN, K, p, extreme) (argnan_##SN(p) ? (extreme) : (key_##K)argkey_##SN(p))
 
 #endif

@@ -1,5 +1,5 @@
 /* The cpu device's results (cpu_result.h): the top accumulator rounded once to the result
- * dtype, and the empty results, as ISSUE10_SPEC writes them. */
+ * dtype, and the empty results, as the public header (hipreduce.h) specifies them. */
 #include "cpu_result.h"
 
 #include <math.h>
@@ -61,7 +61,7 @@ static void store_float(int out_dtype, double d, int canonical, void* result)
     }
 }
 
-/* nrm2 of f64 input from its three scaled sums (ISSUE10_SPEC, as LAPACK 3.10's dnrm2). */
+/* nrm2 of f64 input from its three scaled sums (as LAPACK 3.10's dnrm2; hipreduce.h's nrm2 rule). */
 static double nrm2_finish(acc_NRM2_F64 a)
 {
     double big = a.big, med = a.med;
@@ -145,7 +145,7 @@ static void store_extreme(int dtype, int highest, void* result)
     store_int(dtype, v, result);
 }
 
-/* n == 0 (ISSUE10_SPEC): min/max the dtype's extremes (max_abs 0), argmin/argmax index -1 and
+/* n == 0 (hipreduce.h): min/max the dtype's extremes (max_abs 0), argmin/argmax index -1 and
  * the min/max identity, sums and nrm2 +0.0, every other combine its identity. */
 void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
 {

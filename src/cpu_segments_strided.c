@@ -35,12 +35,8 @@ typedef void (*fold_fn)(int cmb, unsigned char* dst, const unsigned char* src, u
 /* dst[i] = the combine's identity for i < items. */
 typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
 
-/* ---- lifts: the full reduction's level-0 transforms (cpu_levels_impl.h's HR_XF_*), per
+/* ---- lifts: the level kernels' transforms (cpu_ops.h's HR_LIFT_*) over a row, per
  * (input dtype, transform, accumulator kind) of the reduce and argreduce triples ---- */
-
-#define HR_LIFT_IDENT(SN, K, p) ident_##K(val_##SN(p))
-#define HR_LIFT_ABS(SN, K, p) ident_##K(mag_##SN(val_##SN(p)))
-#define HR_LIFT_SQUARE(SN, K, p) square_##K(val_##SN(p))
 
 #define HR_DEFINE_LIFT_VALUE(SN, T, K)                                                                     \
     static void lift_##SN##_##T##_##K(int cmb, const unsigned char* row, uint64_t items, uint64_t e,      \
@@ -48,7 +44,7 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
     {                                                                                                      \
         (void)cmb, (void)e;                                                                                \
         for (uint64_t i = 0; i < items; ++i)                                                               \
-            store_##K(dst + i * sizeof(acc_##K), HR_LIFT_##T(SN, K, row + i * sizeof(st_##SN)));           \
+            store_##K(dst + i * sizeof(acc_##K), HR_LIFT_##T(SN, K, row, row, i * sizeof(st_##SN)));       \
     }
 /* argmin/argmax: the element's order key (a NaN: the key that beats every other, as arg_ in
  * cpu_levels_impl.h) and its position e along the axis. */
@@ -59,7 +55,7 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
         const key_##K extreme = identity_##K(cmb == HR_CB_ARGMAX ? HR_CB_ARGMIN : HR_CB_ARGMAX).key;             \
         for (uint64_t i = 0; i < items; ++i) {                                                             \
             const unsigned char* p = row + i * sizeof(st_##SN);                                            \
-            const acc_##K a = {argnan_##SN(p) ? extreme : (key_##K)argkey_##SN(p), (int64_t)e};            \
+            const acc_##K a = {HR_LIFT_KEY(SN, K, p, extreme), (int64_t)e};                                \
             store_##K(dst + i * sizeof(acc_##K), a);                                                       \
         }                                                                                                  \
     }
