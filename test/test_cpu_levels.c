@@ -1,6 +1,6 @@
 /* cpu_levels (unit): every variant of the cpu device's level kernels that this CPU can run
  * (baseline, and on x86 AVX2 and AVX-512) gives the partials of the baseline variant bit for
- * bit: every allowed (op, in, out) triple (types.c's rules) has its kernels, and each runs over
+ * bit: every allowed (op, in, out) triple (device/rules.h) has its kernels, and each runs over
  * full and partial tiles, tile ranges split as the pool splits them, input and output at every
  * misalignment. The api suite checks the variant the library picks
  * against the canonical-order model; this makes the others count too. Compiles the kernels
