@@ -1,4 +1,4 @@
-/* The validated call: what the C API (src/api.c) hands an executor (the cpu device, src/cpu_*; the
+/* The validated call: what the C API (src/api_calls.c) hands an executor (the cpu device, src/cpu_*; the
  * GPU, host/) after every check. Plain C, so every layer includes it downwards. */
 #ifndef HIPREDUCE_CALL_H
 #define HIPREDUCE_CALL_H

@@ -34,6 +34,8 @@
 #ifndef HIPREDUCE_OP_TABLE_H
 #define HIPREDUCE_OP_TABLE_H
 
+#include "hipreduce/hipreduce.h" /* the enumerators the rows name */
+
 #define HR_DTYPE_ROWS(X)                 \
     X(HIPREDUCE_I8, i8, SIGNED, 1)       \
     X(HIPREDUCE_U8, u8, UNSIGNED, 1)     \
