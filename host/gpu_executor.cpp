@@ -12,7 +12,7 @@
 #define HIPREDUCE_STUDY_ALGORITHMS 1 /* CMake's -DHIPREDUCE_STUDY_ALGORITHMS=OFF defines it 0 */
 #endif
 #if HIPREDUCE_STUDY_ALGORITHMS
-#include "study_dispatch.h"
+#include "study/dispatch.h"
 #endif
 
 using namespace hr;

@@ -143,25 +143,39 @@ typedef enum hipreduce_location {
     HIPREDUCE_RESULT_DEVICE = 1
 } hipreduce_location;
 
-/* Algorithms. AUTO is the default and the only reproducible one for floats, and the
- * only one that runs the typed reductions: every algorithm other than AUTO runs the
- * original seven operators (sum .. xor) of the eight integer dtypes, f32 and f64 with
- * the result dtype equal to the input dtype, and returns HIPREDUCE_STATUS_NOT_SUPPORTED
- * for anything else (f16/bf16, wider results, the transform ops, argmin/argmax, dot). */
+/* Algorithms. AUTO is the library's algorithm and the default: the only reproducible one
+ * for floats, and the only one that runs the typed reductions and the axis and segment
+ * calls. Every other value is a study algorithm (the marked section below). */
 typedef enum hipreduce_algorithm {
     /* Single launch: fixed tiles per dtype, each lane accumulates a fixed set of
      * elements, lanes combined by a fixed tree, tile partials combined by the
      * last block to finish. Same bits on every device and the CPU. */
     HIPREDUCE_ALGORITHM_AUTO = 0,
+
+    /* ================================================================================
+     * Study algorithms (MULTIPASS .. TUTORIAL_V10)
+     *
+     * For learning and for hipreduce-bench, not for production use: the multipass and
+     * two-pass drivers, and every kernel of the classic reduction literature as its
+     * source describes it. Their float bits need not match AUTO's.
+     *  - What they run: hipreduce_reduce with one of the original seven operators
+     *    (sum .. xor) on one of the eight integer dtypes, f32 or f64, the result dtype
+     *    equal to the input dtype. Anything else (f16/bf16, wider results, the transform
+     *    ops, argmin/argmax, dot, the axis and segment calls) returns
+     *    HIPREDUCE_STATUS_NOT_SUPPORTED.
+     *  - GPU handles only: a CPU handle accepts every value and runs AUTO's order (AUTO's
+     *    bits, and what AUTO supports).
+     *  - A library built with -DHIPREDUCE_STUDY_ALGORITHMS=OFF returns NOT_SUPPORTED for
+     *    the study kernels (PMPP_SIMPLE and later); MULTIPASS and TWO_PASS stay.
+     * ================================================================================ */
     /* Front/back double buffer: each pass reduces curr elements to
      * ceil(curr / factor) partials in the workspace, then swaps, until one. */
     HIPREDUCE_ALGORITHM_MULTIPASS = 1,
     /* Two launches: a grid-stride first pass to at most one block's worth of
      * partials, then one block finishes. */
     HIPREDUCE_ALGORITHM_TWO_PASS = 2,
-    /* The study algorithms: every kernel of the classic reduction literature, for
-     * learning and for hipreduce-bench. Each takes the block size of
-     * hipreduce_set_block_size and, unless said otherwise, runs through the
+    /* The study kernels: every kernel of the classic reduction literature. Each takes the
+     * block size of hipreduce_set_block_size and, unless said otherwise, runs through the
      * front/back double buffer: a pass turns curr elements into one partial per
      * block. Integers, min/max and NaN/signed-zero results are exact; float sums
      * and products are rounded in each algorithm's own order, not AUTO's, so their
@@ -218,6 +232,7 @@ typedef enum hipreduce_algorithm {
     HIPREDUCE_ALGORITHM_TUTORIAL_V9 = 23,
     /* Tutorial v10: two-pass, v8 grid-stride over one block per multiprocessor, then one block. */
     HIPREDUCE_ALGORITHM_TUTORIAL_V10 = 24
+    /* ======================== end of the study algorithms ======================== */
 } hipreduce_algorithm;
 
 typedef struct hipreduce_handle_s* hipreduce_handle;

@@ -1,6 +1,6 @@
 /* Study-algorithm instances of op_and for every dtype it applies to (one file per
  * operator so the instances compile in parallel). */
-#include "study_drivers.h"
+#include "seed_drivers.h"
 
 namespace hr {
 template const study_entry* study_row<op_and>();

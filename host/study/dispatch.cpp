@@ -1,8 +1,8 @@
-/* The study algorithms' tables: algorithm value -> implementation, and each
- * implementation's tuning (plain data) -> launch geometry and workspace. */
-#include "study_dispatch.h"
+/* The study algorithms' tables: algorithm value -> implementation (device/algorithm_table.h),
+ * and each implementation's tuning (plain data) -> launch geometry and workspace. */
+#include "dispatch.h"
 
-#include "study_loaders.h"
+#include "study/loaders.h"
 
 namespace hr {
 namespace {
@@ -16,66 +16,47 @@ constexpr uint32_t HR_HARRIS_REDUCE6_STEPS = 8;
 
 enum class study_driver { multipass, in_place, atomic, two_pass };
 
+/* An implementation's tuning, keyed by its hr_impl. */
 struct study_policy {
+    int impl;
     study_driver driver;
     uint32_t items;  /* elements one thread reduces per pass (factor = items * block); 0: 64 bytes' worth */
     uint32_t steps;  /* study_pass.steps: loader steps per thread, 0 = grid-stride */
     uint32_t paired; /* study_pass.paired: first add during load */
 };
 
-/* Indexed by study_impl. */
-const study_policy& policy_of(int impl)
+/* Null for an implementation that is not a study one. */
+const study_policy* policy_of(int impl)
 {
-    static const study_policy table[HR_STUDY_IMPLS] = {
-        /* PMPP_SIMPLE      */ {study_driver::in_place, 2, 0, 0},
-        /* PMPP_CONVERGENT  */ {study_driver::in_place, 2, 0, 0},
-        /* INTERLEAVED      */ {study_driver::multipass, 1, 1, 0},
-        /* STRIDED_INDEX    */ {study_driver::multipass, 1, 1, 0},
-        /* SEQUENTIAL       */ {study_driver::multipass, 1, 1, 0},
-        /* FIRST_ADD        */ {study_driver::multipass, 2, 1, 1},
-        /* COARSENED        */ {study_driver::multipass, 2 * HR_PMPP_COARSE_FACTOR, 2 * HR_PMPP_COARSE_FACTOR, 0},
-        /* SEGMENTED_ATOMIC */ {study_driver::atomic, 2, 1, 1},
-        /* WARP_VOLATILE    */ {study_driver::multipass, 2, 1, 1},
-        /* UNROLLED         */ {study_driver::multipass, 2, 0, 1},
-        /* GRID_STRIDE      */ {study_driver::multipass, 2 * HR_HARRIS_REDUCE6_STEPS, 0, 1},
-        /* SHFL_TAIL        */ {study_driver::multipass, 2, 1, 1},
-        /* WARP_FIRST       */ {study_driver::multipass, 1, 0, 0},
-        /* VECTOR_ITEMS     */ {study_driver::multipass, 0, 0, 0},
-        /* TWO_PASS_WARP    */ {study_driver::two_pass, 1, 0, 0},
+    static constexpr study_policy table[] = {
+        {HR_IMPL_PMPP_SIMPLE, study_driver::in_place, 2, 0, 0},
+        {HR_IMPL_PMPP_CONVERGENT, study_driver::in_place, 2, 0, 0},
+        {HR_IMPL_INTERLEAVED, study_driver::multipass, 1, 1, 0},
+        {HR_IMPL_STRIDED_INDEX, study_driver::multipass, 1, 1, 0},
+        {HR_IMPL_SEQUENTIAL, study_driver::multipass, 1, 1, 0},
+        {HR_IMPL_FIRST_ADD, study_driver::multipass, 2, 1, 1},
+        {HR_IMPL_COARSENED, study_driver::multipass, 2 * HR_PMPP_COARSE_FACTOR, 2 * HR_PMPP_COARSE_FACTOR, 0},
+        {HR_IMPL_SEGMENTED_ATOMIC, study_driver::atomic, 2, 1, 1},
+        {HR_IMPL_WARP_VOLATILE, study_driver::multipass, 2, 1, 1},
+        {HR_IMPL_UNROLLED, study_driver::multipass, 2, 0, 1},
+        {HR_IMPL_GRID_STRIDE, study_driver::multipass, 2 * HR_HARRIS_REDUCE6_STEPS, 0, 1},
+        {HR_IMPL_SHFL_TAIL, study_driver::multipass, 2, 1, 1},
+        {HR_IMPL_WARP_FIRST, study_driver::multipass, 1, 0, 0},
+        {HR_IMPL_VECTOR_ITEMS, study_driver::multipass, 0, 0, 0},
+        {HR_IMPL_TWO_PASS_WARP, study_driver::two_pass, 1, 0, 0},
     };
-    return table[impl];
+    static_assert(sizeof table / sizeof table[0] == HR_STUDY_IMPLS, "one policy per study implementation");
+    for (const study_policy& p : table)
+        if (p.impl == impl) return &p;
+    return nullptr;
 }
 
-/* Indexed by hipreduce_algorithm - HR_DRIVERS. One implementation serves every seed
- * that describes the same kernel. */
+/* The study implementation of an algorithm value (one serves every seed that describes the
+ * same kernel), or -1. */
 int impl_of(int algorithm)
 {
-    static const int table[] = {
-        HR_STUDY_PMPP_SIMPLE,      /* PMPP_SIMPLE */
-        HR_STUDY_PMPP_CONVERGENT,  /* PMPP_CONVERGENT */
-        HR_STUDY_FIRST_ADD,        /* PMPP_SHARED_MEMORY = HARRIS_REDUCE3 = TUTORIAL_V4 */
-        HR_STUDY_SEGMENTED_ATOMIC, /* PMPP_SEGMENTED_ATOMIC */
-        HR_STUDY_COARSENED,        /* PMPP_COARSENED */
-        HR_STUDY_INTERLEAVED,      /* HARRIS_REDUCE0 = TUTORIAL_V1 */
-        HR_STUDY_STRIDED_INDEX,    /* HARRIS_REDUCE1 = TUTORIAL_V2 */
-        HR_STUDY_SEQUENTIAL,       /* HARRIS_REDUCE2 = TUTORIAL_V3 */
-        HR_STUDY_FIRST_ADD,        /* HARRIS_REDUCE3 */
-        HR_STUDY_WARP_VOLATILE,    /* HARRIS_REDUCE4 = TUTORIAL_V5 */
-        HR_STUDY_UNROLLED,         /* HARRIS_REDUCE5 = TUTORIAL_V6 */
-        HR_STUDY_GRID_STRIDE,      /* HARRIS_REDUCE6 */
-        HR_STUDY_INTERLEAVED,      /* TUTORIAL_V1 */
-        HR_STUDY_STRIDED_INDEX,    /* TUTORIAL_V2 */
-        HR_STUDY_SEQUENTIAL,       /* TUTORIAL_V3 */
-        HR_STUDY_FIRST_ADD,        /* TUTORIAL_V4 */
-        HR_STUDY_WARP_VOLATILE,    /* TUTORIAL_V5 */
-        HR_STUDY_UNROLLED,         /* TUTORIAL_V6 */
-        HR_STUDY_SHFL_TAIL,        /* TUTORIAL_V7 */
-        HR_STUDY_WARP_FIRST,       /* TUTORIAL_V8 */
-        HR_STUDY_VECTOR_ITEMS,     /* TUTORIAL_V9 */
-        HR_STUDY_TWO_PASS_WARP,    /* TUTORIAL_V10 */
-    };
-    const int i = algorithm - HR_DRIVERS;
-    return i < 0 || i >= (int)(sizeof table / sizeof table[0]) ? -1 : table[i];
+    const int impl = hr_algorithm_impl(algorithm);
+    return impl >= HR_IMPL_STUDY_FIRST ? impl : -1;
 }
 
 }  // namespace
@@ -83,8 +64,9 @@ int impl_of(int algorithm)
 bool make_study_plan(int impl, size_t elem_size, uint64_t n, unsigned block, const device_info& dev,
                      study_plan* plan)
 {
-    if (impl < 0 || impl >= HR_STUDY_IMPLS || elem_size == 0) return false;
-    const study_policy& pol = policy_of(impl);
+    const study_policy* policy = policy_of(impl);
+    if (!policy || elem_size == 0) return false;
+    const study_policy& pol = *policy;
     *plan = study_plan{};
     plan->block = block ? block : HR_STUDY_DEFAULT_BLOCK;
     plan->steps = pol.steps;
@@ -123,7 +105,7 @@ study_run_fn study_find(int algorithm, int op, int dtype, int warp_size)
                                                    study_row<op_xor>};
     const int impl = impl_of(algorithm);
     if (impl < 0 || (unsigned)op >= sizeof rows / sizeof rows[0] || (unsigned)dtype >= HR_DTYPE_SLOTS) return nullptr;
-    return rows[op]()[dtype].run[impl][warp_size == 64];
+    return rows[op]()[dtype].run[impl - HR_IMPL_STUDY_FIRST][warp_size == 64];
 }
 
 bool study_workspace_bytes(int algorithm, size_t elem_size, uint64_t n, unsigned block, const device_info& dev,

@@ -6,7 +6,7 @@
  * is needed and any n works. `elems` is a power of two. The result lands in buf[0].
  * Values are read as Op::acc and stored back as P (acc in shared memory, the element
  * type in global memory: every operator's result truncated to the element type is
- * the same whichever way round, see host/study_drivers.h). */
+ * the same whichever way round, see host/study/seed_drivers.h). */
 #ifndef HIPREDUCE_STUDY_TREES_H
 #define HIPREDUCE_STUDY_TREES_H
 

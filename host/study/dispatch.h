@@ -4,34 +4,20 @@
 #ifndef HIPREDUCE_STUDY_DISPATCH_H
 #define HIPREDUCE_STUDY_DISPATCH_H
 
+#include "algorithm_table.h"
 #include "drivers.h"
+#include "rules.h"
 
 namespace hr {
 
-/* The distinct implementations. Several algorithm values share one where the seeds
- * describe the same kernel (study_dispatch.cpp's table says which). */
-enum study_impl {
-    HR_STUDY_PMPP_SIMPLE,      /* global memory in place, stride doubling, owner computes */
-    HR_STUDY_PMPP_CONVERGENT,  /* global memory in place, stride halving */
-    HR_STUDY_INTERLEAVED,      /* shared, interleaved addressing, divergent % branch */
-    HR_STUDY_STRIDED_INDEX,    /* shared, interleaved addressing with strided index */
-    HR_STUDY_SEQUENTIAL,       /* shared, sequential addressing */
-    HR_STUDY_FIRST_ADD,        /* sequential addressing, first add during the global load */
-    HR_STUDY_COARSENED,        /* PMPP thread coarsening */
-    HR_STUDY_SEGMENTED_ATOMIC, /* PMPP segmented multiblock, atomic finish */
-    HR_STUDY_WARP_VOLATILE,    /* last warp unrolled, volatile + hr_syncwarp */
-    HR_STUDY_UNROLLED,         /* completely unrolled, block size a template parameter */
-    HR_STUDY_GRID_STRIDE,      /* the unrolled kernel, several grid-stride steps per thread */
-    HR_STUDY_SHFL_TAIL,        /* last warp by __shfl_down */
-    HR_STUDY_WARP_FIRST,       /* warp shuffles first, warp partials through shared memory */
-    HR_STUDY_VECTOR_ITEMS,     /* warp first, ItemsPerThread by 16-byte vector loads */
-    HR_STUDY_TWO_PASS_WARP,    /* warp first, grid-stride over one block per SM, then one block */
-    HR_STUDY_IMPLS
-};
+/* The study implementations are device/algorithm_table.h's hr_impl values from
+ * HR_IMPL_STUDY_FIRST on (several algorithm values share one where the seeds describe the same
+ * kernel); tables over them are indexed by hr_impl - HR_IMPL_STUDY_FIRST. */
+enum { HR_STUDY_IMPLS = HR_IMPLS - HR_IMPL_STUDY_FIRST };
 
 using study_run_fn = hipError_t (*)(const reduce_call& call, unsigned block);
 
-/* One (op, dtype) cell: a runner per implementation and warp width (32, 64); null
+/* One (op, dtype) cell: a runner per study implementation and warp width (32, 64); null
  * where the implementation cannot do the operator (the atomic one). */
 struct study_entry {
     study_run_fn run[HR_STUDY_IMPLS][2];
@@ -46,16 +32,16 @@ struct study_plan {
     uint64_t workspace_bytes;   /* all the call uses */
 };
 
-/* Block size 0 picks the default. False when the sizes overflow. */
+/* impl: a study hr_impl. Block size 0 picks the default. False when the sizes overflow. */
 bool make_study_plan(int impl, size_t elem_size, uint64_t n, unsigned block, const device_info& dev,
                      study_plan* plan);
 
-/* The executor's hooks. algorithm is a hipreduce_algorithm value >= HR_DRIVERS. */
+/* The executor's hooks: null or false where `algorithm` has no study implementation. */
 study_run_fn study_find(int algorithm, int op, int dtype, int warp_size);
 bool study_workspace_bytes(int algorithm, size_t elem_size, uint64_t n, unsigned block, const device_info& dev,
                            uint64_t* bytes);
 
-/* Rows of instances, one per operator, compiled in study_<op>.cpp. */
+/* Rows of instances, one per operator, compiled in <op>.cpp. */
 template <template <class> class OpT> const study_entry* study_row();
 extern template const study_entry* study_row<op_sum>();
 extern template const study_entry* study_row<op_prod>();

@@ -1,6 +1,6 @@
 /* The __global__ kernels of the study algorithms (HIPREDUCE_ALGORITHM_PMPP_SIMPLE and
- * later): one pass each, composed of a loader (study_loaders.h) and a tree
- * (study_trees.h). Which seed kernel each combination is: host/study_drivers.h.
+ * later): one pass each, composed of a loader (loaders.h) and a tree
+ * (trees.h). Which seed kernel each combination is: host/study/seed_drivers.h.
  *
  * Templates: the operator (it fixes the element type T), the warp width W where the
  * tree uses warp-level steps (W = 0: the kernel does not depend on it and is compiled
@@ -9,13 +9,13 @@
  * and the block size only where the seed needs it at compile time.
  * Every pass reads T and writes T: one partial per block, or the result when the
  * pass has one block (the identity of an empty input is Op::empty()). */
-#ifndef HIPREDUCE_STUDY_KERNELS_H
-#define HIPREDUCE_STUDY_KERNELS_H
+#ifndef HIPREDUCE_STUDY_SEED_KERNELS_H
+#define HIPREDUCE_STUDY_SEED_KERNELS_H
 
 #include "ops.h"
-#include "study_atomics.h"
-#include "study_loaders.h"
-#include "study_trees.h"
+#include "atomics.h"
+#include "loaders.h"
+#include "trees.h"
 
 namespace hr {
 
@@ -109,11 +109,8 @@ __global__ __launch_bounds__(BlockSize ? BlockSize : 1024) void shared_tree_kern
                                                                                   typename Op::value_t* out,
                                                                                   study_pass p)
 {
-    if constexpr (!HR_WIDTH_COMPILED(W)) {
-        hr_width_trap(W);
-    } else if (!hr_width_runs(W)) {
-        hr_width_trap(W);
-    } else {
+    HR_KERNEL_BODY(W)
+    {
         const typename Op::acc v = shared_tree_block<Op, W, Shape, BlockSize>(in, p);
         if (threadIdx.x == 0) store_partial<Op>(out, p, v);
     }
@@ -126,11 +123,8 @@ template <class Op, int W, bool Vector>
 __global__ __launch_bounds__(1024) void warp_first_kernel(const typename Op::value_t* in, typename Op::value_t* out,
                                                           study_pass p)
 {
-    if constexpr (!HR_WIDTH_COMPILED(W)) {
-        hr_width_trap(W);
-    } else if (!hr_width_runs(W)) {
-        hr_width_trap(W);
-    } else {
+    HR_KERNEL_BODY(W)
+    {
         HR_SHARED(smem, warp_first_storage<Op>);
         typename Op::acc v;
         if constexpr (Vector) {
@@ -153,7 +147,8 @@ template <class Op, bool Doubling>
 __global__ __launch_bounds__(1024) void in_place_kernel(typename Op::value_t* buf, typename Op::value_t* out,
                                                         study_pass p)
 {
-    if constexpr (HR_WIDTH_COMPILED(0)) {
+    HR_KERNEL_BODY(0)
+    {
         const unsigned tid = threadIdx.x, elems = 2 * blockDim.x;
         const uint64_t first = (p.block_offset + blockIdx.x) * elems;
         const uint64_t valid = p.count <= first ? 0 : p.count - first < elems ? p.count - first : elems;
@@ -173,9 +168,12 @@ template <class Op>
 __global__ __launch_bounds__(1024) void segmented_atomic_kernel(const typename Op::value_t* in,
                                                                 typename atomic_slot<Op>::type* slot, study_pass p)
 {
-    if constexpr (HR_WIDTH_COMPILED(0) && atomic_supported<Op>) {
-        const typename Op::acc v = shared_tree_block<Op, 0, tree_shape::sequential, 0>(in, p);
-        if (threadIdx.x == 0) atomic_slot<Op>::combine(slot, v);
+    HR_KERNEL_BODY(0)
+    {
+        if constexpr (atomic_supported<Op>) {
+            const typename Op::acc v = shared_tree_block<Op, 0, tree_shape::sequential, 0>(in, p);
+            if (threadIdx.x == 0) atomic_slot<Op>::combine(slot, v);
+        }
     }
 }
 
@@ -185,14 +183,17 @@ template <class Op>
 __global__ void atomic_slot_kernel(typename atomic_slot<Op>::type* slot, typename Op::value_t* result,
                                    uint64_t count, int finish)
 {
-    if constexpr (HR_WIDTH_COMPILED(0) && atomic_supported<Op>) {
-        using slot_t = atomic_slot<Op>;
-        using T = typename Op::value_t;
-        if (!finish) {
-            *slot = slot_t::to_slot(Op::identity());
-            return;
+    HR_KERNEL_BODY(0)
+    {
+        if constexpr (atomic_supported<Op>) {
+            using slot_t = atomic_slot<Op>;
+            using T = typename Op::value_t;
+            if (!finish) {
+                *slot = slot_t::to_slot(Op::identity());
+                return;
+            }
+            *result = count ? T(slot_t::from_slot(*slot)) : T(Op::empty());
         }
-        *result = count ? T(slot_t::from_slot(*slot)) : T(Op::empty());
     }
 }
 

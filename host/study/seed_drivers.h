@@ -1,7 +1,7 @@
-/* The study algorithms (HIPREDUCE_ALGORITHM_PMPP_SIMPLE and later) on the host: the
- * distinct implementations behind the algorithm values, their tuning as plain data,
- * and the drivers that run them. study_dispatch.cpp maps algorithm values onto
- * implementations and plans workspace; study_<op>.cpp compile the instances.
+/* The study algorithms (HIPREDUCE_ALGORITHM_PMPP_SIMPLE and later) on the host: the drivers
+ * that run their implementations (the study hr_impl values of device/algorithm_table.h).
+ * dispatch.cpp maps algorithm values onto implementations, holds their tuning as plain data
+ * and plans workspace; <op>.cpp compile the instances.
  *
  * Partials are stored in the element type T, not in Op::acc: for every operator the
  * value truncated to T is the same whether truncation happens after each step or
@@ -9,14 +9,14 @@
  * low bits; min/max never leave T's range; floats accumulate in T). So every pass
  * reads and writes T, one kernel instance serves all passes, and the signed and
  * unsigned integers of one width share the instances of the wrap-around operators. */
-#ifndef HIPREDUCE_STUDY_DRIVERS_H
-#define HIPREDUCE_STUDY_DRIVERS_H
+#ifndef HIPREDUCE_STUDY_SEED_DRIVERS_H
+#define HIPREDUCE_STUDY_SEED_DRIVERS_H
 
 #include <utility>
 
 #include "drivers.h"
-#include "study_dispatch.h"
-#include "study_kernels.h"
+#include "dispatch.h"
+#include "study/seed_kernels.h"
 
 namespace hr {
 
@@ -91,16 +91,16 @@ template <class Op, int W, int Impl> study_launch pass_kernel_for(unsigned block
     const auto with = [](study_kernel<const T, T> k, size_t bytes) {
         return study_launch{(study_kernel<const void, void>)k, bytes};
     };
-    if constexpr (Impl == HR_STUDY_INTERLEAVED) return with(shared_tree_kernel<Op, 0, shape::interleaved, 0>, smem);
-    else if constexpr (Impl == HR_STUDY_STRIDED_INDEX)
+    if constexpr (Impl == HR_IMPL_INTERLEAVED) return with(shared_tree_kernel<Op, 0, shape::interleaved, 0>, smem);
+    else if constexpr (Impl == HR_IMPL_STRIDED_INDEX)
         return with(shared_tree_kernel<Op, 0, shape::strided_index, 0>, smem);
-    else if constexpr (Impl == HR_STUDY_SEQUENTIAL || Impl == HR_STUDY_FIRST_ADD || Impl == HR_STUDY_COARSENED)
+    else if constexpr (Impl == HR_IMPL_SEQUENTIAL || Impl == HR_IMPL_FIRST_ADD || Impl == HR_IMPL_COARSENED)
         return with(shared_tree_kernel<Op, 0, shape::sequential, 0>, smem);
-    else if constexpr (Impl == HR_STUDY_WARP_VOLATILE)
+    else if constexpr (Impl == HR_IMPL_WARP_VOLATILE)
         return with(shared_tree_kernel<Op, W, shape::warp_volatile, 0>, smem);
-    else if constexpr (Impl == HR_STUDY_SHFL_TAIL) return with(shared_tree_kernel<Op, W, shape::warp_shfl, 0>, smem);
-    else if constexpr (Impl == HR_STUDY_UNROLLED || Impl == HR_STUDY_GRID_STRIDE) return unrolled_for<Op, W>(block);
-    else if constexpr (Impl == HR_STUDY_VECTOR_ITEMS) return with(warp_first_kernel<Op, W, true>, 0);
+    else if constexpr (Impl == HR_IMPL_SHFL_TAIL) return with(shared_tree_kernel<Op, W, shape::warp_shfl, 0>, smem);
+    else if constexpr (Impl == HR_IMPL_UNROLLED || Impl == HR_IMPL_GRID_STRIDE) return unrolled_for<Op, W>(block);
+    else if constexpr (Impl == HR_IMPL_VECTOR_ITEMS) return with(warp_first_kernel<Op, W, true>, 0);
     else return with(warp_first_kernel<Op, W, false>, 0);
 }
 
@@ -126,15 +126,15 @@ template <class Op, int W, int Impl> hipError_t run_study(const reduce_call& c, 
     using T = typename Op::value_t;
     study_plan plan;
     if (!make_study_plan(Impl, sizeof(T), c.n, block, *c.dev, &plan)) return hipErrorInvalidValue;
-    if constexpr (Impl == HR_STUDY_SEGMENTED_ATOMIC) {
+    if constexpr (Impl == HR_IMPL_SEGMENTED_ATOMIC) {
         return run_atomic<Op>(c, plan);
-    } else if constexpr (Impl == HR_STUDY_PMPP_SIMPLE || Impl == HR_STUDY_PMPP_CONVERGENT) {
+    } else if constexpr (Impl == HR_IMPL_PMPP_SIMPLE || Impl == HR_IMPL_PMPP_CONVERGENT) {
         /* These kernels write what they reduce: they get a copy of the input. */
         T* copy = (T*)c.workspace;
         const hipError_t err =
             c.n ? hipMemcpyAsync(copy, c.input, c.n * sizeof(T), hipMemcpyDeviceToDevice, c.stream) : hipSuccess;
         if (err != hipSuccess) return err;
-        return run_passes(c, plan, copy, in_place_kernel<Op, Impl == HR_STUDY_PMPP_SIMPLE>, 0);
+        return run_passes(c, plan, copy, in_place_kernel<Op, Impl == HR_IMPL_PMPP_SIMPLE>, 0);
     } else {
         const study_launch l = pass_kernel_for<Op, W, Impl>(plan.block);
         return run_passes(c, plan, (const T*)c.input, (study_kernel<const T, T>)l.kernel, l.smem);
@@ -153,13 +153,14 @@ template <template <class> class OpT, class T> using study_op_t = typename study
 
 template <class Op, int W, int Impl> constexpr study_run_fn study_run_for()
 {
-    if constexpr (Impl == HR_STUDY_SEGMENTED_ATOMIC && !atomic_supported<Op>) return nullptr;
+    if constexpr (Impl == HR_IMPL_SEGMENTED_ATOMIC && !atomic_supported<Op>) return nullptr;
     else return run_study<Op, W, Impl>;
 }
 
-template <class Op, size_t... Impl> constexpr study_entry study_entry_of(std::index_sequence<Impl...>)
+template <class Op, size_t... I> constexpr study_entry study_entry_of(std::index_sequence<I...>)
 {
-    return {{{study_run_for<Op, 32, (int)Impl>(), study_run_for<Op, 64, (int)Impl>()}...}};
+    return {{{study_run_for<Op, 32, HR_IMPL_STUDY_FIRST + (int)I>(),
+              study_run_for<Op, 64, HR_IMPL_STUDY_FIRST + (int)I>()}...}};
 }
 
 template <template <class> class OpT, class T> constexpr study_entry study_entry_for()
@@ -171,7 +172,7 @@ template <template <class> class OpT, class T> constexpr study_entry study_entry
 }
 
 /* The study row of one operator, indexed like drivers.h's op rows. Instantiated once,
- * in study_<op>.cpp; everywhere else it is only declared (study_dispatch.h). */
+ * in <op>.cpp; everywhere else it is only declared (dispatch.h). */
 template <template <class> class OpT> const study_entry* study_row()
 {
     static const study_entry row[HR_DTYPE_SLOTS] = {
