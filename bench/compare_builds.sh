@@ -2,7 +2,7 @@
 # The full reduction's speed before and after a change, in one call on an NVIDIA machine:
 #   bench/compare_builds.sh OUT_DIR LABEL=BUILD_DIR [LABEL=BUILD_DIR ...]
 # Each build's hipreduce-bench (cuda, built with HIPREDUCE_BENCH_CCCL_INCLUDE for CUB 3.5) runs the
-# same cases ROUNDS times (default 2), the builds taking turns round by round, so that the spread
+# same cases ROUNDS times (default 2), the builds taking turns case by case, so that the spread
 # between two rounds of one build is the run-to-run noise to quote beside any difference:
 #   f32, f64 sums and i8 -> i64 sums, f32 argmax, at 2^10 .. 2^28 (even powers and 2^21, 2^22, 2^23)
 # Writes OUT_DIR/LABEL.rROUND.csv and OUT_DIR/summary.txt (bench/compare_summary.py).
@@ -15,12 +15,12 @@ mkdir -p "$out"
 sizes=2^10,2^12,2^14,2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^26,2^28
 rc=0
 for round in $(seq 1 "${ROUNDS:-2}"); do
-  for spec in "$@"; do
-    label=${spec%%=*}
-    bench="${spec#*=}/bench/hipreduce-bench"
-    [ -x "$bench" ] || { echo "compare_builds.sh: no $bench" >&2; exit 2; }
-    for cases in "sum f32,f64 f32,f64" "sum i8 i64" "argmax f32 f32"; do
-      read -r op dtypes outs <<<"$cases"
+  for cases in "sum f32,f64 f32,f64" "sum i8 i64" "argmax f32 f32"; do
+    read -r op dtypes outs <<<"$cases"
+    for spec in "$@"; do # the builds take turns case by case
+      label=${spec%%=*}
+      bench="${spec#*=}/bench/hipreduce-bench"
+      [ -x "$bench" ] || { echo "compare_builds.sh: no $bench" >&2; exit 2; }
       "$bench" --algorithms=auto --ops="$op" --dtypes="$dtypes" --out="$outs" --sizes="$sizes" --reps="${REPS:-100}" \
         --warmup=5 --format=csv --output="$out/tmp.csv" 2>>"$out/bench.log" || {
         echo "compare_builds.sh: $label $op $dtypes failed" | tee -a "$out/bench.log"

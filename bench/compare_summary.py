@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Summary of bench/compare_builds.sh: per case and size, each build's median time over its rounds, the
-spread between its rounds ((max - min) / min, the run-to-run noise), the ratio of the builds (the last
-label over the first) and each build's time over CUB 3.5's (the anchor row named cub-3.*, not -toolkit)
-measured in the same process.
+spread between its rounds ((max - min) / min, the run-to-run noise), each build's time over CUB 3.5's (the
+anchor row named cub-3.*, not -toolkit) measured in the same process, and the ratio of the builds (the last
+label over the first) as the median of the per-round ratios: the builds take turns round by round, so a
+drift of the machine between rounds cancels in each round's ratio.
     bench/compare_summary.py OUT_DIR"""
 import csv
 import glob
@@ -56,8 +57,9 @@ def main(out):
             c = cub[case].get(label, [])
             ratio = f"{med[label] / statistics.median(c):.3f}" if c else "-"
             line += f" {med[label] * 1000:12.2f} {spread:6.1f}% {ratio:>8}"
-        if len(labels) > 1 and labels[0] in med and labels[-1] in med:
-            line += f" {med[labels[-1]] / med[labels[0]]:14.3f}"
+        first, last = ours[case].get(labels[0], []), ours[case].get(labels[-1], [])
+        if len(labels) > 1 and first and last:
+            line += f" {statistics.median(b / a for a, b in zip(first, last)):14.3f}"
         print(line)
 
 

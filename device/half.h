@@ -106,15 +106,4 @@ HR_HALF_FN uint16_t hr_f32_to_bf16(float f)
     return (uint16_t)((bits + UINT32_C(0x7fff) + ((bits >> 16) & 1u)) >> 16);
 }
 
-#ifdef __cplusplus
-/* The device code's names (op_types.h). */
-namespace hr {
-enum : uint16_t { F16_INF = HR_F16_INF, F16_NAN = HR_F16_NAN, BF16_INF = HR_BF16_INF, BF16_NAN = HR_BF16_NAN };
-HR_HD float f16_to_f32(uint16_t h) { return hr_f16_to_f32(h); }
-HR_HD float bf16_to_f32(uint16_t h) { return hr_bf16_to_f32(h); }
-HR_HD uint16_t f32_to_f16(float f) { return hr_f32_to_f16(f); }
-HR_HD uint16_t f32_to_bf16(float f) { return hr_f32_to_bf16(f); }
-}  // namespace hr
-#endif
-
 #endif

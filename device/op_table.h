@@ -25,7 +25,8 @@
  * hipreduce_argreduce's, everything else hipreduce_reduce's.
  *
  * Adding an operator made of an existing transform and combine is one row here (and its tests);
- * a new transform or combine is one unit beside the others in device/ops.h (GPU) and in
+ * a new transform or combine is one unit beside the others in device/transforms.h or
+ * device/combines.h (GPU; device/stores.h for a combine with a finish of its own, as nrm2) and in
  * src/cpu_ops.h (cpu device).
  *
  * The columns' values are the enums below, the only ones: C (src/) and C++ (host/, device/) read

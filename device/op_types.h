@@ -14,29 +14,18 @@
 
 namespace hr {
 
-/* rules.h's answers for an op or a dtype gathered in one constant, for template arguments. */
-struct op_columns {
-    int transform, combine, results;
-};
-constexpr op_columns op_row(int op) { return {hr_op_transform(op), hr_op_combine(op), hr_op_results(op)}; }
-
-struct dtype_columns {
-    int cls, bytes;
-};
-constexpr dtype_columns dtype_row(int dtype) { return {hr_dtype_class(dtype), hr_dtype_bytes(dtype)}; }
-
 /* Storage type of a dtype. */
 template <int D> struct storage {
-    static constexpr dtype_columns c = {hr_dtype_class(D), hr_dtype_bytes(D)};
+    static constexpr int cls = hr_dtype_class(D), bytes = hr_dtype_bytes(D);
     using sint = typename std::conditional<
-        c.bytes == 1, int8_t,
-        typename std::conditional<c.bytes == 2, int16_t, typename std::conditional<c.bytes == 4, int32_t, int64_t>::type>::type>::type;
+        bytes == 1, int8_t,
+        typename std::conditional<bytes == 2, int16_t, typename std::conditional<bytes == 4, int32_t, int64_t>::type>::type>::type;
     using type = typename std::conditional<
-        c.cls == HR_CLASS_SIGNED, sint,
+        cls == HR_CLASS_SIGNED, sint,
         typename std::conditional<
-            c.cls == HR_CLASS_UNSIGNED, typename std::make_unsigned<sint>::type,
-            typename std::conditional<c.cls == HR_CLASS_HALF, uint16_t,
-                                      typename std::conditional<c.bytes == 4, float, double>::type>::type>::type>::type;
+            cls == HR_CLASS_UNSIGNED, typename std::make_unsigned<sint>::type,
+            typename std::conditional<cls == HR_CLASS_HALF, uint16_t,
+                                      typename std::conditional<bytes == 4, float, double>::type>::type>::type>::type;
 };
 template <int D> using storage_t = typename storage<D>::type;
 
@@ -122,10 +111,10 @@ template <class F> struct float_key {
 };
 
 /* Half dtypes: raw bits -> f32, f32 -> raw bits (rounded), and the infinity's bits. */
-template <int D> HR_HD float half_to_f32(uint16_t h) { return D == HIPREDUCE_BF16 ? bf16_to_f32(h) : f16_to_f32(h); }
-template <int D> HR_HD uint16_t f32_to_half(float f) { return D == HIPREDUCE_BF16 ? f32_to_bf16(f) : f32_to_f16(f); }
-template <int D> constexpr uint16_t half_inf() { return D == HIPREDUCE_BF16 ? BF16_INF : F16_INF; }
-template <int D> constexpr uint16_t half_nan() { return D == HIPREDUCE_BF16 ? BF16_NAN : F16_NAN; }
+template <int D> HR_HD float half_to_f32(uint16_t h) { return D == HIPREDUCE_BF16 ? hr_bf16_to_f32(h) : hr_f16_to_f32(h); }
+template <int D> HR_HD uint16_t f32_to_half(float f) { return D == HIPREDUCE_BF16 ? hr_f32_to_bf16(f) : hr_f32_to_f16(f); }
+template <int D> constexpr uint16_t half_inf() { return D == HIPREDUCE_BF16 ? (uint16_t)HR_BF16_INF : (uint16_t)HR_F16_INF; }
+template <int D> constexpr uint16_t half_nan() { return D == HIPREDUCE_BF16 ? (uint16_t)HR_BF16_NAN : (uint16_t)HR_F16_NAN; }
 /* The order key of f16/bf16 raw bits: as a float's (flip_key), on the sign-extended 16 bits. */
 HR_HD int32_t half_key(uint16_t h) { return flip_key<int32_t>((int32_t)(int16_t)h); }
 HR_HD uint16_t half_of_key(int32_t k) { return (uint16_t)flip_key<int32_t>(k); }

@@ -68,9 +68,6 @@ struct call_need {
 using call_fn = hipError_t (*)(const reduce_call&, call_need* need);
 using run_fn = hipError_t (*)(const reduce_call&);
 
-/* Drivers in hipreduce_algorithm order. */
-enum { HR_DRIVERS = 3 };
-
 /* The default algorithm's instance of one (op, input dtype, accumulator) cell; run null
  * where the cell is no allowed triple's. */
 struct tree_entry {

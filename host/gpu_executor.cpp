@@ -67,7 +67,7 @@ bool choose(const hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* cal
     if (!e) return false;
     c->acc_size = e->acc_size;
     c->elem_size = e->elem_size;
-    if ((unsigned)algorithm >= HR_DRIVERS) {
+    if (hr_algorithm_impl(algorithm) >= HR_IMPL_STUDY_FIRST) {
         c->study = study_find(algorithm, call->op, call->in_dtype, gpu->dev.warp_size);
         return c->study != nullptr;
     }

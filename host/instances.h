@@ -19,7 +19,7 @@ namespace hr {
 /* Whether some allowed result dtype of (op, in) reduces in accumulator `acc`. */
 constexpr bool tree_cell_used(int op, int in, int acc)
 {
-    if (op_row(op).combine < 0 || acc == HR_ACC_NONE) return false;
+    if (hr_op_combine(op) < 0 || acc == HR_ACC_NONE) return false;
     for (int out = 0; out < HR_DTYPE_SLOTS; ++out)
         if (hr_acc_of(op, in, out) == acc) return true;
     return false;
@@ -28,7 +28,7 @@ constexpr bool tree_cell_used(int op, int in, int acc)
 template <int Op, int D, int A> constexpr tree_entry tree_cell()
 {
     if constexpr (tree_cell_used(Op, D, A)) {
-        using R = red<op_row(Op).transform, op_row(Op).combine, D, A>;
+        using R = red<hr_op_transform(Op), hr_op_combine(Op), D, A>;
         return {{run_call<R, 32>, run_call<R, 64>}, sizeof(typename R::acc), sizeof(typename R::value_t)};
     } else {
         return {};

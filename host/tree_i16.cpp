@@ -1,6 +1,7 @@
 /* Kernel instances with input dtype i16: the default algorithm's tree kernel for every op
  * row and accumulator an allowed triple needs, multipass and two-pass for the original
- * operators (host/instances.h). One file per input dtype, so they compile in parallel. */
+ * operators (host/instances.h, host/study/pass_instances.h). One file per input dtype, so they
+ * compile in parallel. */
 #include "instances.h"
 
 namespace hr {

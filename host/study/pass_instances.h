@@ -22,7 +22,7 @@ template <class T> struct pass_op<HIPREDUCE_OP_XOR, T> { using type = op_xor<T>;
 
 template <int Op, int D> constexpr pass_entry pass_cell()
 {
-    if constexpr (dtype_row(D).cls == HR_CLASS_HALF) {
+    if constexpr (hr_dtype_class(D) == HR_CLASS_HALF) {
         return {};
     } else {
         using O = typename pass_op<Op, storage_t<D>>::type;
