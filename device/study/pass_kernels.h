@@ -22,6 +22,16 @@ __device__ __forceinline__ typename Op::acc pass_lane_accumulate(typename Op::ac
         return partial_lane_accumulate<Op, false>(v, in + first, valid, vector_ok, threadIdx.x);
 }
 
+/* Folds tile `tile` of `in` (count elements in all) into v, lane by lane. */
+template <class Op, class In>
+__device__ __forceinline__ typename Op::acc fold_tile(typename Op::acc v, const In* in, uint64_t count, uint64_t tile,
+                                                      bool aligned)
+{
+    const uint64_t first = tile * tile_items<Op>();
+    const uint64_t valid = tile_valid<Op>(count, first);
+    return pass_lane_accumulate<Op, In>(v, in, first, valid, aligned && valid == tile_items<Op>());
+}
+
 /* One pass of the front/back double-buffer driver: tile t of `in` becomes out[t]
  * (Op::acc); when one tile covers count this is the last pass and it writes the
  * element-typed result instead. */
@@ -37,19 +47,15 @@ __global__ __launch_bounds__(HR_TILE_LANES) void pass_kernel(const In* in, uint6
         const bool aligned = aligned16(in);
         if (tiles <= 1 && blockIdx.x == 0) {
             acc v = Op::empty();
-            if (count) {
-                v = pass_lane_accumulate<Op, In>(Op::identity(), in, 0, count, aligned && count == tile_items<Op>());
-                v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
-            }
+            if (count)
+                v = block_reduce_segments<Op, HR_TILE_LANES>(fold_tile<Op, In>(Op::identity(), in, count, 0, aligned),
+                                                             smem);
             if (threadIdx.x == 0) *(T*)out = T(v);
             return;
         }
         for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            const uint64_t first = tile * tile_items<Op>();
-            const uint64_t valid = tile_valid<Op>(count, first);
-            acc v = pass_lane_accumulate<Op, In>(Op::identity(), in, first, valid,
-                                                 aligned && valid == tile_items<Op>());
-            v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
+            const acc v = block_reduce_segments<Op, HR_TILE_LANES>(
+                fold_tile<Op, In>(Op::identity(), in, count, tile, aligned), smem);
             if (threadIdx.x == 0) ((acc*)out)[tile] = v;
         }
     }
@@ -69,11 +75,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void grid_stride_kernel(const In* in
         const uint64_t tiles = tile_count<Op>(count);
         const bool aligned = aligned16(in);
         acc v = Op::identity();
-        for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            const uint64_t first = tile * tile_items<Op>();
-            const uint64_t valid = tile_valid<Op>(count, first);
-            v = pass_lane_accumulate<Op, In>(v, in, first, valid, aligned && valid == tile_items<Op>());
-        }
+        for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x)
+            v = fold_tile<Op, In>(v, in, count, tile, aligned);
         v = block_reduce_segments<Op, HR_TILE_LANES>(v, smem);
         if (threadIdx.x == 0) {
             if (gridDim.x == 1) *(T*)out = count ? T(v) : T(Op::empty());
