@@ -35,7 +35,9 @@
 #define HR_HALF_FN static inline
 #endif
 
-enum { HR_F16_INF = 0x7c00, HR_F16_NAN = 0x7e00, HR_BF16_INF = 0x7f80, HR_BF16_NAN = 0x7fc0 };
+/* Each format's infinity and canonical NaN bits, named after its dtype row (op_table.h), as its
+ * converters are: code per half dtype pastes the row's name onto hr_<name>_inf, hr_<name>_to_f32... */
+enum { hr_f16_inf = 0x7c00, hr_f16_nan = 0x7e00, hr_bf16_inf = 0x7f80, hr_bf16_nan = 0x7fc0 };
 
 HR_HALF_FN float hr_bits_f32(uint32_t bits)
 {
@@ -85,8 +87,8 @@ HR_HALF_FN uint16_t hr_f32_to_f16(float f)
     const uint32_t bits = hr_f32_bits(f);
     const uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
     const uint32_t a = bits & UINT32_C(0x7fffffff);
-    if (a > UINT32_C(0x7f800000)) return HR_F16_NAN;
-    if (a >= UINT32_C(0x477ff000)) return (uint16_t)(sign | HR_F16_INF); /* >= 65520 rounds to inf */
+    if (a > UINT32_C(0x7f800000)) return hr_f16_nan;
+    if (a >= UINT32_C(0x477ff000)) return (uint16_t)(sign | hr_f16_inf); /* >= 65520 rounds to inf */
     if (a >= UINT32_C(0x38800000)) {                                      /* normal f16: >= 2^-14 */
         const uint32_t r = a - UINT32_C(0x38000000);
         return (uint16_t)(sign | ((r + 0xfffu + ((r >> 13) & 1u)) >> 13)); /* a carry bumps the exponent */
@@ -102,7 +104,7 @@ HR_HALF_FN uint16_t hr_f32_to_f16(float f)
 HR_HALF_FN uint16_t hr_f32_to_bf16(float f)
 {
     const uint32_t bits = hr_f32_bits(f);
-    if ((bits & UINT32_C(0x7fffffff)) > UINT32_C(0x7f800000)) return HR_BF16_NAN;
+    if ((bits & UINT32_C(0x7fffffff)) > UINT32_C(0x7f800000)) return hr_bf16_nan;
     return (uint16_t)((bits + UINT32_C(0x7fff) + ((bits >> 16) & 1u)) >> 16);
 }
 

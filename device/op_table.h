@@ -69,6 +69,20 @@
 
 /* ---- the columns ---- */
 enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT };
+/* A class's rows only: HR_IF_HALF(CLASS, text) is text for a HALF row and nothing for the others;
+ * HR_IF_FLOATING likewise for HALF and FLOAT rows. Code per dtype of a class (a half format's
+ * converters, a float's NaN test) expands the dtype rows through these, so a new dtype of an
+ * existing class is a row here, never a case elsewhere. */
+#define HR_IF_HALF(CLASS, ...) HR_IF_HALF_##CLASS(__VA_ARGS__)
+#define HR_IF_HALF_SIGNED(...)
+#define HR_IF_HALF_UNSIGNED(...)
+#define HR_IF_HALF_HALF(...) __VA_ARGS__
+#define HR_IF_HALF_FLOAT(...)
+#define HR_IF_FLOATING(CLASS, ...) HR_IF_FLOATING_##CLASS(__VA_ARGS__)
+#define HR_IF_FLOATING_SIGNED(...)
+#define HR_IF_FLOATING_UNSIGNED(...)
+#define HR_IF_FLOATING_HALF(...) __VA_ARGS__
+#define HR_IF_FLOATING_FLOAT(...) __VA_ARGS__
 typedef enum hr_transform { HR_TF_IDENT, HR_TF_ABS, HR_TF_SQUARE, HR_TF_PRODUCT, HR_TF_KEY, HR_TRANSFORMS } hr_transform;
 typedef enum hr_combine {
     HR_CB_ADD, HR_CB_MUL, HR_CB_MIN, HR_CB_MAX, HR_CB_AND, HR_CB_OR, HR_CB_XOR, HR_CB_NRM2, HR_CB_ARGMIN, HR_CB_ARGMAX,
@@ -112,6 +126,10 @@ enum { HR_DTYPE_SLOTS = 0 HR_DTYPE_ROWS(HR_COUNT_ROW), HR_OP_SLOTS = 0 HR_OP_ROW
 #define HR_OP_ROW_CHECK(E, NAME, T, C, R) HR_STATIC_ASSERT((int)(E) >= 0 && (int)(E) < HR_OP_SLOTS, "op row " #NAME " out of the slots");
 HR_DTYPE_ROWS(HR_DTYPE_ROW_CHECK)
 HR_OP_ROWS(HR_OP_ROW_CHECK)
+/* The rows cover the public enums exactly: their last values (a row added at the end moves these;
+ * the unit test checks every name). */
+HR_STATIC_ASSERT(HR_DTYPE_SLOTS == HIPREDUCE_F64 + 1, "a dtype of the public enum has no row in op_table.h");
+HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_DOT + 1, "an op of the public enum has no row in op_table.h");
 #undef HR_DTYPE_ROW_CHECK
 #undef HR_OP_ROW_CHECK
 

@@ -110,11 +110,21 @@ template <class F> struct float_key {
     static HR_HD F value(I key) { return __builtin_bit_cast(F, flip_key(key)); }
 };
 
-/* Half dtypes: raw bits -> f32, f32 -> raw bits (rounded), and the infinity's bits. */
-template <int D> HR_HD float half_to_f32(uint16_t h) { return D == HIPREDUCE_BF16 ? hr_bf16_to_f32(h) : hr_f16_to_f32(h); }
-template <int D> HR_HD uint16_t f32_to_half(float f) { return D == HIPREDUCE_BF16 ? hr_f32_to_bf16(f) : hr_f32_to_f16(f); }
-template <int D> constexpr uint16_t half_inf() { return D == HIPREDUCE_BF16 ? (uint16_t)HR_BF16_INF : (uint16_t)HR_F16_INF; }
-template <int D> constexpr uint16_t half_nan() { return D == HIPREDUCE_BF16 ? (uint16_t)HR_BF16_NAN : (uint16_t)HR_F16_NAN; }
+/* Half dtypes (the HALF rows of op_table.h): raw bits -> f32, f32 -> raw bits (rounded), the
+ * infinity's and the canonical NaN's bits, from half.h's functions named after the row. */
+template <int D> struct half_format;
+#define HR_HALF_FORMAT(E, NAME, CLASS, BYTES)                                     \
+    HR_IF_HALF(CLASS, template <> struct half_format<E> {                        \
+        static HR_HD float to_f32(uint16_t h) { return hr_##NAME##_to_f32(h); }  \
+        static HR_HD uint16_t of_f32(float f) { return hr_f32_to_##NAME(f); }    \
+        static constexpr uint16_t inf = hr_##NAME##_inf, nan = hr_##NAME##_nan; \
+    };)
+HR_DTYPE_ROWS(HR_HALF_FORMAT)
+#undef HR_HALF_FORMAT
+template <int D> HR_HD float half_to_f32(uint16_t h) { return half_format<D>::to_f32(h); }
+template <int D> HR_HD uint16_t f32_to_half(float f) { return half_format<D>::of_f32(f); }
+template <int D> constexpr uint16_t half_inf() { return half_format<D>::inf; }
+template <int D> constexpr uint16_t half_nan() { return half_format<D>::nan; }
 /* The order key of f16/bf16 raw bits: as a float's (flip_key), on the sign-extended 16 bits. */
 HR_HD int32_t half_key(uint16_t h) { return flip_key<int32_t>((int32_t)(int16_t)h); }
 HR_HD uint16_t half_of_key(int32_t k) { return (uint16_t)flip_key<int32_t>(k); }

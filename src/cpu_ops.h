@@ -47,16 +47,6 @@
         return v;                                                                                          \
     }                                                                                                      \
     HR_ALWAYS_INLINE void store_##NAME(unsigned char* p, T v) { memcpy(p, &v, sizeof v); }
-HR_DEFINE_ACCESS(i8, int8_t)
-HR_DEFINE_ACCESS(u8, uint8_t)
-HR_DEFINE_ACCESS(i16, int16_t)
-HR_DEFINE_ACCESS(u16, uint16_t)
-HR_DEFINE_ACCESS(i32, int32_t)
-HR_DEFINE_ACCESS(u32, uint32_t)
-HR_DEFINE_ACCESS(i64, int64_t)
-HR_DEFINE_ACCESS(u64, uint64_t)
-HR_DEFINE_ACCESS(f32, float)
-HR_DEFINE_ACCESS(f64, double)
 
 /* ---- source dtypes ---- */
 
@@ -65,14 +55,6 @@ HR_DEFINE_ACCESS(f64, double)
     HR_ALWAYS_INLINE T val_##NAME(const unsigned char* p) { return load_##NAME(p); }                       \
     HR_ALWAYS_INLINE U mag_##NAME(T v) { return MAG; }
 #define HR_SIGNED_MAG(U) v < 0 ? (U)((U)0 - (U)v) : (U)v
-HR_INT_SOURCE(i8, int8_t, uint8_t, HR_SIGNED_MAG(uint8_t))
-HR_INT_SOURCE(u8, uint8_t, uint8_t, v)
-HR_INT_SOURCE(i16, int16_t, uint16_t, HR_SIGNED_MAG(uint16_t))
-HR_INT_SOURCE(u16, uint16_t, uint16_t, v)
-HR_INT_SOURCE(i32, int32_t, uint32_t, HR_SIGNED_MAG(uint32_t))
-HR_INT_SOURCE(u32, uint32_t, uint32_t, v)
-HR_INT_SOURCE(i64, int64_t, uint64_t, HR_SIGNED_MAG(uint64_t))
-HR_INT_SOURCE(u64, uint64_t, uint64_t, v)
 
 /* Float sources also give their bits (bits_<name>, type sb_<name>, signed twin sk_<name>), how
  * wide a NaN starts (inf_<name>) and the value of given bits (of_bits_<name>), for the order
@@ -91,10 +73,38 @@ HR_INT_SOURCE(u64, uint64_t, uint64_t, v)
     HR_ALWAYS_INLINE V val_##NAME(const unsigned char* p) { return of_bits_##NAME(bits_##NAME(p)); }       \
     HR_ALWAYS_INLINE V mag_##NAME(V v) { return (V)fabs(v); }                                              \
     HR_ALWAYS_INLINE B inf_##NAME(void) { return (B)(INF); }
-HR_FLOAT_SOURCE(f16, uint16_t, float, uint16_t, int16_t, HR_F16_INF, hr_f16_to_f32(b))
-HR_FLOAT_SOURCE(bf16, uint16_t, float, uint16_t, int16_t, HR_BF16_INF, hr_bf16_to_f32(b))
-HR_FLOAT_SOURCE(f32, float, float, uint32_t, int32_t, UINT32_C(0x7f800000), hr_bits_f32(b))
-HR_FLOAT_SOURCE(f64, double, double, uint64_t, int64_t, UINT64_C(0x7ff0000000000000), load_f64((const unsigned char*)&b))
+
+/* The source units, one per row of op_table.h's HR_DTYPE_ROWS, by class and width: raw access,
+ * val_/mag_, and the bits of floats. */
+#define HR_SINT_1 int8_t
+#define HR_SINT_2 int16_t
+#define HR_SINT_4 int32_t
+#define HR_SINT_8 int64_t
+#define HR_UINT_1 uint8_t
+#define HR_UINT_2 uint16_t
+#define HR_UINT_4 uint32_t
+#define HR_UINT_8 uint64_t
+#define HR_FLOAT_T_4 float
+#define HR_FLOAT_T_8 double
+#define HR_FLOAT_INF_4 UINT32_C(0x7f800000)
+#define HR_FLOAT_INF_8 UINT64_C(0x7ff0000000000000)
+#define HR_FLOAT_OF_BITS_4(b) hr_bits_f32(b)
+#define HR_FLOAT_OF_BITS_8(b) load_f64((const unsigned char*)&(b))
+#define HR_SOURCE_SIGNED(NAME, BYTES)               \
+    HR_DEFINE_ACCESS(NAME, HR_SINT_##BYTES)         \
+    HR_INT_SOURCE(NAME, HR_SINT_##BYTES, HR_UINT_##BYTES, HR_SIGNED_MAG(HR_UINT_##BYTES))
+#define HR_SOURCE_UNSIGNED(NAME, BYTES)             \
+    HR_DEFINE_ACCESS(NAME, HR_UINT_##BYTES)         \
+    HR_INT_SOURCE(NAME, HR_UINT_##BYTES, HR_UINT_##BYTES, v)
+#define HR_SOURCE_HALF(NAME, BYTES) \
+    HR_FLOAT_SOURCE(NAME, uint16_t, float, uint16_t, int16_t, hr_##NAME##_inf, hr_##NAME##_to_f32(b))
+#define HR_SOURCE_FLOAT(NAME, BYTES)                                                                    \
+    HR_DEFINE_ACCESS(NAME, HR_FLOAT_T_##BYTES)                                                        \
+    HR_FLOAT_SOURCE(NAME, HR_FLOAT_T_##BYTES, HR_FLOAT_T_##BYTES, HR_UINT_##BYTES, HR_SINT_##BYTES,   \
+                    HR_FLOAT_INF_##BYTES, HR_FLOAT_OF_BITS_##BYTES(b))
+#define HR_SOURCE_ROW(E, NAME, CLASS, BYTES) HR_SOURCE_##CLASS(NAME, BYTES)
+HR_DTYPE_ROWS(HR_SOURCE_ROW)
+#undef HR_SOURCE_ROW
 
 /* The order key of float bits: bits as a signed integer, magnitude bits flipped when negative
  * (-0.0 below +0.0, NaNs beyond the infinities); its own inverse. */
@@ -299,14 +309,6 @@ HR_KEY_KIND(KEY64, int64_t, uint64_t)
         (void)p;                                                                                           \
         return 0;                                                                                          \
     }
-HR_INT_ARGKEY(i8, int32_t, 0)
-HR_INT_ARGKEY(u8, int32_t, 0)
-HR_INT_ARGKEY(i16, int32_t, 0)
-HR_INT_ARGKEY(u16, int32_t, 0)
-HR_INT_ARGKEY(i32, int32_t, 0)
-HR_INT_ARGKEY(u32, int32_t, UINT32_C(0x80000000))
-HR_INT_ARGKEY(i64, int64_t, 0)
-HR_INT_ARGKEY(u64, int64_t, UINT64_C(0x8000000000000000))
 #define HR_FLOAT_ARGKEY(NAME)                                                                              \
     HR_ALWAYS_INLINE sk_##NAME argkey_##NAME(const unsigned char* p)                                       \
     {                                                                                                      \
@@ -316,10 +318,25 @@ HR_INT_ARGKEY(u64, int64_t, UINT64_C(0x8000000000000000))
     {                                                                                                      \
         return hr_is_nan_bits(sb_##NAME, bits_##NAME(p), inf_##NAME());                                   \
     }
-HR_FLOAT_ARGKEY(f16)
-HR_FLOAT_ARGKEY(bf16)
-HR_FLOAT_ARGKEY(f32)
-HR_FLOAT_ARGKEY(f64)
+
+
+/* Integer order keys: int32 up to 32 bits, int64 beyond; unsigned 32/64-bit values flip their
+ * top bit (narrower ones fit an int32 as they are). One unit per dtype row. */
+#define HR_KEY_T_1 int32_t
+#define HR_KEY_T_2 int32_t
+#define HR_KEY_T_4 int32_t
+#define HR_KEY_T_8 int64_t
+#define HR_UFLIP_1 0
+#define HR_UFLIP_2 0
+#define HR_UFLIP_4 UINT32_C(0x80000000)
+#define HR_UFLIP_8 UINT64_C(0x8000000000000000)
+#define HR_ARGKEY_SIGNED(NAME, BYTES) HR_INT_ARGKEY(NAME, HR_KEY_T_##BYTES, 0)
+#define HR_ARGKEY_UNSIGNED(NAME, BYTES) HR_INT_ARGKEY(NAME, HR_KEY_T_##BYTES, HR_UFLIP_##BYTES)
+#define HR_ARGKEY_HALF(NAME, BYTES) HR_FLOAT_ARGKEY(NAME)
+#define HR_ARGKEY_FLOAT(NAME, BYTES) HR_FLOAT_ARGKEY(NAME)
+#define HR_ARGKEY_ROW(E, NAME, CLASS, BYTES) HR_ARGKEY_##CLASS(NAME, BYTES)
+HR_DTYPE_ROWS(HR_ARGKEY_ROW)
+#undef HR_ARGKEY_ROW
 
 /* ---- transforms: the element at byte offset OFF of x (and of y, dot's), of source SN, lifted
  * into kind K (op_table.h's transform column) ---- */

@@ -38,16 +38,14 @@ static void store_float(int out_dtype, double d, int canonical, void* result)
 {
     const int nan = d != d;
     switch (out_dtype) {
-    case HIPREDUCE_F16: {
-        const uint16_t r = hr_f32_to_f16((float)d);
-        memcpy(result, &r, 2);
-        break;
-    }
-    case HIPREDUCE_BF16: {
-        const uint16_t r = hr_f32_to_bf16((float)d);
-        memcpy(result, &r, 2);
-        break;
-    }
+#define HR_HALF_STORE(E, NAME, CLASS, BYTES)                 \
+    HR_IF_HALF(CLASS, case E: {                              \
+        const uint16_t r = hr_f32_to_##NAME((float)d);       \
+        memcpy(result, &r, 2);                               \
+        break;                                               \
+    })
+        HR_DTYPE_ROWS(HR_HALF_STORE)
+#undef HR_HALF_STORE
     case HIPREDUCE_F32: {
         const float r = nan && canonical ? canonical_nan_F32() : (float)d;
         memcpy(result, &r, 4);
@@ -89,18 +87,10 @@ static void store_element(int dtype, const unsigned char* x, int64_t index, void
     const size_t size = hipreduce_dtype_size((hipreduce_dtype)dtype);
     const unsigned char* p = x + (size_t)index * size;
     switch (dtype) {
-    case HIPREDUCE_F16:
-        if (argnan_f16(p)) return store_float(dtype, NAN, 1, result);
-        break;
-    case HIPREDUCE_BF16:
-        if (argnan_bf16(p)) return store_float(dtype, NAN, 1, result);
-        break;
-    case HIPREDUCE_F32:
-        if (argnan_f32(p)) return store_float(dtype, NAN, 1, result);
-        break;
-    case HIPREDUCE_F64:
-        if (argnan_f64(p)) return store_float(dtype, NAN, 1, result);
-        break;
+#define HR_NAN_ELEMENT(E, NAME, CLASS, BYTES) \
+    HR_IF_FLOATING(CLASS, case E: if (argnan_##NAME(p)) return store_float(dtype, NAN, 1, result); break;)
+        HR_DTYPE_ROWS(HR_NAN_ELEMENT)
+#undef HR_NAN_ELEMENT
     default: break;
     }
     memcpy(result, p, size);
