@@ -1,8 +1,9 @@
 /* hipreduce-bench's --shape modes, shared by the cpu device and GPU paths: the geometry of each
  * --dims entry (rows and columns of a matrix, a general [outer][extent][inner] axis, ragged CSR
- * segments with seeded random lengths), and the axis and segment calls behind one signature. */
+ * segments with seeded random lengths of several distributions), and the axis and segment calls behind one signature. */
 #include "bench.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +23,49 @@ static int mul_u64(uint64_t a, uint64_t b, uint64_t* out)
     return 0;
 }
 
-/* Segment s's length: uniform in 0..max, from (seed, s) alone, so that bench/torch_axis_anchors.py
- * draws the same lengths (it restates this formula). */
-static uint64_t ragged_length(uint64_t seed, uint64_t s, uint64_t max)
+/* The ragged shape's length distributions (HIPREDUCE_BENCH_LENGTHS; default uniform), each segment
+ * s's length from (seed, s, max) alone, so that bench/torch_axis_anchors.py draws the same lengths
+ * (it restates these formulas):
+ *   uniform    uniform in 0..max;
+ *   powerlaw   Pareto, tail exponent 1.2, capped: min(max, floor(u^(-1/1.2))) - 1 for u uniform
+ *              in (0, 1] (P(length >= k) ~ (k + 1)^-1.2, mean about 5 below the cap: graph degrees);
+ *   giants     8 segments of max elements (every S/8-th), the others uniform in 0..7;
+ *   empty      every segment empty;
+ *   fixed      every segment max elements (1xM: one segment). */
+typedef enum { LEN_UNIFORM, LEN_POWERLAW, LEN_GIANTS, LEN_EMPTY, LEN_FIXED, LEN_KINDS } length_kind;
+static const char* const length_names[LEN_KINDS] = {"uniform", "powerlaw", "giants", "empty", "fixed"};
+#define POWERLAW_EXPONENT 1.2
+
+static uint64_t ragged_length(length_kind kind, uint64_t seed, uint64_t s, uint64_t segments, uint64_t max)
 {
-    return (bench_mix64(seed ^ (s * 0xd1b54a32d192ed03ull)) >> 11) % (max + 1);
+    const uint64_t h = bench_mix64(seed ^ (s * 0xd1b54a32d192ed03ull)) >> 11; /* 53 random bits */
+    switch (kind) {
+    case LEN_POWERLAW: {
+        const double u = (double)(h + 1) * 0x1p-53, x = floor(pow(u, -1.0 / POWERLAW_EXPONENT));
+        return x >= (double)max + 1 ? max : (uint64_t)x - 1;
+    }
+    case LEN_GIANTS: {
+        const uint64_t every = segments / 8 ? segments / 8 : 1;
+        return s % every == every / 2 ? max : h % 8;
+    }
+    case LEN_EMPTY: return 0;
+    case LEN_FIXED: return max;
+    default: return h % (max + 1);
+    }
+}
+
+static int length_kind_of(length_kind* kind)
+{
+    const char* v = getenv("HIPREDUCE_BENCH_LENGTHS");
+    *kind = LEN_UNIFORM;
+    if (!v || !*v) return 0;
+    for (int k = 0; k < LEN_KINDS; ++k)
+        if (strcmp(v, length_names[k]) == 0) {
+            *kind = (length_kind)k;
+            return 0;
+        }
+    fprintf(stderr, "hipreduce-bench: HIPREDUCE_BENCH_LENGTHS=%s: expected uniform, powerlaw, giants, empty or fixed\n", v);
+    return -1;
 }
 
 int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed, bench_geometry* g)
@@ -50,9 +89,15 @@ int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed
                  (unsigned long long)c);
         break;
     case BENCH_SHAPE_RAGGED: {
+        length_kind kind;
+        if (length_kind_of(&kind) != 0) return -1;
         g->num_segments = a, g->results = a;
-        snprintf(g->label, sizeof g->label, "ragged:%llux0..%llu:seed%llu", (unsigned long long)a,
-                 (unsigned long long)b, (unsigned long long)seed);
+        if (kind == LEN_UNIFORM) /* the label the earlier tables used */
+            snprintf(g->label, sizeof g->label, "ragged:%llux0..%llu:seed%llu", (unsigned long long)a,
+                     (unsigned long long)b, (unsigned long long)seed);
+        else
+            snprintf(g->label, sizeof g->label, "ragged:%llux%s..%llu:seed%llu", (unsigned long long)a,
+                     length_names[kind], (unsigned long long)b, (unsigned long long)seed);
         if (a >= SIZE_MAX / sizeof *g->offsets || b == UINT64_MAX) {
             fprintf(stderr, "hipreduce-bench: %s: too many segments\n", g->label);
             return -1;
@@ -65,7 +110,7 @@ int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed
         uint64_t at = 0;
         g->offsets[0] = 0;
         for (uint64_t s = 0; s < a && !bad; ++s) {
-            const uint64_t len = ragged_length(seed, s, b);
+            const uint64_t len = ragged_length(kind, seed, s, a, b);
             bad |= at > UINT64_MAX - len;
             at += len;
             g->offsets[s + 1] = at;

@@ -7,8 +7,8 @@
 
 --shape and --dims mean what they mean to hipreduce-bench: rows (an R x C matrix, each row
 reduced: dim=1), cols (the same matrix, each column reduced: dim=0), ragged (S segments of lengths
-uniform in 0..M, drawn from --seed with hipreduce-bench's own formula, so both time the same
-segments). A case is op:in[:out] (sum, argmax, argmin; out defaults to in). Formulations:
+0..M drawn from --seed by --lengths (uniform, powerlaw, giants, empty, fixed) with hipreduce-bench's
+own formulas, so both time the same segments). A case is op:in[:out] (sum, argmax, argmin; out defaults to in). Formulations:
   rows/cols sum: torch.sum(dim=1 / dim=0, dtype=out);
   rows/cols argmax/argmin: torch.argmax(dim) and torch.max(dim) / torch.min(dim) (values and
     indices, as the library writes them);
@@ -52,10 +52,29 @@ def mix64(x):
     return x ^ shr(x, 31)
 
 
-def ragged_lengths(seed, index, max_len):
-    """Segment lengths as hipreduce-bench draws them (bench_shapes.c: ragged_length): index is an
-    int64 arange of the segment numbers."""
-    return shr(mix64(s64(seed) ^ (index * s64(0xd1b54a32d192ed03))), 11) % (max_len + 1)
+LENGTHS = ("uniform", "powerlaw", "giants", "empty", "fixed")
+POWERLAW_EXPONENT = 1.2
+
+
+def ragged_lengths(kind, seed, index, max_len):
+    """Segment lengths as hipreduce-bench draws them (bench_shapes.c: ragged_length, the kind its
+    HIPREDUCE_BENCH_LENGTHS names): index is an int64 arange of the segment numbers."""
+    h = shr(mix64(s64(seed) ^ (index * s64(0xd1b54a32d192ed03))), 11)
+    segments = index.numel()
+    if kind == "powerlaw":  # float64 pow on the host, as the C library's pow computes it there
+        import numpy as np
+        u = (h.cpu().numpy().astype(np.float64) + 1.0) * 2.0 ** -53
+        x = np.floor(np.power(u, -1.0 / POWERLAW_EXPONENT))
+        out = np.where(x >= max_len + 1, max_len, np.minimum(x, max_len + 1) - 1).astype(np.int64)
+        return torch.from_numpy(out).to(index.device)
+    if kind == "giants":
+        every = max(1, segments // 8)
+        return torch.where(index % every == every // 2, torch.full_like(h, max_len), h % 8)
+    if kind == "empty":
+        return torch.zeros_like(h)
+    if kind == "fixed":
+        return torch.full_like(h, max_len)
+    return h % (max_len + 1)
 
 
 def parse_dims(text, shape):
@@ -68,9 +87,11 @@ def parse_dims(text, shape):
     return out
 
 
-def label(shape, dims, seed):
+def label(shape, dims, seed, lengths="uniform"):
     a, b = dims
-    return f"ragged:{a}x0..{b}:seed{seed}" if shape == "ragged" else f"{shape}:{a}x{b}"
+    if shape != "ragged":
+        return f"{shape}:{a}x{b}"
+    return f"ragged:{a}x{'0' if lengths == 'uniform' else lengths}..{b}:seed{seed}"
 
 
 def variants(shape, op, din, dout):
@@ -125,6 +146,8 @@ def main():
     p.add_argument("--dims", required=True, help="RxC (rows, cols) or SxM (ragged), comma-separated")
     p.add_argument("--cases", default="sum:f32", help="op:in[:out], comma-separated")
     p.add_argument("--seed", type=int, default=1, help="ragged: the lengths' seed (hipreduce-bench --seed)")
+    p.add_argument("--lengths", default="uniform", choices=LENGTHS,
+                   help="ragged: the length distribution (hipreduce-bench's HIPREDUCE_BENCH_LENGTHS)")
     p.add_argument("--reps", type=int, default=100)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--ceiling", type=float, default=0.0, help="read ceiling in GB/s (default: measure it)")
@@ -147,7 +170,7 @@ def main():
     for dims in dims_list:
         seg = {}
         if a.shape == "ragged":
-            lengths = ragged_lengths(a.seed, torch.arange(dims[0], dtype=torch.int64, device="cuda"), dims[1])
+            lengths = ragged_lengths(a.lengths, a.seed, torch.arange(dims[0], dtype=torch.int64, device="cuda"), dims[1])
             seg = {"lengths": lengths,
                    "offsets": torch.cat([torch.zeros(1, dtype=torch.int64, device="cuda"), lengths.cumsum(0)])}
             n = int(seg["offsets"][-1].item())
@@ -170,10 +193,10 @@ def main():
                           file=sys.stderr)
                     continue
                 if not ok:
-                    print(f"torch_axis_anchors.py: {name} {op} {din}->{dout} {label(a.shape, dims, a.seed)}: "
+                    print(f"torch_axis_anchors.py: {name} {op} {din}->{dout} {label(a.shape, dims, a.seed, a.lengths)}: "
                           "differs from the float64 reference", file=sys.stderr)
                 runnable.append((name, fn, "ok" if ok else "differs"))
-            print(f"torch_axis_anchors.py: {op} {din}->{dout} {label(a.shape, dims, a.seed)}: "
+            print(f"torch_axis_anchors.py: {op} {din}->{dout} {label(a.shape, dims, a.seed, a.lengths)}: "
                   f"{len(runnable)} formulation(s)", file=sys.stderr)
             fns = [lambda b, fn=fn: fn(xs[b], seg) for _, fn, _ in runnable]
             ms = time_interleaved(fns, buffers, a.reps, a.warmup) if fns else []
@@ -182,7 +205,7 @@ def main():
                 pct = f"{100 * gbps / ceiling:.1f}" if ceiling else ""
                 cell = f"{ceiling:.1f}" if ceiling else ""
                 print(f"{name},{op},{din},{n},{t:.6f},{gbps:.1f},{pct},,,{cell},{dout},{status},"
-                      f"{label(a.shape, dims, a.seed)}", file=out)
+                      f"{label(a.shape, dims, a.seed, a.lengths)}", file=out)
             out.flush()
             xs = ref = fns = None  # free the inputs before the next case's
             torch.cuda.empty_cache()

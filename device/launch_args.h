@@ -1,5 +1,6 @@
 /* What the default algorithm's kernels receive: one parameter pack per kernel (tree_kernel:
- * tree_args, kernels.h; segments_kernel: seg_args and strided_kernel: strided_args, segments.h),
+ * tree_args, kernels.h; segments_kernel: seg_args and strided_kernel: strided_args, segments.h;
+ * the CSR segments' kernels: tile_args, segment_tiles.h),
  * each the shared result part plus the inputs and the shape that its kernel walks, and the one
  * store of a result that every kernel makes. The host fills them from its one call struct
  * (host/drivers.h, reduce_call). */
@@ -38,11 +39,10 @@ struct tree_args : result_args {
     uint64_t row_elems;
 };
 
-/* The contiguous kernel: CSR segments of x (offsets != null; items = segments) or rows of
- * `extent` elements (items = rows). */
+/* The contiguous rows' kernel: `items` rows of `extent` elements (CSR segments: segment_tiles.h's
+ * tile_args). */
 struct seg_args : result_args {
     const void* x;
-    const uint64_t* offsets;
     uint64_t items;
     uint64_t extent;
 };

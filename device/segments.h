@@ -11,12 +11,14 @@
  * bits that the down-tree leaves in its first lane, and no broadcast is needed.
  *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
  *    (host/tuning.h's table);
- *  - other rows and segments: a warp (a 32-lane half of a wave64) per row or segment; a
- *    segment longer than a tile is streamed by its warp tile by tile, each tile partial
+ *  - other rows: a warp (a 32-lane half of a wave64) per row; a row longer than a tile
+ *    (and a CSR segment past segment_tiles.h's capacity) is streamed by its warp tile by tile,
+ *    each tile partial
  *    folded at once into the next level's lanes (8 slots per thread per level), so the
  *    levels of any length need no workspace;
  *  - few rows longer than a tile: the full reduction's kernel itself, consecutive blocks per row
- *    (kernels.h, host/default_driver.h).
+ *    (kernels.h, host/default_driver.h);
+ *  - CSR segments: balanced by work (segment_tiles.h), short ones by this file's warp tile.
  * Strided results (inner > 1): a thread per (outer, block, inner) output folds its block's
  * 256 elements in 8 lanes (order.h), consecutive threads reading consecutive inner
  * positions; each level is one launch, the partials laid out [outer][block][inner]. */
@@ -177,7 +179,7 @@ __device__ HR_NOINLINE typename R::acc stream_slice(const typename R::value_t* x
     }
 }
 
-/* Contiguous rows and segments: a group of G threads per item, grid-stride. */
+/* Contiguous rows: a group of G threads per row, grid-stride. */
 template <class R, int W, int G>
 __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
 {
@@ -194,19 +196,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
         for (uint64_t base = warp_first; base < a.items; base += stride) {
             const uint64_t item = base + mine;
             const bool real = item < a.items;
-            uint64_t first = 0, count = 0;
-            if (real) {
-                if (a.offsets) {
-                    const uint64_t end_all = a.offsets[a.items];
-                    const uint64_t e = a.offsets[item + 1] < end_all ? a.offsets[item + 1] : end_all;
-                    const uint64_t s = a.offsets[item];
-                    first = s < e ? s : e;
-                    count = e - first;
-                } else {
-                    first = item * a.extent;
-                    count = a.extent;
-                }
-            }
+            const uint64_t first = real ? item * a.extent : 0, count = real ? a.extent : 0;
             const T* slice = (const T*)a.x + first;
             typename R::acc v;
             if constexpr (G == HR_SEGMENT) {

@@ -8,7 +8,7 @@
 #define HIPREDUCE_DEFAULT_DRIVER_H
 
 #include "drivers.h"
-#include "segments.h"
+#include "segment_tiles.h"
 
 namespace hr {
 
@@ -72,21 +72,43 @@ template <class R, int W, int G> hipError_t launch_segments(const reduce_call& c
     return hipGetLastError();
 }
 
-/* Many rows (inner == 1) and CSR segments: a group of threads per row or segment (host/tuning.h). */
+/* Many rows (inner == 1): a group of threads per row (host/tuning.h). */
 template <class R, int W> hipError_t run_slices(const reduce_call& c)
 {
-    if (c.size_only) return hipSuccess;
-    seg_args a = {{c.result, c.index, c.out_dtype}, c.input, nullptr, c.outer, c.extent};
-    if (c.shape == HR_SHAPE_SEGMENTS) {
-        if (c.num_segments == 0) return hipSuccess;
-        a.offsets = c.offsets;
-        a.items = c.num_segments;
-        return launch_segments<R, W, HR_SEGMENT>(c, a);
-    }
-    if (c.outer == 0) return hipSuccess;
+    if (c.size_only || c.outer == 0) return hipSuccess;
+    const seg_args a = {{c.result, c.index, c.out_dtype}, c.input, c.outer, c.extent};
     const uint64_t lanes = (c.extent + chunk_items<R>() - 1) / chunk_items<R>();
     if (segment_group(lanes) == 4) return launch_segments<R, W, 4>(c, a);
     return launch_segments<R, W, HR_SEGMENT>(c, a);
+}
+
+/* CSR segments balanced by work (device/segment_tiles.h): three launches over a workspace of
+ * num_segments and segment_tiles_capacity only (host/tuning.h). */
+template <class R, int W> hipError_t run_segments(const reduce_call& c, call_need* need)
+{
+    const uint64_t segments = c.num_segments, per_block = segments_per_block(segments);
+    if (segments > UINT64_MAX / 64) return hipErrorInvalidValue; /* the sizes below overflow: SIZE_OVERFLOW */
+    const uint64_t blocks = (segments + per_block - 1) / per_block, cap = segment_tiles_capacity;
+    uint64_t bytes = 0;
+    const auto take = [&bytes](uint64_t size) { const uint64_t at = bytes; bytes += round16(size); return at; };
+    const uint64_t sums = take(blocks * 16), header = take(16), ids = take(segments * 8);
+    const uint64_t bases = take((segments + 1) * 8), partials = take(cap * sizeof(typename R::acc));
+    const uint64_t counters = take(cap * 4);
+    need->partials = bytes;
+    if (c.size_only || segments == 0) return hipSuccess;
+    unsigned char* ws = c.workspace;
+    tile_args a = {{c.result, c.index, c.out_dtype}, c.input, c.offsets, segments, per_block, cap};
+    a.block_sums = (uint64_t*)(ws + sums);
+    a.header = (uint64_t*)(ws + header);
+    a.long_ids = (uint64_t*)(ws + ids);
+    a.long_base = (uint64_t*)(ws + bases);
+    a.partials = ws + partials;
+    a.counters = (uint32_t*)(ws + counters);
+    hipLaunchKernelGGL((segment_sizes_kernel<R, W>), dim3((unsigned)blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
+    hipLaunchKernelGGL((segment_index_kernel<R, W>), dim3((unsigned)blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
+    hipLaunchKernelGGL((segment_tiles_kernel<R, W>), dim3((unsigned)resident_blocks(*c.dev)), dim3(HR_TILE_LANES), 0,
+                       c.stream, a);
+    return hipGetLastError();
 }
 
 /* Columns (inner > 1): one launch per level of HR_STRIDED_BLOCK blocks. */
@@ -132,7 +154,7 @@ template <class R, int W> hipError_t run_call(const reduce_call& c, call_need* n
     if constexpr (R::inputs == 2) {
         err = run_tree<R, W>(c, &n); /* dot: full reductions only */
     } else if (c.shape == HR_SHAPE_SEGMENTS) {
-        err = run_slices<R, W>(c);
+        err = run_segments<R, W>(c, &n);
     } else if (c.inner > 1) {
         err = run_strided<R, W>(c, &n);
     } else if (c.outer == 1 || (c.extent > tile_items<R>() && c.outer <= segment_tree_rows_max(c.dev->sm_count))) {

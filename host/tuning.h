@@ -48,8 +48,8 @@ constexpr tuning_row tuning_table[] = {
  * to one tile: a group of threads per row, by the row's lanes (elements / chunk items, at most
  * 256); the first row whose max_lanes holds wins. Rows longer than a tile: the full reduction's
  * kernel, one plan per row (consecutive blocks per row), while there are at most
- * segment_tree_rows_max rows (256 per SM, 65535 at most); more rows: a warp streams each. CSR segments: a warp
- * each. Columns (inner > 1): a thread per (outer, 256-block, inner).
+ * segment_tree_rows_max rows (256 per SM, 65535 at most); more rows: a warp streams each. CSR segments:
+ * balanced by work (below). Columns (inner > 1): a thread per (outer, 256-block, inner).
  * Figures: hipreduce-bench on the H200, f32 sum, 256 MiB, at 95b09b6 + this table
  * (docs/BENCHMARKS.md). Few long rows: 1024 x 65536 3912 GB/s, 16 x 4194304 3938 GB/s
  * (a warp per (row, tile) and levels of partials instead: 3044 and 2972). */
@@ -69,6 +69,21 @@ inline int segment_group(unsigned long long lanes)
     for (const segment_row& row : segment_table)
         if (lanes <= row.max_lanes) return row.group;
     return 32;
+}
+/* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
+ * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on
+ * num_segments only, as the public header promises. 2^18 slots hold every long segment of up to
+ * 4 GiB of input (a tile is 16 KiB of any dtype) at 2-6 MiB of workspace; long segments past
+ * it are streamed by a warp each. Launches 1 and 2 give each block at least 64 segments (8 per
+ * warp) and at most 1024 blocks, whose sums every block of launch 2 adds up. */
+#ifndef HR_SEGMENT_TILES_CAPACITY
+#define HR_SEGMENT_TILES_CAPACITY (1ull << 18)
+#endif
+constexpr unsigned long long segment_tiles_capacity = HR_SEGMENT_TILES_CAPACITY;
+inline unsigned long long segments_per_block(unsigned long long segments)
+{
+    const unsigned long long spread = (segments + 1023) / 1024;
+    return spread > 64 ? spread : 64;
 }
 inline unsigned long long segment_tree_rows_max(int sm_count)
 {

@@ -6,6 +6,8 @@
  *    itself 0..2 elements off its buffer's alignment);
  *  - ragged segments (runs of empty ones), one giant segment among tiny ones, the extents as
  *    consecutive segments; one segment over 4096^2 f32 elements (HIPREDUCE_SEGMENTS_MAX_N);
+ *  - length distributions (issue 21): all empty, uniform short, power-law, giants among tiny,
+ *    one segment of several tiles, for a few ops and dtypes;
  *  - columns (inner 2, 3, 64, 1000) of extents 0, 1, 2, 255..257 and 256^2 + 1, long columns
  *    side by side (64 x 16385, 1000 x 1025) for f32/bf16 sum, nrm2 and argmax;
  * value patterns with NaNs, infinities, signed zeros and ties; inputs of -0.0 only. Contiguous results are checked
@@ -268,6 +270,52 @@ static int giant_segments(sg_ctx* c, uint64_t max_n)
     return fails;
 }
 
+/* Length distributions (issue 21), segments against hipreduce_reduce of each (the GPU against the
+ * cpu device): all empty; uniform short (0..511); power-law (Zipf-like, length (3T + 17) / k for k
+ * uniform in 1..1000, T a tile: mostly tiny, a few over a tile); a few giants (T + 1, 2T + 5,
+ * 5T + 3) among tiny ones (0..3); one segment of 6T + 11. Several ops and dtypes, random values. */
+static int distributions(sg_ctx* c)
+{
+    static const struct { hipreduce_op op; hipreduce_dtype in, out; } cases[] = {
+        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F32},     {HIPREDUCE_OP_SUM, HIPREDUCE_F16, HIPREDUCE_F32},
+        {HIPREDUCE_OP_ARGMAX, HIPREDUCE_F32, HIPREDUCE_F32},  {HIPREDUCE_OP_NRM2, HIPREDUCE_F64, HIPREDUCE_F64},
+        {HIPREDUCE_OP_SUM, HIPREDUCE_I8, HIPREDUCE_I64},      {HIPREDUCE_OP_MIN, HIPREDUCE_BF16, HIPREDUCE_BF16},
+        {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F64, HIPREDUCE_F64}};
+    static const char* const names[] = {"all empty", "uniform short", "power-law", "giants among tiny", "one segment"};
+    const int n_cases = c->profile == 1 ? 2 : (int)(sizeof cases / sizeof cases[0]);
+    unsigned char* x = (unsigned char*)malloc((size_t)SHAPES_ROOM * 8);
+    if (!x) return 1;
+    int fails = 0;
+    for (int k = 0; k < n_cases; ++k) {
+        const uint64_t t = tr_tile_items(cases[k].in);
+        fill(cases[k].in, P_RANDOM, SHAPES_ROOM, mix(4242 + (uint64_t)k), x);
+        for (int d = 0; d < 5; ++d) {
+            layout l;
+            l.count = 0;
+            for (uint64_t s = 0; s < (d == 4 ? 1 : 500); ++s) {
+                const uint64_t h = hash(77 + (uint64_t)d, s);
+                switch (d) {
+                case 0: push(&l, 0); break;
+                case 1: push(&l, h % 512); break;
+                case 2: push(&l, (3 * t + 17) / (1 + h % 1000)); break;
+                case 3: push(&l, s == 40 ? t + 1 : s == 250 ? 2 * t + 5 : s == 251 ? 5 * t + 3 : h % 4); break;
+                default: push(&l, 6 * t + 11); break;
+                }
+            }
+            const sg_shape sh = {1, 0, 0, 0, l.count, l.offsets, (uint64_t)(k + d) % 3};
+            if (sh.shift + sg_inputs(&sh) > SHAPES_ROOM) {
+                ref_report("FAIL: the %s segments need a larger SHAPES_ROOM", names[d]);
+                ++fails;
+                continue;
+            }
+            fails += sg_case(c, names[d], cases[k].op, cases[k].in, cases[k].out, x, &sh);
+        }
+    }
+    free(x);
+    printf("length distributions: %d failures\n", fails);
+    return fails;
+}
+
 /* Columns, rows and segments of -0.0 only: float sums keep -0.0 (the identity is -0.0), sum_abs
  * and the squares give +0.0, min/max/argmin/argmax see -0.0 everywhere. */
 static int signed_zeros(sg_ctx* c)
@@ -358,6 +406,7 @@ int main(int argc, char** argv)
     fails += sg_workspace(&c);
     if (c.gpu) fails += sg_gpu_offsets(&c);
     fails += signed_zeros(&c);
+    fails += distributions(&c);
     fails += matrix(&c);
     fails += giant_segments(&c, max_n);
     if (c.gpu) {
