@@ -9,8 +9,11 @@
  *   or size_t. The size queries check the same, minus location, with `bytes` as the pointer.
  *   The executors take the validated call as one hr_call (device/call.h); a full reduction is
  *   filled as the axis call (1, n, 1).
- * - A failing call writes nothing through its out-pointers.
+ * - A failing call writes nothing through its out-pointers, and leaves a sentence on the handle
+ *   (hipreduce_last_error_message) naming the argument and what would be accepted.
+ * - Each public call is a guarded body (HR_GUARDED, api_handle.h): tag, in-use flag, message.
  */
+#include <inttypes.h>
 #include <stdint.h>
 
 #include "api_handle.h"
@@ -29,13 +32,16 @@ static int bytes_overflow(uint64_t n, size_t elem_size)
 static hipreduce_status validate(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype, int out_dtype,
                                  uint64_t n, int query, int location, hr_call* call)
 {
-    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
-    const hipreduce_status st = hr_check_triple(kind, op, in_dtype, out_dtype);
+    const hipreduce_status st =
+        hr_explain_triple(kind, op, in_dtype, out_dtype, handle->message, sizeof handle->message);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
     if (!query) {
         if (location != HIPREDUCE_RESULT_HOST && location != HIPREDUCE_RESULT_DEVICE)
-            return HIPREDUCE_STATUS_INVALID_LOCATION;
-        if (location == HIPREDUCE_RESULT_DEVICE && handle->gpu == NULL) return HIPREDUCE_STATUS_INVALID_LOCATION;
+            return hr_fail(handle, HIPREDUCE_STATUS_INVALID_LOCATION,
+                           "location %d is neither HIPREDUCE_RESULT_HOST (0) nor HIPREDUCE_RESULT_DEVICE (1)", location);
+        if (location == HIPREDUCE_RESULT_DEVICE && handle->gpu == NULL)
+            return hr_fail(handle, HIPREDUCE_STATUS_INVALID_LOCATION,
+                           "HIPREDUCE_RESULT_DEVICE needs a GPU handle: this handle is on the cpu device (use HIPREDUCE_RESULT_HOST)");
     }
     call->op = op;
     call->in_dtype = in_dtype;
@@ -79,6 +85,17 @@ static hipreduce_status axis_shape(hr_call* call, uint64_t outer, uint64_t exten
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
+/* The message of a shape's overflow: its sizes. */
+static hipreduce_status shape_overflow(hipreduce_handle handle, const hr_call* call)
+{
+    if (call->shape == HR_SHAPE_SEGMENTS)
+        return hr_fail(handle, HIPREDUCE_STATUS_SIZE_OVERFLOW, "num_segments = %" PRIu64 ": its offsets overflow the byte count",
+                       call->num_segments);
+    return hr_fail(handle, HIPREDUCE_STATUS_SIZE_OVERFLOW,
+                   "outer %" PRIu64 " x extent %" PRIu64 " x inner %" PRIu64 " elements overflow the byte count",
+                   call->outer, call->extent, call->inner);
+}
+
 static hipreduce_status segments_shape(hr_call* call, uint64_t num_segments)
 {
     call->shape = HR_SHAPE_SEGMENTS;
@@ -90,225 +107,264 @@ static hipreduce_status segments_shape(hr_call* call, uint64_t num_segments)
 }
 
 /* Host-memory offsets (CPU handles): non-decreasing, and the input they span fits in bytes. */
-static hipreduce_status check_host_offsets(const hr_call* call)
+static hipreduce_status check_host_offsets(hipreduce_handle handle, const hr_call* call)
 {
     const uint64_t* o = call->offsets;
     for (uint64_t s = 0; s < call->num_segments; ++s)
-        if (o[s + 1] < o[s]) return HIPREDUCE_STATUS_INVALID_OFFSETS;
+        if (o[s + 1] < o[s])
+            return hr_fail(handle, HIPREDUCE_STATUS_INVALID_OFFSETS,
+                           "offsets decrease at segment %" PRIu64 ": offsets[%" PRIu64 "] = %" PRIu64 " > offsets[%" PRIu64
+                           "] = %" PRIu64 " (they must not decrease)",
+                           s, s, o[s], s + 1, o[s + 1]);
     if (call->num_segments && bytes_overflow(o[call->num_segments], (size_t)hr_dtype_bytes(call->in_dtype)))
-        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+        return hr_fail(handle, HIPREDUCE_STATUS_SIZE_OVERFLOW, "offsets[num_segments] = %" PRIu64 " elements of %s overflow the byte count",
+                       o[call->num_segments], hr_dtype_name(call->in_dtype));
     return HIPREDUCE_STATUS_SUCCESS;
 }
+
+/* n elements of the input dtype overflowing the byte count. */
+static hipreduce_status n_overflow(hipreduce_handle handle, const hr_call* call)
+{
+    return hr_fail(handle, HIPREDUCE_STATUS_SIZE_OVERFLOW, "n = %" PRIu64 " elements of %s overflow the byte count",
+                   call->n, hr_dtype_name(call->in_dtype));
+}
+
+/* A NULL pointer argument. */
+static hipreduce_status null_pointer(hipreduce_handle handle, const char* name, uint64_t n)
+{
+    if (n == UINT64_MAX) return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "%s is NULL", name);
+    return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "%s is NULL with %" PRIu64 " elements to read", name, n);
+}
+#define HR_ANY UINT64_MAX /* null_pointer: a pointer that must never be NULL */
 
 /* After the pointers: the byte count, then the executor. */
 static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
 {
-    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
     if (handle->cpu) {
         if (call->shape == HR_SHAPE_SEGMENTS) {
-            const hipreduce_status st = check_host_offsets(call);
+            const hipreduce_status st = check_host_offsets(handle, call);
             if (st != HIPREDUCE_STATUS_SUCCESS) return st;
         }
-        return hr_cpu_run(handle->cpu, call);
+        return hr_executor_status(handle, hr_cpu_run(handle->cpu, call));
     }
-    return hr_gpu_run(handle->gpu, handle->algorithm, call);
+    return hr_executor_status(handle, hr_gpu_run(handle->gpu, handle->algorithm, call));
 }
 
 static hipreduce_status size_query(hipreduce_handle handle, const hr_call* call, size_t* bytes)
 {
-    if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    if (bytes == NULL) return null_pointer(handle, "bytes", HR_ANY);
+    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
     if (handle->cpu) {
         *bytes = hr_cpu_workspace_size(call);
         return HIPREDUCE_STATUS_SUCCESS;
     }
-    return hr_gpu_workspace_size(handle->gpu, handle->algorithm, call, bytes);
+    return hr_executor_status(handle, hr_gpu_workspace_size(handle->gpu, handle->algorithm, call, bytes));
 }
 
-hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
-                                  const void* input, uint64_t n, hipreduce_dtype out_dtype, void* result,
-                                  hipreduce_location location)
+/* ---- the calls: each body below runs inside its public function's HR_GUARDED ---- */
+
+static hipreduce_status reduce_body(hipreduce_handle handle, int op, int in_dtype, const void* input, uint64_t n,
+                                    int out_dtype, void* result, int location)
 {
     hr_call call;
-    const hipreduce_status st =
-        validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, n, 0, (int)location, &call);
+    const hipreduce_status st = validate(handle, HR_CALL_REDUCE, op, in_dtype, out_dtype, n, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (result == NULL || (input == NULL && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (result == NULL) return null_pointer(handle, "result", HR_ANY);
+    if (input == NULL && n > 0) return null_pointer(handle, "input", n);
     call.x = input;
     call.result = result;
     return run(handle, &call);
 }
 
-hipreduce_status hipreduce_argreduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
-                                     const void* input, uint64_t n, void* value, int64_t* index,
-                                     hipreduce_location location)
+static hipreduce_status argreduce_body(hipreduce_handle handle, int op, int dtype, const void* input, uint64_t n,
+                                       void* value, int64_t* index, int location)
 {
     hr_call call;
-    const hipreduce_status st =
-        validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, n, 0, (int)location, &call);
+    const hipreduce_status st = validate(handle, HR_CALL_ARGREDUCE, op, dtype, dtype, n, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (value == NULL || index == NULL || (input == NULL && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (value == NULL) return null_pointer(handle, "value", HR_ANY);
+    if (index == NULL) return null_pointer(handle, "index", HR_ANY);
+    if (input == NULL && n > 0) return null_pointer(handle, "input", n);
     call.x = input;
     call.result = value;
     call.index = index;
     return run(handle, &call);
 }
 
-hipreduce_status hipreduce_dot(hipreduce_handle handle, hipreduce_dtype in_dtype, const void* x, const void* y,
-                               uint64_t n, hipreduce_dtype out_dtype, void* result, hipreduce_location location)
+static hipreduce_status dot_body(hipreduce_handle handle, int in_dtype, const void* x, const void* y, uint64_t n,
+                                 int out_dtype, void* result, int location)
 {
     hr_call call;
-    const hipreduce_status st = validate(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, (int)in_dtype, (int)out_dtype, n,
-                                         0, (int)location, &call);
+    const hipreduce_status st =
+        validate(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, in_dtype, out_dtype, n, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (result == NULL || ((x == NULL || y == NULL) && n > 0)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (result == NULL) return null_pointer(handle, "result", HR_ANY);
+    if (x == NULL && n > 0) return null_pointer(handle, "x", n);
+    if (y == NULL && n > 0) return null_pointer(handle, "y", n);
     call.x = x;
     call.y = y;
     call.result = result;
     return run(handle, &call);
 }
 
-hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
-                                          uint64_t n, hipreduce_dtype out_dtype, size_t* bytes)
+/* Axis calls, value and argument forms (index NULL and arg 0: the value form). */
+static hipreduce_status axis_body(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype,
+                                  const void* input, uint64_t outer, uint64_t extent, uint64_t inner, int out_dtype,
+                                  void* results, int64_t* indices, int location)
 {
     hr_call call;
-    const hipreduce_status st =
-        validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, n, 1, 0, &call);
-    return st != HIPREDUCE_STATUS_SUCCESS ? st : size_query(handle, &call, bytes);
+    hipreduce_status st = validate(handle, kind, op, in_dtype, out_dtype, 0, 0, location, &call);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    int overflow = 0;
+    const uint64_t n = mul_checked(mul_checked(outer, extent, &overflow), inner, &overflow);
+    if (results == NULL) return null_pointer(handle, kind == HR_CALL_ARGREDUCE ? "values" : "results", HR_ANY);
+    if (kind == HR_CALL_ARGREDUCE && indices == NULL) return null_pointer(handle, "indices", HR_ANY);
+    if (input == NULL && (n > 0 || overflow)) return null_pointer(handle, "input", n);
+    if ((st = axis_shape(&call, outer, extent, inner)) != HIPREDUCE_STATUS_SUCCESS) return shape_overflow(handle, &call);
+    call.x = input;
+    call.result = results;
+    call.index = indices;
+    return run(handle, &call);
 }
 
-hipreduce_status hipreduce_argreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
-                                                    uint64_t n, size_t* bytes)
+static hipreduce_status segments_body(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype,
+                                      const void* input, uint64_t num_segments, const uint64_t* offsets,
+                                      int out_dtype, void* results, int64_t* indices, int location)
 {
     hr_call call;
-    const hipreduce_status st = validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, n, 1, 0, &call);
-    return st != HIPREDUCE_STATUS_SUCCESS ? st : size_query(handle, &call, bytes);
+    hipreduce_status st = validate(handle, kind, op, in_dtype, out_dtype, 0, 0, location, &call);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (results == NULL) return null_pointer(handle, kind == HR_CALL_ARGREDUCE ? "values" : "results", HR_ANY);
+    if (kind == HR_CALL_ARGREDUCE && indices == NULL) return null_pointer(handle, "indices", HR_ANY);
+    if (num_segments > 0 && input == NULL) return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "input is NULL with %" PRIu64 " segments", num_segments);
+    if (num_segments > 0 && offsets == NULL) return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "offsets is NULL with %" PRIu64 " segments", num_segments);
+    if ((st = segments_shape(&call, num_segments)) != HIPREDUCE_STATUS_SUCCESS) return shape_overflow(handle, &call);
+    call.x = input;
+    call.offsets = offsets;
+    call.result = results;
+    call.index = indices;
+    return run(handle, &call);
 }
 
-hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle handle, hipreduce_dtype in_dtype, uint64_t n,
-                                              hipreduce_dtype out_dtype, size_t* bytes)
+/* Size queries: kind, triple and shape (HR_SHAPE_FULL: n; AXIS: outer/extent/inner; SEGMENTS:
+ * num_segments in outer). */
+static hipreduce_status query_body(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype, int out_dtype,
+                                   int shape, uint64_t a, uint64_t extent, uint64_t inner, size_t* bytes)
 {
     hr_call call;
-    const hipreduce_status st =
-        validate(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, (int)in_dtype, (int)out_dtype, n, 1, 0, &call);
-    return st != HIPREDUCE_STATUS_SUCCESS ? st : size_query(handle, &call, bytes);
+    hipreduce_status st = validate(handle, kind, op, in_dtype, out_dtype, shape == HR_SHAPE_FULL ? a : 0, 1, 0, &call);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (bytes == NULL) return null_pointer(handle, "bytes", HR_ANY);
+    if (shape == HR_SHAPE_AXIS) st = axis_shape(&call, a, extent, inner);
+    if (shape == HR_SHAPE_SEGMENTS) st = segments_shape(&call, a);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return shape_overflow(handle, &call);
+    return size_query(handle, &call, bytes);
+}
+
+/* ---- the public functions ---- */
+
+hipreduce_status hipreduce_reduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+                                  const void* input, uint64_t n, hipreduce_dtype out_dtype, void* result,
+                                  hipreduce_location location)
+{
+    HR_GUARDED(handle, reduce_body(handle, (int)op, (int)in_dtype, input, n, (int)out_dtype, result, (int)location));
+}
+
+hipreduce_status hipreduce_argreduce(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
+                                     const void* input, uint64_t n, void* value, int64_t* index,
+                                     hipreduce_location location)
+{
+    HR_GUARDED(handle, argreduce_body(handle, (int)op, (int)dtype, input, n, value, index, (int)location));
+}
+
+hipreduce_status hipreduce_dot(hipreduce_handle handle, hipreduce_dtype in_dtype, const void* x, const void* y,
+                               uint64_t n, hipreduce_dtype out_dtype, void* result, hipreduce_location location)
+{
+    HR_GUARDED(handle, dot_body(handle, (int)in_dtype, x, y, n, (int)out_dtype, result, (int)location));
 }
 
 hipreduce_status hipreduce_reduce_axis(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
                                        const void* input, uint64_t outer, uint64_t extent, uint64_t inner,
                                        hipreduce_dtype out_dtype, void* results, hipreduce_location location)
 {
-    hr_call call;
-    hipreduce_status st =
-        validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, 0, 0, (int)location, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    int overflow = 0;
-    const uint64_t n = mul_checked(mul_checked(outer, extent, &overflow), inner, &overflow);
-    if (results == NULL || (input == NULL && (n > 0 || overflow))) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = axis_shape(&call, outer, extent, inner)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    call.x = input;
-    call.result = results;
-    return run(handle, &call);
+    HR_GUARDED(handle, axis_body(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, input, outer, extent, inner,
+                                 (int)out_dtype, results, NULL, (int)location));
 }
 
 hipreduce_status hipreduce_argreduce_axis(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
                                           const void* input, uint64_t outer, uint64_t extent, uint64_t inner,
                                           void* values, int64_t* indices, hipreduce_location location)
 {
-    hr_call call;
-    hipreduce_status st =
-        validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, 0, 0, (int)location, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    int overflow = 0;
-    const uint64_t n = mul_checked(mul_checked(outer, extent, &overflow), inner, &overflow);
-    if (values == NULL || indices == NULL || (input == NULL && (n > 0 || overflow)))
-        return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = axis_shape(&call, outer, extent, inner)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    call.x = input;
-    call.result = values;
-    call.index = indices;
-    return run(handle, &call);
+    HR_GUARDED(handle, axis_body(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, input, outer, extent, inner,
+                                 (int)dtype, values, indices, (int)location));
 }
 
 hipreduce_status hipreduce_reduce_segments(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
                                            const void* input, uint64_t num_segments, const uint64_t* offsets,
                                            hipreduce_dtype out_dtype, void* results, hipreduce_location location)
 {
-    hr_call call;
-    hipreduce_status st =
-        validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, 0, 0, (int)location, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (results == NULL || (num_segments > 0 && (input == NULL || offsets == NULL)))
-        return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = segments_shape(&call, num_segments)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    call.x = input;
-    call.offsets = offsets;
-    call.result = results;
-    return run(handle, &call);
+    HR_GUARDED(handle, segments_body(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, input, num_segments, offsets,
+                                     (int)out_dtype, results, NULL, (int)location));
 }
 
 hipreduce_status hipreduce_argreduce_segments(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
                                               const void* input, uint64_t num_segments, const uint64_t* offsets,
                                               void* values, int64_t* indices, hipreduce_location location)
 {
-    hr_call call;
-    hipreduce_status st =
-        validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, 0, 0, (int)location, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (values == NULL || indices == NULL || (num_segments > 0 && (input == NULL || offsets == NULL)))
-        return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = segments_shape(&call, num_segments)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    call.x = input;
-    call.offsets = offsets;
-    call.result = values;
-    call.index = indices;
-    return run(handle, &call);
+    HR_GUARDED(handle, segments_body(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, input, num_segments, offsets,
+                                     (int)dtype, values, indices, (int)location));
+}
+
+hipreduce_status hipreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+                                          uint64_t n, hipreduce_dtype out_dtype, size_t* bytes)
+{
+    HR_GUARDED(handle, query_body(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, HR_SHAPE_FULL, n, 0,
+                                  0, bytes));
+}
+
+hipreduce_status hipreduce_argreduce_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype dtype,
+                                                    uint64_t n, size_t* bytes)
+{
+    HR_GUARDED(handle,
+               query_body(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, HR_SHAPE_FULL, n, 0, 0, bytes));
+}
+
+hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle handle, hipreduce_dtype in_dtype, uint64_t n,
+                                              hipreduce_dtype out_dtype, size_t* bytes)
+{
+    HR_GUARDED(handle, query_body(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, (int)in_dtype, (int)out_dtype, HR_SHAPE_FULL,
+                                  n, 0, 0, bytes));
 }
 
 hipreduce_status hipreduce_reduce_axis_workspace_size(hipreduce_handle handle, hipreduce_op op,
                                                       hipreduce_dtype in_dtype, uint64_t outer, uint64_t extent,
                                                       uint64_t inner, hipreduce_dtype out_dtype, size_t* bytes)
 {
-    hr_call call;
-    hipreduce_status st = validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, 0, 1, 0, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = axis_shape(&call, outer, extent, inner)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    return size_query(handle, &call, bytes);
+    HR_GUARDED(handle, query_body(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, HR_SHAPE_AXIS, outer,
+                                  extent, inner, bytes));
 }
 
 hipreduce_status hipreduce_argreduce_axis_workspace_size(hipreduce_handle handle, hipreduce_op op,
                                                          hipreduce_dtype dtype, uint64_t outer, uint64_t extent,
                                                          uint64_t inner, size_t* bytes)
 {
-    hr_call call;
-    hipreduce_status st = validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, 0, 1, 0, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = axis_shape(&call, outer, extent, inner)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    return size_query(handle, &call, bytes);
+    HR_GUARDED(handle, query_body(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, HR_SHAPE_AXIS, outer,
+                                  extent, inner, bytes));
 }
 
 hipreduce_status hipreduce_reduce_segments_workspace_size(hipreduce_handle handle, hipreduce_op op,
                                                           hipreduce_dtype in_dtype, uint64_t num_segments,
                                                           hipreduce_dtype out_dtype, size_t* bytes)
 {
-    hr_call call;
-    hipreduce_status st = validate(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, 0, 1, 0, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = segments_shape(&call, num_segments)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    return size_query(handle, &call, bytes);
+    HR_GUARDED(handle, query_body(handle, HR_CALL_REDUCE, (int)op, (int)in_dtype, (int)out_dtype, HR_SHAPE_SEGMENTS,
+                                  num_segments, 0, 0, bytes));
 }
 
 hipreduce_status hipreduce_argreduce_segments_workspace_size(hipreduce_handle handle, hipreduce_op op,
                                                              hipreduce_dtype dtype, uint64_t num_segments,
                                                              size_t* bytes)
 {
-    hr_call call;
-    hipreduce_status st = validate(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, 0, 1, 0, &call);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-    if ((st = segments_shape(&call, num_segments)) != HIPREDUCE_STATUS_SUCCESS) return st;
-    return size_query(handle, &call, bytes);
+    HR_GUARDED(handle, query_body(handle, HR_CALL_ARGREDUCE, (int)op, (int)dtype, (int)dtype, HR_SHAPE_SEGMENTS,
+                                  num_segments, 0, 0, bytes));
 }

@@ -7,17 +7,18 @@ static const char* const status_table[] = {
     [HIPREDUCE_STATUS_INVALID_POINTER] = "invalid pointer (NULL input with n > 0, NULL result or out-pointer)",
     [HIPREDUCE_STATUS_INVALID_OP] = "invalid operator",
     [HIPREDUCE_STATUS_INVALID_DTYPE] = "invalid dtype",
-    [HIPREDUCE_STATUS_OP_DTYPE_MISMATCH] = "operator does not apply to this dtype",
+    [HIPREDUCE_STATUS_OP_DTYPE_MISMATCH] = "operator, input dtype and result dtype do not go together (or the operator belongs to another call)",
     [HIPREDUCE_STATUS_SIZE_OVERFLOW] = "n * sizeof(dtype) overflows the byte count",
     [HIPREDUCE_STATUS_INVALID_LOCATION] = "invalid result location for this handle",
     [HIPREDUCE_STATUS_INVALID_ALGORITHM] = "invalid algorithm",
     [HIPREDUCE_STATUS_INVALID_DEVICE] = "invalid device (unknown kind, bad ordinal or no GPU)",
     [HIPREDUCE_STATUS_ALLOCATION_FAILED] = "allocation failed",
-    [HIPREDUCE_STATUS_RUNTIME_ERROR] = "GPU runtime error (see hipreduce_last_error_message)",
+    [HIPREDUCE_STATUS_RUNTIME_ERROR] = "GPU runtime error (hipreduce_last_error_message has the runtime's message)",
     [HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL] = "caller workspace smaller than hipreduce_workspace_size",
-    [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by this algorithm for this op and dtype",
+    [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by the handle's algorithm for this call (the study algorithms run the seven original ops with in == out)",
     [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (must be 0 for the default, or a power of two from 32 to 1024)",
     [HIPREDUCE_STATUS_INVALID_OFFSETS] = "segment offsets decrease",
+    [HIPREDUCE_STATUS_HANDLE_BUSY] = "handle in use by another host thread (one call at a time per handle)",
 };
 
 const char* hipreduce_status_string(hipreduce_status status)

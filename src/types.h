@@ -3,6 +3,8 @@
 #ifndef HIPREDUCE_TYPES_H
 #define HIPREDUCE_TYPES_H
 
+#include <stddef.h>
+
 #include "hipreduce/hipreduce.h"
 #include "call.h"
 #include "rules.h"
@@ -15,6 +17,10 @@ extern "C" {
  * OP_DTYPE_MISMATCH (the triple, or an op of another call) or SUCCESS. The rules themselves are
  * device/rules.h's. */
 hipreduce_status hr_check_triple(hr_call_kind kind, int op, int in_dtype, int out_dtype);
+/* The same status, with the sentence that explains a failure written to why (size bytes; "" on
+ * success), naming the argument and what would be accepted: "sum of f32: result dtype i64 not
+ * allowed, use f32 or f64", "argmax is an argreduce op: call hipreduce_argreduce". */
+hipreduce_status hr_explain_triple(hr_call_kind kind, int op, int in_dtype, int out_dtype, char* why, size_t size);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,17 @@
 /* libhipreduce: portable GPU reductions behind a C API.
  *
- * One call reduces an array of n elements with one operator to one value, on an
- * AMD GPU (HIP, wave32 or wave64), an NVIDIA GPU (CUDA backend) or the CPU. The
- * caller names the input dtype and the result dtype (the accumulation dtype):
+ * Reductions on an AMD GPU (HIP, wave32 or wave64), an NVIDIA GPU (CUDA backend) or
+ * the CPU, through a handle (hipreduce_create) and these calls, each with a
+ * workspace-size query of the same name plus _workspace_size:
+ * - hipreduce_reduce: n elements, one operator, one result (sum, prod, min, max,
+ *   and, or, xor, sum_abs, sum_squares, max_abs, nrm2);
+ * - hipreduce_argreduce: argmin / argmax, the extreme value and its first index;
+ * - hipreduce_dot: the sum of x[i] * y[i];
+ * - hipreduce_reduce_axis / hipreduce_argreduce_axis: one axis of a tensor viewed as
+ *   [outer][extent][inner], outer * inner results (rows, columns, any single axis);
+ * - hipreduce_reduce_segments / hipreduce_argreduce_segments: ragged segments given
+ *   by CSR offsets, one result per segment.
+ * The caller names the input dtype and the result dtype (the accumulation dtype):
  *
  *   hipreduce_handle h;
  *   hipreduce_create(&h, HIPREDUCE_DEVICE_GPU, 0);
@@ -53,13 +62,17 @@
  * INVALID_HANDLE), operator, input dtype, result dtype, the (op, input, result)
  * triple, result location, pointers (result, value and index; input, x and y when
  * n > 0), byte-count overflow, then what only the executor knows (workspace size,
- * algorithm support). Nothing in the library prints or
- * aborts. A runtime failure in the middle of a call (allocation, launch) returns
- * its status and leaves the handle usable. Handles are not thread-safe: use one
- * handle per host thread (or one thread at a time).
+ * algorithm support). Every failure on a handle leaves a sentence on it that names
+ * the argument and what would be accepted (hipreduce_last_error_message). Nothing in
+ * the library prints or aborts. A runtime failure in the middle of a call
+ * (allocation, launch) returns its status and leaves the handle usable. A handle
+ * serves one call at a time: use one handle per host thread. A call that meets a
+ * handle another thread is using returns HIPREDUCE_STATUS_HANDLE_BUSY at once and
+ * writes nothing (a cheap check, not a lock: it never waits).
  *
- * The API is 0.x: it may change in incompatible ways until 1.0 (the soname
- * carries the minor version).
+ * The API is 0.x: it may change in incompatible ways until 1.0; each such change
+ * bumps the minor version, which the soname carries (libhipreduce.so.0.2), and is
+ * listed in CHANGELOG.md.
  */
 #ifndef HIPREDUCE_HIPREDUCE_H
 #define HIPREDUCE_HIPREDUCE_H
@@ -91,7 +104,8 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
     HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this op/dtype */
     HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14, /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
-    HIPREDUCE_STATUS_INVALID_OFFSETS = 15     /* host-memory segment offsets that decrease */
+    HIPREDUCE_STATUS_INVALID_OFFSETS = 15,    /* host-memory segment offsets that decrease */
+    HIPREDUCE_STATUS_HANDLE_BUSY = 16         /* another host thread is in a call on this handle (0.2) */
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are
@@ -246,6 +260,14 @@ HIPREDUCE_EXPORT const char* hipreduce_status_string(hipreduce_status status);
 /* Size in bytes of one element of dtype, 0 for an unknown dtype. */
 HIPREDUCE_EXPORT size_t hipreduce_dtype_size(hipreduce_dtype dtype);
 
+/* The library's f16 / bf16 conversions (raw uint16_t values, as the calls take them): to
+ * f32 exactly, from f32 rounded to nearest even with overflow to infinity and any NaN
+ * to the canonical NaN (0x7e00, 0x7fc0): the rounding every f16/bf16 result gets. */
+HIPREDUCE_EXPORT float hipreduce_f16_to_f32(uint16_t h);
+HIPREDUCE_EXPORT uint16_t hipreduce_f32_to_f16(float f);
+HIPREDUCE_EXPORT float hipreduce_bf16_to_f32(uint16_t h);
+HIPREDUCE_EXPORT uint16_t hipreduce_f32_to_bf16(float f);
+
 /* Short constant names ("sum", "f32", "auto", ...), NULL for an unknown value. */
 HIPREDUCE_EXPORT const char* hipreduce_op_name(hipreduce_op op);
 HIPREDUCE_EXPORT const char* hipreduce_dtype_name(hipreduce_dtype dtype);
@@ -273,9 +295,10 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_create(hipreduce_handle* handle,
  * "" after a success. Thread-local, valid until the thread's next such call. */
 HIPREDUCE_EXPORT const char* hipreduce_create_error_message(void);
 
-/* Frees the handle and the workspace it owns. NULL is accepted. A destroyed handle
- * passed again is INVALID_HANDLE where its memory still holds the cleared tag (the
- * library clears it before freeing); do not rely on it: that is a bug to fix. */
+/* Frees the handle and the workspace it owns. NULL is accepted. Using a handle after
+ * destroying it is undefined; the library clears a tag before freeing, so the
+ * common mistake (a second destroy, a call after destroy) usually returns
+ * INVALID_HANDLE, but memory reused by the allocator can defeat that. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_destroy(hipreduce_handle handle);
 
 /* Stream for later calls: a hipStream_t or cudaStream_t, NULL for the default
@@ -494,8 +517,12 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_set_workspace(hipreduce_handle handl
                                                           void* workspace,
                                                           size_t bytes);
 
-/* The HIP/CUDA runtime's message for the last HIPREDUCE_STATUS_RUNTIME_ERROR on
- * this handle, or "" when there was none. Valid until the next call on the handle. */
+/* Why the handle's most recent call failed: a sentence naming the argument and what
+ * would be accepted ("sum of f32: result dtype i64 not allowed, use f32 or f64",
+ * "argmax is an argreduce op: call hipreduce_argreduce"), or the HIP/CUDA runtime's
+ * message for a RUNTIME_ERROR; "" after a call that succeeded, and for NULL or
+ * invalid handles (their status says all). HANDLE_BUSY leaves the message alone.
+ * Valid until the next call on the handle. */
 HIPREDUCE_EXPORT const char* hipreduce_last_error_message(hipreduce_handle handle);
 
 #ifdef __cplusplus

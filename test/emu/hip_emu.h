@@ -32,6 +32,8 @@ typedef hr_emu_attribute hipDeviceAttribute_t;
 #define hipErrorInvalidValue HR_EMU_INVALID_VALUE
 #define hipErrorMemoryAllocation HR_EMU_OUT_OF_MEMORY
 #define hipErrorNotReady HR_EMU_NOT_READY
+#define hipErrorNoDevice HR_EMU_NO_DEVICE
+#define hipErrorInsufficientDriver HR_EMU_INSUFFICIENT_DRIVER
 #define hipDeviceAttributeWarpSize HR_EMU_ATTR_WARP_SIZE
 #define hipDeviceAttributeMultiprocessorCount HR_EMU_ATTR_MULTIPROCESSOR_COUNT
 #define hipDeviceAttributeComputeCapabilityMajor HR_EMU_ATTR_COMPUTE_CAPABILITY_MAJOR

@@ -1,0 +1,12 @@
+# The embedding test: configures test/embed (a parent project that add_subdirectory's libhipreduce)
+# in WORK_DIR, builds it and runs its program. -DSOURCE_DIR -DPROJECT_DIR -DWORK_DIR -DGENERATOR.
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "embedding: ${what} failed (${rc})")
+  endif()
+endfunction()
+file(REMOVE_RECURSE "${WORK_DIR}")
+run("configure" "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}" -G "${GENERATOR}" "-DHIPREDUCE_SOURCE=${PROJECT_DIR}")
+run("build" "${CMAKE_COMMAND}" --build "${WORK_DIR}")
+run("the parent's program" "${WORK_DIR}/app")
