@@ -143,7 +143,11 @@ int hr_gpu_count(char* why, size_t why_size)
     const hipError_t err = hipGetDeviceCount(&count);
     if (err == hipSuccess) return count;
     (void)hipGetLastError(); /* a failed runtime start is not a sticky error */
-    fail_into(why, why_size, "hipGetDeviceCount", err);
+    /* The two causes a user meets most, in words first; the runtime's own text after them. */
+    const char* cause = err == hipErrorInsufficientDriver ? "no usable GPU driver (none installed, or older than the runtime)"
+                        : err == hipErrorNoDevice          ? "no GPU found"
+                                                           : "the GPU runtime did not start";
+    snprintf(why, why_size, "%s [%s backend; hipGetDeviceCount: %s]", cause, hr_gpu_backend_name(), hipGetErrorString(err));
     return 0;
 }
 

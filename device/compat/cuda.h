@@ -17,6 +17,8 @@ typedef cudaStream_t hipStream_t;
 #define hipSuccess cudaSuccess
 #define hipErrorInvalidValue cudaErrorInvalidValue
 #define hipErrorMemoryAllocation cudaErrorMemoryAllocation
+#define hipErrorNoDevice cudaErrorNoDevice
+#define hipErrorInsufficientDriver cudaErrorInsufficientDriver
 #define hipGetErrorString cudaGetErrorString
 #define hipGetLastError cudaGetLastError
 #define hipGetDevice cudaGetDevice
