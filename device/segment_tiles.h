@@ -1,9 +1,9 @@
 /* CSR segments balanced by work (hipreduce_reduce_segments, _argreduce_segments on a GPU): three
  * stream-ordered launches that read the offsets on the device only (no host round trip, so a
  * call can be captured in a graph).
- *  1. segment_sizes_kernel: block b takes a contiguous range of segments; its warps reduce the
- *     short ones (one tile or less: segments.h's warp tile), and the block sums the footprints
- *     of the long ones (below) and counts them.
+ *  1. segment_sizes_kernel: block b takes a contiguous range of segments; its groups of threads
+ *     reduce the short ones (one tile or less: segments.h's group tile), and the block sums the
+ *     footprints of the long ones (below) and counts them.
  *  2. segment_index_kernel: the same ranges again, with the sums of the blocks before: each long
  *     segment gets its rank and its footprint's base (an exclusive prefix over the segments),
  *     and its arrival counters are zeroed.
@@ -110,34 +110,64 @@ __device__ __forceinline__ void block_scan2(uint64_t* a, uint64_t* b, uint64_t* 
     __syncthreads();
 }
 
-/* Launch 1: short segments reduced by the block's 32-lane groups; the block's footprint sum and
- * long count. */
+/* Launch 1: the block's range in chunks of 256 segments. Those of at most 32 lanes (f32: 128
+ * elements) are reduced by groups of 4 threads, 64 in flight per block, as the rows' kernel groups
+ * short rows (host/tuning.h's segment_table); the others up to a tile are gathered into a list
+ * and reduced by 32-lane groups, so that no group idles on a segment of the other kind (a warp
+ * per segment of every kind: 0.25 ms for a million power-law ones on an H100, latency after
+ * latency; skipping instead of gathering: 262144 of 0..511 elements 19% slower than a warp each).
+ * The first pass also sums the long ones' footprints. */
+struct short_list {
+    uint64_t first[HR_TILE_LANES], count[HR_TILE_LANES], segment[HR_TILE_LANES];
+};
 template <class R, int W>
-__global__ __launch_bounds__(HR_TILE_LANES) void segment_sizes_kernel(tile_args a)
+__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_sizes_kernel(tile_args a)
 {
     HR_KERNEL_BODY(W)
     {
         using T = typename R::value_t;
-        constexpr unsigned G = HR_SEGMENT, groups = HR_TILE_LANES / G;
+        using acc = typename R::acc;
+        constexpr uint64_t small = (uint64_t)4 * SEG_SLOTS * chunk_items<R>();
+        constexpr unsigned G = HR_SEGMENT;
         HR_SHARED(scan, scan_storage);
+        HR_SHARED(mids, short_list);
         const uint64_t lo = (uint64_t)blockIdx.x * a.per_block;
         const uint64_t hi = lo + a.per_block < a.items ? lo + a.per_block : a.items;
-        const unsigned g = threadIdx.x % G;
-        /* Both halves of a wave64 run the same iterations (the shuffles need the whole wave). */
-        for (uint64_t base = lo; base < hi; base += groups) {
-            const uint64_t s = base + threadIdx.x / G;
+        uint64_t fp = 0, longs = 0;
+        /* Every group of a wave runs the same iterations (the shuffles need the whole wave). */
+        for (uint64_t chunk = lo; chunk < hi; chunk += HR_TILE_LANES) {
+            for (unsigned round = 0; round < 4; ++round) {
+                const uint64_t s = chunk + round * (HR_TILE_LANES / 4) + threadIdx.x / 4;
+                uint64_t first = 0, count = 0;
+                if (s < hi) segment_span(a.offsets, a.items, s, &first, &count);
+                const bool tiny = s < hi && count <= small;
+                const acc v = group_tile<R, 4, false>((const T*)a.x + first, 0, tiny ? count : 0, threadIdx.x % 4);
+                if (threadIdx.x % 4 == 0) {
+                    if (tiny) store_result<R>(a, s, v, count == 0);
+                    fp += footprint_of<R>(count);
+                    longs += is_long<R>(count);
+                }
+            }
+            const uint64_t s = chunk + threadIdx.x;
             uint64_t first = 0, count = 0;
             if (s < hi) segment_span(a.offsets, a.items, s, &first, &count);
-            const bool short_one = s < hi && !is_long<R>(count);
-            const typename R::acc v = group_tile<R, G, G == W>((const T*)a.x + first, 0, short_one ? count : 0, g);
-            if (short_one && g == 0) store_result<R>(a, s, v, count == 0);
-        }
-        uint64_t fp = 0, longs = 0;
-        for (uint64_t s = lo + threadIdx.x; s < hi; s += HR_TILE_LANES) {
-            uint64_t first, count;
-            segment_span(a.offsets, a.items, s, &first, &count);
-            fp += footprint_of<R>(count);
-            longs += is_long<R>(count);
+            uint64_t at = s < hi && count > small && !is_long<R>(count), none = 0, n_mid, unused;
+            const bool mid = at;
+            block_scan2(&at, &none, &n_mid, &unused, scan);
+            if (mid) {
+                mids.first[at] = first;
+                mids.count[at] = count;
+                mids.segment[at] = s;
+            }
+            __syncthreads();
+            for (uint64_t base = 0; base < n_mid; base += HR_TILE_LANES / G) {
+                const uint64_t i = base + threadIdx.x / G;
+                const bool real = i < n_mid;
+                const acc v = group_tile<R, G, G == W>((const T*)a.x + (real ? mids.first[i] : 0), 0,
+                                                       real ? mids.count[i] : 0, threadIdx.x % G);
+                if (real && threadIdx.x % G == 0) store_result<R>(a, mids.segment[i], v, false);
+            }
+            __syncthreads(); /* the list is rewritten by the next chunk */
         }
         uint64_t sum_fp, sum_longs;
         block_scan2(&fp, &longs, &sum_fp, &sum_longs, scan);
@@ -220,16 +250,17 @@ __device__ __forceinline__ bool arrive_at(uint32_t* counter, uint64_t members, u
     return __syncthreads_or(last);
 }
 
-/* Group g of level k of a segment is complete: reduces it, stores the value one level up and
+/* Group g of level 1 of a segment of `count` elements is complete: reduces it, stores the value one level up and
  * climbs for as long as this block completes each group; the top is the result. */
 template <class R>
-__device__ void segment_climb(const tile_args& a, uint64_t s, uint64_t at, const seg_levels<R>& lv, int k, uint64_t g,
-                              block_reduce_storage<R, HR_TILE_LANES>& smem)
+__device__ __forceinline__ void segment_climb(const tile_args& a, uint64_t s, uint64_t at, uint64_t count, uint64_t g,
+                                              block_reduce_storage<R, HR_TILE_LANES>& smem)
 {
     using acc = typename R::acc;
     constexpr uint64_t T = tile_items<R>();
+    const seg_levels<R> lv(count);
     acc* partials = (acc*)a.partials + at;
-    for (;; ++k) {
+    for (int k = 1;; ++k) {
         const uint64_t valid = tile_valid<R>(lv.counts[k], g * T);
         acc v = partial_lane_accumulate<R, true>(R::identity(), partials + lv.offset(k) + g * T, valid, valid == T,
                                                  threadIdx.x);
@@ -242,6 +273,32 @@ __device__ void segment_climb(const tile_args& a, uint64_t s, uint64_t at, const
         if (threadIdx.x == 0) partials[up + g] = v;
         g /= T;
         if (!arrive_at(a.counters + at + up + g * T, tile_valid<R>(lv.counts[k + 1], g * T), 1)) return;
+    }
+}
+
+/* Launch 3's walk over the long segments (kept in shared memory while the tiles stream). */
+struct tile_walk {
+    uint64_t rank, at, count, i0, i1;
+};
+
+/* Launch 3's second part: the long segments whose footprint ends past the capacity, a 32-lane
+ * group each (out of line: the tiles' stream keeps its registers). */
+template <class R, int W> __device__ HR_NOINLINE void stream_past_capacity(const tile_args& a, uint64_t longs)
+{
+    using T = typename R::value_t;
+    /* The first rank whose footprint ends past the capacity, then a group per segment. */
+    uint64_t from = block_search(a.long_base, longs + 1, a.capacity);
+    if (from < longs && a.long_base[from + 1] <= a.capacity) ++from;
+    constexpr unsigned G = HR_SEGMENT, groups = HR_TILE_LANES / G;
+    const unsigned g = threadIdx.x % G;
+    for (uint64_t base = from + (uint64_t)blockIdx.x * groups; base < longs; base += (uint64_t)gridDim.x * groups) {
+        const uint64_t r = base + threadIdx.x / G;
+        if (r >= longs) continue; /* both halves of a wave64 stream whole slices on their own */
+        uint64_t first, count;
+        const uint64_t s = a.long_ids[r];
+        segment_span(a.offsets, a.items, s, &first, &count);
+        const typename R::acc v = stream_slice<R>((const T*)a.x + first, count, g);
+        if (g == 0) store_result<R>(a, s, v, false);
     }
 }
 
@@ -260,39 +317,33 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
         const uint64_t total = a.long_base[longs];
         const uint64_t work = total < a.capacity ? total : a.capacity;
         const uint64_t w0 = work * blockIdx.x / gridDim.x, w1 = work * (blockIdx.x + 1) / gridDim.x;
-        for (uint64_t r = w0 < w1 ? block_search(a.long_base, longs, w0) : longs; r < longs; ++r) {
+        /* The walk's state lies in shared memory while the tiles stream (block-uniform values that
+         * would otherwise hold registers the stream's prefetch needs: 64 bytes spilled). */
+        HR_SHARED(walk, tile_walk);
+        for (uint64_t r = w0 < w1 ? block_search(a.long_base, longs, w0) : longs; r < longs;) {
             const uint64_t at = a.long_base[r];
             if (at >= w1) break;
             uint64_t first, count;
-            const uint64_t s = a.long_ids[r];
-            segment_span(a.offsets, a.items, s, &first, &count);
-            const seg_levels<R> lv(count);
-            if (at + lv.footprint > a.capacity) break; /* streamed below */
-            const uint64_t i0 = w0 > at ? w0 - at : 0, i1 = w1 - at < lv.counts[1] ? w1 - at : lv.counts[1];
-            if (i0 >= i1) continue; /* this share holds only upper-level slots of it */
-            const T* x = (const T*)a.x + first;
-            stream_tiles<R>(x, nullptr, count, i0, i1, (typename R::acc*)a.partials + at, smem);
-            for (uint64_t g = i0 / TI; g * TI < i1; ++g) {
-                const uint64_t lo = g * TI > i0 ? g * TI : i0, hi = (g + 1) * TI < i1 ? (g + 1) * TI : i1;
-                if (arrive_at(a.counters + at + g * TI, tile_valid<R>(lv.counts[1], g * TI), hi - lo))
-                    segment_climb<R>(a, s, at, lv, 1, g, smem);
+            segment_span(a.offsets, a.items, a.long_ids[r], &first, &count);
+            if (at + footprint_of<R>(count) > a.capacity) break; /* streamed below */
+            const uint64_t tiles = (count + TI - 1) / TI;
+            const uint64_t i0 = w0 > at ? w0 - at : 0, i1 = w1 - at < tiles ? w1 - at : tiles;
+            if (i0 >= i1) { /* this share holds only upper-level slots of it */
+                ++r;
+                continue;
             }
+            if (threadIdx.x == 0) walk = tile_walk{r, at, count, i0, i1};
+            stream_tiles<R>((const T*)a.x + first, nullptr, count, i0, i1, (typename R::acc*)a.partials + at, smem);
+            const tile_walk w = walk; /* stream_tiles ended with a barrier */
+            const uint64_t n = (w.count + TI - 1) / TI;
+            for (uint64_t g = w.i0 / TI; g * TI < w.i1; ++g) {
+                const uint64_t lo = g * TI > w.i0 ? g * TI : w.i0, hi = (g + 1) * TI < w.i1 ? (g + 1) * TI : w.i1;
+                if (arrive_at(a.counters + w.at + g * TI, tile_valid<R>(n, g * TI), hi - lo))
+                    segment_climb<R>(a, a.long_ids[w.rank], w.at, w.count, g, smem);
+            }
+            r = w.rank + 1; /* every thread read walk before the arrivals' barriers */
         }
-        if (total <= a.capacity) return;
-        /* The first rank whose footprint ends past the capacity, then a group per segment. */
-        uint64_t from = block_search(a.long_base, longs + 1, a.capacity);
-        if (from < longs && a.long_base[from + 1] <= a.capacity) ++from;
-        constexpr unsigned G = HR_SEGMENT, groups = HR_TILE_LANES / G;
-        const unsigned g = threadIdx.x % G;
-        for (uint64_t base = from + (uint64_t)blockIdx.x * groups; base < longs; base += (uint64_t)gridDim.x * groups) {
-            const uint64_t r = base + threadIdx.x / G;
-            if (r >= longs) continue; /* both halves of a wave64 stream whole slices on their own */
-            uint64_t first, count;
-            const uint64_t s = a.long_ids[r];
-            segment_span(a.offsets, a.items, s, &first, &count);
-            const typename R::acc v = stream_slice<R>((const T*)a.x + first, count, g);
-            if (g == 0) store_result<R>(a, s, v, false);
-        }
+        if (total > a.capacity) stream_past_capacity<R, W>(a, longs);
     }
 }
 
