@@ -107,6 +107,9 @@ public:
         if (obj.is_none()) return;
         if (PyLong_Check(obj.ptr())) {
             ptr_ = reinterpret_cast<void*>(nb::cast<uintptr_t>(obj));
+            // An empty torch tensor has no storage (data_ptr() == 0); the library wants a pointer
+            // even where it reads or writes nothing.
+            if (ptr_ == nullptr && bytes == 0) ptr_ = &empty_;
             return;
         }
         int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
@@ -134,6 +137,7 @@ public:
 
 private:
     Py_buffer view_{};
+    static inline char empty_ = 0;
     bool held_ = false;
     void* ptr_ = nullptr;
 };
@@ -297,21 +301,21 @@ NB_MODULE(_core, m)
     pthread_atfork(nullptr, nullptr, on_fork_child);
 
     m.def("reduce_axis", &reduce_axis, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"),
-          nb::arg("x"), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"), nb::arg("out_dtype"),
-          nb::arg("out"),
+          nb::arg("x").none(), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"), nb::arg("out_dtype"),
+          nb::arg("out").none(),
           "hipreduce_reduce_axis (hipreduce_reduce when outer == inner == 1) into out's outer * inner "
           "elements; device -1 is the cpu device.");
     m.def("argreduce_axis", &argreduce_axis, nb::arg("device"), nb::arg("stream"), nb::arg("op"),
-          nb::arg("dtype"), nb::arg("x"), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"),
-          nb::arg("values"), nb::arg("indices"), "hipreduce_argreduce_axis (hipreduce_argreduce for one row).");
-    m.def("dot", &dot, nb::arg("device"), nb::arg("stream"), nb::arg("in_dtype"), nb::arg("x"), nb::arg("y"),
-          nb::arg("n"), nb::arg("out_dtype"), nb::arg("out"), "hipreduce_dot.");
+          nb::arg("dtype"), nb::arg("x").none(), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"),
+          nb::arg("values").none(), nb::arg("indices").none(), "hipreduce_argreduce_axis (hipreduce_argreduce for one row).");
+    m.def("dot", &dot, nb::arg("device"), nb::arg("stream"), nb::arg("in_dtype"), nb::arg("x").none(), nb::arg("y").none(),
+          nb::arg("n"), nb::arg("out_dtype"), nb::arg("out").none(), "hipreduce_dot.");
     m.def("reduce_segments", &reduce_segments, nb::arg("device"), nb::arg("stream"), nb::arg("op"),
-          nb::arg("in_dtype"), nb::arg("x"), nb::arg("x_size"), nb::arg("num_segments"), nb::arg("offsets"),
-          nb::arg("out_dtype"), nb::arg("out"), "hipreduce_reduce_segments.");
+          nb::arg("in_dtype"), nb::arg("x").none(), nb::arg("x_size"), nb::arg("num_segments"), nb::arg("offsets").none(),
+          nb::arg("out_dtype"), nb::arg("out").none(), "hipreduce_reduce_segments.");
     m.def("argreduce_segments", &argreduce_segments, nb::arg("device"), nb::arg("stream"), nb::arg("op"),
-          nb::arg("dtype"), nb::arg("x"), nb::arg("x_size"), nb::arg("num_segments"), nb::arg("offsets"),
-          nb::arg("values"), nb::arg("indices"), "hipreduce_argreduce_segments.");
+          nb::arg("dtype"), nb::arg("x").none(), nb::arg("x_size"), nb::arg("num_segments"), nb::arg("offsets").none(),
+          nb::arg("values").none(), nb::arg("indices").none(), "hipreduce_argreduce_segments.");
     m.def("backend", [] { return hipreduce_backend_name(); },
           "The GPU backend libhipreduce was built with: 'cuda', 'amd' or 'cpu'.");
     m.def("version", [] { return hipreduce_get_version(); }, "hipreduce_get_version(): MAJOR*10000+MINOR*100+PATCH.");

@@ -1,0 +1,36 @@
+"""Test data: seeded random arrays of every dtype, and numpy references with their error bounds."""
+import ml_dtypes
+import numpy as np
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+INTS = [np.dtype(n) for n in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")]
+FLOATS = [np.dtype("float16"), BF16, np.dtype("float32"), np.dtype("float64")]
+DTYPES = INTS + FLOATS
+
+# Shapes and the axes reduced over them: 0-d, empty, one element, rows, columns, middle axes.
+CASES = [((), [None]), ((0,), [None, 0]), ((1,), [None, 0, -1]), ((7,), [None, 0]),
+         ((1000,), [None, 0]), ((3, 0, 4), [None, 0, 1, 2]), ((2, 1, 5), [None, 0, 1, 2, -1]),
+         ((4, 33, 7), [None, 0, 1, 2, -2, (0, 1), (1, 2)]), ((5, 300), [None, 0, 1])]
+
+
+def random_array(shape, dtype, seed=0, op=None):
+    """Random values of dtype; for prod, magnitudes near 1 (floats) or small (integers), so that
+    products neither overflow nor vanish too fast."""
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        if op == "prod":
+            lo, hi = (-3, 4) if dtype.kind == "i" else (0, 4)
+        else:
+            lo, hi = int(info.min), int(info.max)
+        return rng.integers(lo, hi, size=shape, dtype=dtype, endpoint=False)
+    if op == "prod":
+        v = rng.uniform(0.7, 1.4, size=n) * rng.choice([-1.0, 1.0], size=n)
+    else:
+        v = rng.standard_normal(n) * 10.0
+    return v.astype(dtype).reshape(shape)
+
+
+def as_f64(x):
+    return np.asarray(x).astype(np.float64)
