@@ -21,7 +21,6 @@ time; each carries the library's message.
 """
 from __future__ import annotations
 
-import builtins
 import operator
 from typing import Any, Optional, Sequence, Union
 
@@ -90,9 +89,9 @@ def _normalize_axis(axis, ndim):
         a = operator.index(axis)
     except TypeError:
         raise TypeError(f"hipreduce: axis must be None, an int or a tuple of ints, not {axis!r}") from None
-    if not -ndim <= a < builtins.max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
+    if not -ndim <= a < ndim:
         raise ValueError(f"hipreduce: axis {a} is out of bounds for an array of dimension {ndim}")
-    return a % ndim if ndim else 0
+    return a % ndim
 
 
 def _result(fw, like, shape, code, out, device, name):
@@ -115,9 +114,8 @@ def _result(fw, like, shape, code, out, device, name):
 
 def _prepare(x, axis):
     fw, x = framework_of(x)
-    code = fw.code(x)
     x = fw.contiguous(x)
-    return fw, x, code, fw.device(x)
+    return fw, x, fw.code(x), fw.device(x)
 
 
 def _reduce(op, x, axis, dtype, keepdims, out):
@@ -243,9 +241,9 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
     fw_y, y = framework_of(y)
     if fw_y is not fw:
         raise TypeError("hipreduce: dot of arrays of two frameworks")
+    y = fw.contiguous(y)
     if fw.code(y) != code:
         raise TypeError(f"hipreduce: dot of {dt.NAMES[code]} and {dt.NAMES[fw.code(y)]} (cast one first)")
-    y = fw.contiguous(y)
     if fw.device(y) != device:
         raise ValueError("hipreduce: dot of arrays on two devices")
     if tuple(fw.shape(x)) != tuple(fw.shape(y)):

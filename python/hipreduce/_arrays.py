@@ -25,8 +25,11 @@ class NumpyArrays:
 
     @staticmethod
     def contiguous(x):
-        # numpy's own rule for "C-contiguous" (size-1 and empty dimensions are ignored).
-        return x if x.flags.c_contiguous else np.ascontiguousarray(x)
+        # numpy's own rule for "C-contiguous" (size-1 and empty dimensions are ignored); a byte-swapped
+        # array is copied to the native order, as a strided one is to a contiguous one.
+        if x.flags.c_contiguous and x.dtype.isnative:
+            return x
+        return np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
 
     @staticmethod
     def device(x):
@@ -249,8 +252,12 @@ _cupy = None
 
 def framework_of(x):
     """The framework of x, and x itself or, for another array-like, x as a numpy array."""
-    if isinstance(x, np.ndarray):
+    if type(x) is np.ndarray:
         return NUMPY, x
+    if isinstance(x, np.ndarray):
+        if isinstance(x, np.ma.MaskedArray):  # np.asarray would drop the mask and reduce masked values
+            raise TypeError("hipreduce: masked arrays are not supported (reduce x.filled(value) or x.compressed())")
+        return NUMPY, np.asarray(x)  # np.matrix, np.memmap, ...: the plain array, no copy
     global _torch, _cupy
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):

@@ -43,6 +43,12 @@ def test_bad_axis(axis, exc):
         hr.sum(X, axis=axis)
 
 
+def test_axis_of_a_0d_array():
+    with pytest.raises(ValueError):  # numpy: AxisError, a ValueError
+        hr.sum(np.float32(1.0), axis=0)
+    assert hr.sum(np.float32(2.5)) == 2.5 and hr.argmax(np.float32(2.5)) == 0
+
+
 def test_bad_axis_arg_reductions():
     with pytest.raises(TypeError):
         hr.argmax(X, axis=(0, 1))

@@ -303,3 +303,15 @@ def test_read_only_input():
     x = np.arange(10, dtype=np.int32)
     x.flags.writeable = False
     assert hr.sum(x) == 45
+
+
+def test_other_numpy_layouts_and_subclasses():
+    x = random_array((50, 7), np.dtype(np.float64), seed=12)
+    swapped = x.astype(">f8")  # byte-swapped: copied to the native order
+    assert bits(np.asarray(hr.sum(swapped, axis=0))).tobytes() == bits(hr.sum(x, axis=0)).tobytes()
+    class Sub(np.ndarray):
+        pass
+
+    assert hr.argmax(x.view(Sub)) == np.argmax(x)  # a subclass: its plain array, no copy
+    with pytest.raises(TypeError, match="masked"):
+        hr.sum(np.ma.masked_array(x, mask=x > 0))
