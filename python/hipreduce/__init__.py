@@ -112,23 +112,27 @@ def _result(fw, like, shape, code, out, device, name):
     return out
 
 
-def _prepare(x, axis):
+def _result_code(fw, op, code, dtype, out):
+    """The result dtype: dtype=, else out's dtype (as numpy does), else the framework's default."""
+    if dtype is not None:
+        return dt.code_of(dtype)
+    if out is not None and fw.is_array(out):
+        return fw.dtype_code(out)
+    return dt.default_result(op, code, fw.torch_rules)
+
+
+def _prepare(x):
     fw, x = framework_of(x)
     x = fw.contiguous(x)
     return fw, x, fw.code(x), fw.device(x)
 
 
 def _reduce(op, x, axis, dtype, keepdims, out):
-    fw, x, code, device = _prepare(x, axis)
+    fw, x, code, device = _prepare(x)
     outer, extent, inner, shape, kept = _layout(fw.shape(x), axis)
     if extent == 0 and op in dt.NO_IDENTITY:
         raise ValueError(f"hipreduce: {_OP_NAMES[op]} of an empty axis (no identity, as in numpy)")
-    if dtype is not None:
-        out_code = dt.code_of(dtype)
-    elif out is not None and fw.is_array(out):
-        out_code = fw.dtype_code(out)  # numpy: without dtype=, out's dtype is the result's
-    else:
-        out_code = dt.default_result(op, code, fw.torch_rules)
+    out_code = _result_code(fw, op, code, dtype, out)
     res = _result(fw, x, kept if keepdims else shape, out_code, out, device, "out")
     _core.reduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
                       out_code, fw.memory(res, out_code))
@@ -136,7 +140,7 @@ def _reduce(op, x, axis, dtype, keepdims, out):
 
 
 def _argreduce(op, x, axis, keepdims, out, return_value):
-    fw, x, code, device = _prepare(x, axis)
+    fw, x, code, device = _prepare(x)
     if isinstance(axis, (tuple, list)):
         raise TypeError("hipreduce: argmin/argmax take one axis or None (a flat index), not a tuple")
     outer, extent, inner, shape, kept = _layout(fw.shape(x), axis)
@@ -207,26 +211,26 @@ norm = _reduction("norm", "Euclidean norm, sqrt(sum of x*x) (BLAS nrm2, numpy.li
                   "float32 or float64 for float inputs (integers are a TypeError)")
 
 
-def argmin(x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,
-           return_value: bool = False) -> Any:
-    """Index of the first minimum (numpy.argmin): int64, along axis or of the flattened array (None).
+def _arg_reduction(op_name, extreme):
+    op = dt.OPS[op_name]
+
+    def arg_reduction(x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,
+                      return_value: bool = False) -> Any:
+        return _argreduce(op, x, axis, keepdims, out, return_value)
+
+    arg_reduction.__name__ = arg_reduction.__qualname__ = op_name
+    arg_reduction.__doc__ = f"""Index of the first {extreme} (numpy.{op_name}): int64, along axis or of the
+    flattened array (axis=None).
 
     Any NaN gives the first NaN's index; -0.0 is below +0.0. An empty axis is a ValueError (as in
-    numpy). out: an int64 array for the indices. return_value=True returns (values, indices), the
-    minimum in the input's dtype with its index, from one pass. Same bits on every device.
+    numpy). out: an int64 array for the indices. return_value=True returns (values, indices): the
+    {extreme} in the input's dtype with its index, from the same pass. Same bits on every device.
     """
-    return _argreduce(dt.OPS["argmin"], x, axis, keepdims, out, return_value)
+    return arg_reduction
 
 
-def argmax(x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,
-           return_value: bool = False) -> Any:
-    """Index of the first maximum (numpy.argmax): int64, along axis or of the flattened array (None).
-
-    Any NaN gives the first NaN's index; -0.0 is below +0.0. An empty axis is a ValueError (as in
-    numpy). out: an int64 array for the indices. return_value=True returns (values, indices), the
-    maximum in the input's dtype with its index, from one pass. Same bits on every device.
-    """
-    return _argreduce(dt.OPS["argmax"], x, axis, keepdims, out, return_value)
+argmin = _arg_reduction("argmin", "minimum")
+argmax = _arg_reduction("argmax", "maximum")
 
 
 def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
@@ -237,7 +241,7 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
     (float16/bfloat16 in float32, where it is exact), never fused with the add. Same bits on every
     device. out: a 0-d array of the result dtype.
     """
-    fw, x, code, device = _prepare(x, None)
+    fw, x, code, device = _prepare(x)
     fw_y, y = framework_of(y)
     if fw_y is not fw:
         raise TypeError("hipreduce: dot of arrays of two frameworks")
@@ -249,12 +253,7 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
     if tuple(fw.shape(x)) != tuple(fw.shape(y)):
         raise ValueError(f"hipreduce: dot of shapes {tuple(fw.shape(x))} and {tuple(fw.shape(y))}")
     n = _layout(fw.shape(x), None)[1]
-    if dtype is not None:
-        out_code = dt.code_of(dtype)
-    elif out is not None and fw.is_array(out):
-        out_code = fw.dtype_code(out)
-    else:
-        out_code = dt.default_result(dt.OPS_DOT, code, fw.torch_rules)
+    out_code = _result_code(fw, dt.OPS_DOT, code, dtype, out)
     res = _result(fw, x, (), out_code, out, device, "out")
     _core.dot(device, fw.stream(device), code, fw.memory(x, code), fw.memory(y, code), n, out_code,
               fw.memory(res, out_code))
@@ -279,7 +278,7 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
     if not isinstance(op, str) or op not in dt.OPS:
         raise ValueError(f"hipreduce: unknown op {op!r} (one of {', '.join(dt.OPS)})")
     code_op = dt.OPS[op]
-    fw, x, code, device = _prepare(x, None)
+    fw, x, code, device = _prepare(x)
     shape = tuple(fw.shape(x))
     if len(shape) != 1:
         raise ValueError(f"hipreduce: segment_reduce takes a 1-d array, not shape {shape}")
@@ -296,12 +295,7 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
         _core.argreduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                                  fw.memory(values, code), fw.memory(indices, dt.I64))
         return indices
-    if dtype is not None:
-        out_code = dt.code_of(dtype)
-    elif out is not None and fw.is_array(out):
-        out_code = fw.dtype_code(out)
-    else:
-        out_code = dt.default_result(code_op, code, fw.torch_rules)
+    out_code = _result_code(fw, code_op, code, dtype, out)
     res = _result(fw, x, (num_segments,), out_code, out, device, "out")
     _core.reduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                           out_code, fw.memory(res, out_code))
