@@ -7,6 +7,7 @@ buffer protocol, __array__ or DLPack on the CPU).
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import numpy as np
@@ -198,17 +199,21 @@ class CupyArrays:
     def memory(x, code):
         return x.data.ptr
 
+    def _on(self, device):
+        """cupy allocates and names streams for its current device: the array's device, made current
+        for the duration when it is not."""
+        cuda = self.cupy.cuda
+        return contextlib.nullcontext() if cuda.runtime.getDevice() == device else cuda.Device(device)
+
     def stream(self, device):
-        # cupy's current stream is per device and thread; the caller's current device is the array's
-        # device in cupy's model, so ask with that device current.
-        with self.cupy.cuda.Device(device):
+        with self._on(device):
             return self.cupy.cuda.get_current_stream().ptr
 
     def empty(self, shape, code, like):
         d = dt.NUMPY[code]
         if d is None:
             raise TypeError("hipreduce: cupy has no bfloat16 dtype")
-        with self.cupy.cuda.Device(like.device.id):
+        with self._on(like.device.id):
             return self.cupy.empty(shape, d)
 
     @staticmethod
@@ -234,13 +239,15 @@ class CupyArrays:
         cupy = self.cupy
         if not isinstance(offsets, cupy.ndarray):
             o = host_offsets(offsets, n)
-            with cupy.cuda.Device(device):
+            with self._on(device):
                 return cupy.asarray(o)
         if offsets.ndim != 1 or offsets.shape[0] < 1:
             raise ValueError("hipreduce: offsets must be a 1-d array of num_segments + 1 values")
         if offsets.dtype.kind not in "iu":
             raise TypeError(f"hipreduce: offsets must be integers, not {offsets.dtype}")
-        with cupy.cuda.Device(device):
+        if offsets.device.id != device:
+            raise ValueError(f"hipreduce: offsets are on GPU {offsets.device.id}, the input on GPU {device}")
+        with self._on(device):
             # Clamped, not read back (see device_offsets_torch).
             return cupy.clip(offsets.astype(cupy.int64), 0, n).astype(cupy.uint64)
 

@@ -1,8 +1,6 @@
-"""Shared dtypes and data of the cpu-device suites (ml_dtypes is required: it carries bfloat16)."""
+"""The suites import their helpers (capi.py, data.py) from this folder; data.py requires ml_dtypes
+(bfloat16 numpy arrays), so a missing ml_dtypes fails the run instead of skipping bfloat16."""
 import os
 import sys
 
-import ml_dtypes
-import numpy as np
-
-sys.path.insert(0, os.path.dirname(__file__))  # capi.py, data.py
+sys.path.insert(0, os.path.dirname(__file__))

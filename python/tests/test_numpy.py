@@ -7,7 +7,7 @@ import pytest
 
 import capi
 import hipreduce as hr
-from data import BF16, CASES, DTYPES, FLOATS, INTS, as_f64, random_array
+from data import BF16, CASES, DTYPES, FLOATS, as_f64, random_array
 
 REDUCTIONS = ["sum", "prod", "min", "max", "sum_abs", "sum_squares", "max_abs", "norm"]
 
