@@ -21,6 +21,7 @@ time; each carries the library's message.
 """
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any, Optional, Sequence, Union
 
@@ -58,10 +59,7 @@ def _layout(shape, axis):
     A tuple of axes must be adjacent (it then is one axis of a reshaped view)."""
     ndim = len(shape)
     if axis is None:
-        n = 1
-        for s in shape:
-            n *= s
-        return 1, n, 1, (), (1,) * ndim
+        return 1, math.prod(shape), 1, (), (1,) * ndim
     if isinstance(axis, (tuple, list)):
         axes = sorted(_normalize_axis(a, ndim) for a in axis)
         if not axes:
@@ -74,13 +72,7 @@ def _layout(shape, axis):
     else:
         lo = _normalize_axis(axis, ndim)
         hi = lo + 1
-    outer = extent = inner = 1
-    for s in shape[:lo]:
-        outer *= s
-    for s in shape[lo:hi]:
-        extent *= s
-    for s in shape[hi:]:
-        inner *= s
+    outer, extent, inner = math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])
     return outer, extent, inner, shape[:lo] + shape[hi:], shape[:lo] + (1,) * (hi - lo) + shape[hi:]
 
 
@@ -118,7 +110,7 @@ def _result_code(fw, op, code, dtype, out):
         return dt.code_of(dtype)
     if out is not None and fw.is_array(out):
         return fw.dtype_code(out)
-    return dt.default_result(op, code, fw.torch_rules)
+    return dt.DEFAULT_RESULT[op, code, fw.torch_rules]
 
 
 def _prepare(x):

@@ -110,3 +110,7 @@ def default_result(op: int, code: int, torch_rules: bool) -> int:
         return F32 if code in (F16, BF16, F32) else F64
     return code
 
+
+# default_result for every (op, input code, torch rules): one dict lookup on the call path.
+DEFAULT_RESULT = {(op, code, rules): default_result(op, code, rules)
+                  for op in list(OPS.values()) + [OPS_DOT] for code in range(len(NAMES)) for rules in (False, True)}

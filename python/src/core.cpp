@@ -119,12 +119,13 @@ public:
                                    (writable ? ", writable" : "") + " array")
                                       .c_str());
         }
+        if (static_cast<uint64_t>(view_.len) < bytes) {
+            const std::string what = std::string("hipreduce: ") + name + " holds " + std::to_string(view_.len) +
+                                     " bytes, the call needs " + std::to_string(bytes);
+            PyBuffer_Release(&view_);  // a throwing constructor runs no destructor
+            throw nb::value_error(what.c_str());
+        }
         held_ = true;
-        if (static_cast<uint64_t>(view_.len) < bytes)
-            throw nb::value_error((std::string("hipreduce: ") + name + " holds " +
-                                   std::to_string(view_.len) + " bytes, the call needs " +
-                                   std::to_string(bytes))
-                                      .c_str());
         ptr_ = view_.buf;
     }
     ~memory()

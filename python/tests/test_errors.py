@@ -131,6 +131,13 @@ def test_private_binding_checks_buffers():
         _core.reduce_segments(-1, 0, 0, f32, np.ones(4, np.float32), 4, 1, None, f32, np.empty(1, np.float32))
 
 
+def test_refused_buffers_are_released():
+    x = np.ones(3, np.float32)
+    with pytest.raises(ValueError):
+        _core.reduce_axis(-1, 0, 0, 10, x, 1, 4, 1, 10, np.empty(1, np.float32))
+    x.resize(10, refcheck=True)  # raises while a buffer export of x is still held
+
+
 def test_failed_call_writes_nothing():
     out = np.full(4, 7.0, np.float32)
     with pytest.raises(TypeError):
