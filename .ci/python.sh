@@ -31,5 +31,5 @@ echo "CI: the package installed in $((SECONDS - start)) s"
 
 # From the tests' folder, so that `import hipreduce` finds the installed package, not python/hipreduce.
 cd python/tests
-"$venv/bin/python" -m pytest -q -p no:cacheprovider -rs .
+HIPREDUCE_REQUIRE_BF16=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider -rs .
 printf '\n======== python CI passed in %d s ========\n' $((SECONDS - start))

@@ -1,5 +1,5 @@
-"""The suites import their helpers (capi.py, data.py) from this folder; data.py requires ml_dtypes
-(bfloat16 numpy arrays), so a missing ml_dtypes fails the run instead of skipping bfloat16."""
+"""The suites import their helpers (capi.py, data.py) from this folder. bfloat16 numpy arrays need
+ml_dtypes: CI sets HIPREDUCE_REQUIRE_BF16=1, so that its absence fails the run there (data.py)."""
 import os
 import sys
 
