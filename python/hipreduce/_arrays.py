@@ -135,7 +135,7 @@ class TorchArrays:
         d = dt.torch_tables()[1][code]
         if d is None:
             raise TypeError(f"hipreduce: this torch has no {dt.NAMES[code]} dtype")
-        return self.torch.empty(shape, dtype=d, device=like.device)
+        return like.new_empty(shape, dtype=d)  # like's device; cheaper than torch.empty(device=...)
 
     def dtype_code(self, a):
         return self.code(a)
