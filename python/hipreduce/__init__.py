@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Protocol, Sequence, Union
 
 from . import _core
 from . import _dtypes as dt
@@ -36,6 +36,20 @@ _v = _core.version()
 __version__ = f"{_v // 10000}.{_v // 100 % 100}.{_v % 100}"
 
 Axis = Union[None, int, Sequence[int]]
+
+
+class Reduction(Protocol):
+    """The signature of sum, prod, min, max, sum_abs, sum_squares, max_abs and norm."""
+
+    def __call__(self, x: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False,
+                 out: Any = None) -> Any: ...
+
+
+class ArgReduction(Protocol):
+    """The signature of argmin and argmax."""
+
+    def __call__(self, x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,
+                 return_value: bool = False) -> Any: ...
 
 
 def backend() -> str:
@@ -165,7 +179,7 @@ _REDUCE_DOC = """{summary}
     """
 
 
-def _reduction(op_name, summary, default, allowed, extra=""):
+def _reduction(op_name: str, summary: str, default: str, allowed: str, extra: str = "") -> Reduction:
     op = dt.OPS[op_name]
 
     def reduction(x: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False, out: Any = None) -> Any:
@@ -203,7 +217,7 @@ norm = _reduction("norm", "Euclidean norm, sqrt(sum of x*x) (BLAS nrm2, numpy.li
                   "float32 or float64 for float inputs (integers are a TypeError)")
 
 
-def _arg_reduction(op_name, extreme):
+def _arg_reduction(op_name: str, extreme: str) -> ArgReduction:
     op = dt.OPS[op_name]
 
     def arg_reduction(x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,

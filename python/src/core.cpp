@@ -323,5 +323,4 @@ NB_MODULE(_core, m)
     m.def("device_count", &device_count, "GPUs the library's runtime sees (0 on the cpu backend).");
     m.def("set_cpu_threads", &set_cpu_threads, nb::arg("threads"),
           "hipreduce_set_threads on the calling thread's cpu-device handle (0: every core).");
-    m.def("dtype_name", [](int d) { return hipreduce_dtype_name(dtype_arg(d)); }, nb::arg("dtype"));
 }
