@@ -277,9 +277,14 @@ def framework_of(x):
             _cupy = CupyArrays(cupy)
         return _cupy, x
     dlpack_device = getattr(x, "__dlpack_device__", None)
-    if dlpack_device is not None and dlpack_device()[0] != 1:  # 1: kDLCPU
-        raise TypeError(f"hipreduce: GPU arrays of type {type(x).__name__} are not supported: pass a "
-                        "torch tensor or cupy array (torch.from_dlpack(x) / cupy.from_dlpack(x), no copy)")
+    if dlpack_device is not None:
+        if dlpack_device()[0] != 1:  # 1: kDLCPU
+            raise TypeError(f"hipreduce: GPU arrays of type {type(x).__name__} are not supported: pass a "
+                            "torch tensor or cupy array (torch.from_dlpack(x) / cupy.from_dlpack(x), no copy)")
+        try:
+            return NUMPY, np.from_dlpack(x)  # a CPU DLPack producer (jax, ...), without a copy
+        except (AttributeError, BufferError, TypeError, RuntimeError):
+            pass  # a dtype DLPack cannot carry (bfloat16 in older numpy): numpy.asarray below
     try:
         return NUMPY, np.asarray(x)
     except Exception as e:  # noqa: BLE001 (numpy raises several kinds)

@@ -321,3 +321,25 @@ def test_other_numpy_layouts_and_subclasses():
     assert hr.argmax(x.view(Sub)) == np.argmax(x)  # a subclass: its plain array, no copy
     with pytest.raises(TypeError, match="masked"):
         hr.sum(np.ma.masked_array(x, mask=x > 0))
+
+
+def test_cpu_dlpack_producer():
+    class Producer:  # only DLPack, no buffer protocol or __array__
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kwargs):
+            return self.a.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    assert np.array_equal(hr.sum(Producer(x), axis=0), [12, 15, 18, 21])
+
+    class OnGpu(Producer):
+        def __dlpack_device__(self):
+            return (2, 0)  # kDLCUDA
+
+    with pytest.raises(TypeError, match="from_dlpack"):
+        hr.sum(OnGpu(x))
