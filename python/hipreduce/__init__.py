@@ -1,0 +1,309 @@
+"""hipreduce: reproducible reductions over numpy, cupy and torch arrays, on the GPU and the CPU.
+
+Every function reduces with libhipreduce's default algorithm, whose order is fixed by element index:
+the result has the same bits on every GPU (NVIDIA or AMD, any warp width) and on the CPU device, run
+after run; a row (a reduction over the last axis, or a segment) has exactly the bits of the same
+function over that row alone. Integer results are exact modulo 2**bits of the result dtype; float16
+and bfloat16 accumulate in float32 and round once; min/max give the canonical NaN for any NaN and
+order -0.0 below +0.0; argmin/argmax give the first index of the extreme (of the first NaN if any).
+
+Arrays stay where they are: a numpy array (or anything numpy.asarray reads) is reduced by the CPU
+device and gives numpy results (a numpy scalar for axis=None); a torch tensor gives a torch tensor
+(0-d for axis=None) and a cupy array a cupy array, on the input's device. On a GPU the result is
+written in device memory, ordered on the framework's current stream (cupy's current stream,
+torch.cuda.current_stream()); nothing waits for the GPU unless the caller reads the value. A
+C-contiguous input is never copied; any other layout is first copied to a C-contiguous one (as
+numpy.ascontiguousarray / Tensor.contiguous()).
+
+Errors: TypeError for a dtype the library does not reduce or a result dtype it does not allow for
+the operator, ValueError for a bad axis, shape, out or offsets, RuntimeError for a failure at run
+time; each carries the library's message.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, Optional, Protocol, Sequence, Union
+
+from . import _core
+from . import _dtypes as dt
+from ._arrays import CPU, framework_of
+
+__all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
+           "norm", "dot", "segment_reduce", "backend", "device_count", "set_cpu_threads", "__version__"]
+
+_v = _core.version()
+__version__ = f"{_v // 10000}.{_v // 100 % 100}.{_v % 100}"
+
+Axis = Union[None, int, Sequence[int]]
+
+
+class Reduction(Protocol):
+    """The signature of sum, prod, min, max, sum_abs, sum_squares, max_abs and norm."""
+
+    def __call__(self, x: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False,
+                 out: Any = None) -> Any: ...
+
+
+class ArgReduction(Protocol):
+    """The signature of argmin and argmax."""
+
+    def __call__(self, x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,
+                 return_value: bool = False) -> Any: ...
+
+
+def backend() -> str:
+    """The GPU backend libhipreduce was built with: 'cuda', 'amd' or 'cpu' (cpu: host arrays only)."""
+    return _core.backend()
+
+
+def device_count() -> int:
+    """Number of GPUs the library's runtime sees (0 on the cpu backend or without a GPU)."""
+    return _core.device_count()
+
+
+def set_cpu_threads(threads: int) -> None:
+    """Threads the calling thread's reductions of host arrays may use (0, the default: every core the
+    process may run on; 1: the calling thread only). The result's bits do not depend on it."""
+    _core.set_cpu_threads(operator.index(threads))
+
+
+def _layout(shape, axis):
+    """(outer, extent, inner, result shape, keepdims shape) of reducing axis (None: all) of shape.
+    A tuple of axes must be adjacent (it then is one axis of a reshaped view)."""
+    ndim = len(shape)
+    if axis is None:
+        return 1, math.prod(shape), 1, (), (1,) * ndim
+    if isinstance(axis, (tuple, list)):
+        axes = sorted(_normalize_axis(a, ndim) for a in axis)
+        if not axes:
+            raise ValueError("hipreduce: axis=() reduces nothing")
+        if len(set(axes)) != len(axes):
+            raise ValueError("hipreduce: repeated axis in axis")
+        if axes != list(range(axes[0], axes[-1] + 1)):
+            raise ValueError(f"hipreduce: axes {tuple(axis)} are not adjacent (reduce one at a time)")
+        lo, hi = axes[0], axes[-1] + 1
+    else:
+        lo = _normalize_axis(axis, ndim)
+        hi = lo + 1
+    outer, extent, inner = math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])
+    return outer, extent, inner, shape[:lo] + shape[hi:], shape[:lo] + (1,) * (hi - lo) + shape[hi:]
+
+
+def _normalize_axis(axis, ndim):
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"hipreduce: axis must be None, an int or a tuple of ints, not {axis!r}") from None
+    if not -ndim <= a < ndim:
+        raise ValueError(f"hipreduce: axis {a} is out of bounds for an array of dimension {ndim}")
+    return a % ndim
+
+
+def _result(fw, like, shape, code, out, device, name):
+    """out, checked (its framework, device, shape, dtype, C-contiguous), or a new array."""
+    if out is None:
+        return fw.empty(shape, code, like)
+    if not fw.is_array(out):
+        raise TypeError(f"hipreduce: {name} must be an array of the input's framework, not {type(out).__name__}")
+    if fw.device(out) != device:
+        raise ValueError(f"hipreduce: {name} is on another device than the input")
+    if tuple(fw.shape(out)) != tuple(shape):
+        raise ValueError(f"hipreduce: {name} has shape {tuple(fw.shape(out))}, the result has {tuple(shape)}")
+    if fw.dtype_code(out) != code:
+        raise TypeError(f"hipreduce: {name} has dtype {dt.NAMES[fw.dtype_code(out)]}, "
+                        f"the result is {dt.NAMES[code]}")
+    if not fw.is_contiguous(out):
+        raise ValueError(f"hipreduce: {name} must be C-contiguous and writable")
+    return out
+
+
+def _result_code(fw, op, code, dtype, out):
+    """The result dtype: dtype=, else out's dtype (as numpy does), else the framework's default."""
+    if dtype is not None:
+        return dt.code_of(dtype)
+    if out is not None and fw.is_array(out):
+        return fw.dtype_code(out)
+    return dt.DEFAULT_RESULT[op, code, fw.torch_rules]
+
+
+def _prepare(x):
+    fw, x = framework_of(x)
+    x = fw.contiguous(x)
+    return fw, x, fw.code(x), fw.device(x)
+
+
+def _reduce(op, x, axis, dtype, keepdims, out):
+    fw, x, code, device = _prepare(x)
+    outer, extent, inner, shape, kept = _layout(fw.shape(x), axis)
+    if extent == 0 and op in dt.NO_IDENTITY:
+        raise ValueError(f"hipreduce: {_OP_NAMES[op]} of an empty axis (no identity, as in numpy)")
+    out_code = _result_code(fw, op, code, dtype, out)
+    res = _result(fw, x, kept if keepdims else shape, out_code, out, device, "out")
+    _core.reduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
+                      out_code, fw.memory(res, out_code))
+    return fw.scalar(res) if out is None and not keepdims and axis is None else res
+
+
+def _argreduce(op, x, axis, keepdims, out, return_value):
+    fw, x, code, device = _prepare(x)
+    if isinstance(axis, (tuple, list)):
+        raise TypeError("hipreduce: argmin/argmax take one axis or None (a flat index), not a tuple")
+    outer, extent, inner, shape, kept = _layout(fw.shape(x), axis)
+    if extent == 0:
+        raise ValueError(f"hipreduce: {_OP_NAMES[op]} of an empty axis (no identity, as in numpy)")
+    shape = kept if keepdims else shape
+    indices = _result(fw, x, shape, dt.I64, out, device, "out")
+    values = fw.empty(shape, code, x)
+    _core.argreduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
+                         fw.memory(values, code), fw.memory(indices, dt.I64))
+    if out is None and not keepdims and axis is None:
+        indices, values = fw.scalar(indices), fw.scalar(values)
+    return (values, indices) if return_value else indices
+
+
+_OP_NAMES = {v: k for k, v in dt.OPS.items()}
+
+_REDUCE_DOC = """{summary}
+
+    x: a numpy array (or array-like), torch tensor or cupy array of int8..uint64, float16, bfloat16
+    (torch, or numpy with ml_dtypes), float32 or float64.
+    axis: None (every element), an int (negative counts from the end) or a tuple of adjacent axes.
+    dtype: the result dtype; default {default}. The library allows {allowed}; any other is a TypeError.
+    keepdims: keep the reduced axes as size 1.
+    out: an array of the input's framework and device, C-contiguous, of the result's shape and dtype
+    (without dtype=, out's dtype is the result dtype).
+
+    The result has the same bits on every GPU and on the CPU (the library's default order); see the
+    package docstring. {extra}
+    """
+
+
+def _reduction(op_name: str, summary: str, default: str, allowed: str, extra: str = "") -> Reduction:
+    op = dt.OPS[op_name]
+
+    def reduction(x: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False, out: Any = None) -> Any:
+        return _reduce(op, x, axis, dtype, keepdims, out)
+
+    reduction.__name__ = reduction.__qualname__ = op_name
+    reduction.__doc__ = _REDUCE_DOC.format(summary=summary, default=default, allowed=allowed, extra=extra)
+    return reduction
+
+
+_SUM_DEFAULT = ("int64 for signed integers (and, for torch tensors, every integer but uint64), "
+                "uint64 for unsigned ones, the input's dtype for floats (float16/bfloat16 "
+                "accumulate in float32)")
+_SUM_ALLOWED = ("an integer into the same or a wider integer of its signedness or int64/uint64; "
+                "float16/bfloat16 into themselves, float32 or float64; float32 into float32 or "
+                "float64; float64 into float64")
+
+sum = _reduction("sum", "Sum of the elements (numpy.sum).", _SUM_DEFAULT, _SUM_ALLOWED)
+prod = _reduction("prod", "Product of the elements (numpy.prod).", _SUM_DEFAULT, _SUM_ALLOWED)
+sum_abs = _reduction("sum_abs", "Sum of |x| (BLAS asum, numpy.abs(x).sum() without the temporary).",
+                     _SUM_DEFAULT, _SUM_ALLOWED)
+sum_squares = _reduction("sum_squares", "Sum of x*x (without the temporary).", _SUM_DEFAULT, _SUM_ALLOWED)
+min = _reduction("min", "Minimum (numpy.min); an empty axis is a ValueError, as in numpy.",
+                 "the input's dtype", "the input's dtype only",
+                 "Any NaN gives the canonical quiet NaN; -0.0 is below +0.0.")
+max = _reduction("max", "Maximum (numpy.max); an empty axis is a ValueError, as in numpy.",
+                 "the input's dtype", "the input's dtype only",
+                 "Any NaN gives the canonical quiet NaN; -0.0 is below +0.0.")
+max_abs = _reduction("max_abs", "Maximum of |x| (BLAS amax's value; 0 for an empty axis).",
+                     "the input's dtype for floats, the unsigned integer of the same width for integers "
+                     "(|-128| is 128 as uint8)", "only the default")
+norm = _reduction("norm", "Euclidean norm, sqrt(sum of x*x) (BLAS nrm2, numpy.linalg.norm of a vector), "
+                  "without overflow or underflow in between.",
+                  "float32 for float16, bfloat16 and float32, float64 for float64",
+                  "float32 or float64 for float inputs (integers are a TypeError)")
+
+
+def _arg_reduction(op_name: str, extreme: str) -> ArgReduction:
+    op = dt.OPS[op_name]
+
+    def arg_reduction(x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,
+                      return_value: bool = False) -> Any:
+        return _argreduce(op, x, axis, keepdims, out, return_value)
+
+    arg_reduction.__name__ = arg_reduction.__qualname__ = op_name
+    arg_reduction.__doc__ = f"""Index of the first {extreme} (numpy.{op_name}): int64, along axis or of the
+    flattened array (axis=None).
+
+    Any NaN gives the first NaN's index; -0.0 is below +0.0. An empty axis is a ValueError (as in
+    numpy). out: an int64 array for the indices. return_value=True returns (values, indices): the
+    {extreme} in the input's dtype with its index, from the same pass. Same bits on every device.
+    """
+    return arg_reduction
+
+
+argmin = _arg_reduction("argmin", "minimum")
+argmax = _arg_reduction("argmax", "maximum")
+
+
+def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
+    """Sum of x*y over every element (numpy.vdot of real arrays): x and y of one dtype and shape.
+
+    The default result dtype is sum's (int64 for small signed integers, not the input dtype that
+    numpy.dot wraps around in); each product is rounded once in the result dtype's arithmetic
+    (float16/bfloat16 in float32, where it is exact), never fused with the add. Same bits on every
+    device. out: a 0-d array of the result dtype.
+    """
+    fw, x, code, device = _prepare(x)
+    fw_y, y = framework_of(y)
+    if fw_y is not fw:
+        raise TypeError("hipreduce: dot of arrays of two frameworks")
+    y = fw.contiguous(y)
+    if fw.code(y) != code:
+        raise TypeError(f"hipreduce: dot of {dt.NAMES[code]} and {dt.NAMES[fw.code(y)]} (cast one first)")
+    if fw.device(y) != device:
+        raise ValueError("hipreduce: dot of arrays on two devices")
+    if tuple(fw.shape(x)) != tuple(fw.shape(y)):
+        raise ValueError(f"hipreduce: dot of shapes {tuple(fw.shape(x))} and {tuple(fw.shape(y))}")
+    n = _layout(fw.shape(x), None)[1]
+    out_code = _result_code(fw, dt.OPS_DOT, code, dtype, out)
+    res = _result(fw, x, (), out_code, out, device, "out")
+    _core.dot(device, fw.stream(device), code, fw.memory(x, code), fw.memory(y, code), n, out_code,
+              fw.memory(res, out_code))
+    return fw.scalar(res) if out is None else res
+
+
+def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out: Any = None) -> Any:
+    """Reduces ragged segments of a 1-d array: result s reduces x[offsets[s]:offsets[s+1]] (CSR).
+
+    op: 'sum', 'prod', 'min', 'max', 'sum_abs', 'sum_squares', 'max_abs', 'norm', 'and', 'or',
+    'xor', 'argmin' or 'argmax' (argmin/argmax give int64 indices from the segment's start).
+    offsets: num_segments + 1 non-decreasing integers (numpy, or the input's framework). An empty
+    segment gives the identity (0 for sums, 1 for prod, +inf or the dtype's maximum for min, -inf or
+    its minimum for max; index -1 for argmin/argmax). dtype: the result dtype (defaults as the
+    function of the same name). Each segment has exactly the bits of that function over the segment
+    alone, on every device.
+
+    Host offsets are checked (ValueError when one is negative, decreasing or past len(x)) and, for a
+    GPU input, copied to the GPU. Offsets already in GPU memory are not read back (that would
+    synchronise): they are clamped into [0, len(x)], and a decreasing offset gives an empty segment.
+    """
+    if not isinstance(op, str) or op not in dt.OPS:
+        raise ValueError(f"hipreduce: unknown op {op!r} (one of {', '.join(dt.OPS)})")
+    code_op = dt.OPS[op]
+    fw, x, code, device = _prepare(x)
+    shape = tuple(fw.shape(x))
+    if len(shape) != 1:
+        raise ValueError(f"hipreduce: segment_reduce takes a 1-d array, not shape {shape}")
+    n = shape[0]
+    off = fw.offsets(offsets, device, n)
+    num_segments = off.shape[0] - 1
+    stream = fw.stream(device)
+    off_memory = off if device == CPU else fw.memory(off, dt.U64)
+    if code_op in dt.ARG_OPS:
+        if dtype is not None:
+            raise TypeError("hipreduce: argmin/argmax give int64 indices (no dtype=)")
+        indices = _result(fw, x, (num_segments,), dt.I64, out, device, "out")
+        values = fw.empty((num_segments,), code, x)
+        _core.argreduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
+                                 fw.memory(values, code), fw.memory(indices, dt.I64))
+        return indices
+    out_code = _result_code(fw, code_op, code, dtype, out)
+    res = _result(fw, x, (num_segments,), out_code, out, device, "out")
+    _core.reduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
+                          out_code, fw.memory(res, out_code))
+    return res
+

@@ -1,0 +1,291 @@
+"""The array frameworks: how to read an input's dtype, device and memory, make it contiguous, allocate
+results of the same framework on the same device, and find the framework's current stream.
+
+numpy is the only import-time dependency; torch and cupy are looked up in sys.modules (an array of a
+framework that was never imported cannot exist). Anything else is taken through numpy.asarray (the
+buffer protocol, __array__ or DLPack on the CPU).
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+
+import numpy as np
+
+from . import _dtypes as dt
+
+CPU = -1  # the device value of host memory (the cpu device)
+
+
+class NumpyArrays:
+    torch_rules = False
+
+    @staticmethod
+    def code(x):
+        return dt.code_of_numpy(x.dtype)
+
+    @staticmethod
+    def contiguous(x):
+        # numpy's own rule for "C-contiguous" (size-1 and empty dimensions are ignored); a byte-swapped
+        # array is copied to the native order, as a strided one is to a contiguous one.
+        if x.flags.c_contiguous and x.dtype.isnative:
+            return x
+        return np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+
+    @staticmethod
+    def device(x):
+        return CPU
+
+    @staticmethod
+    def memory(x, code):
+        # The array itself: _core reads it through the buffer protocol (checked, no copy). bfloat16
+        # (ml_dtypes) has no buffer format, so it goes as its uint16 bits.
+        return x.view(np.uint16) if code == dt.BF16 else x
+
+    @staticmethod
+    def stream(device):
+        return 0
+
+    @staticmethod
+    def empty(shape, code, like):
+        d = dt.NUMPY[code] if code != dt.BF16 else dt.numpy_bfloat16()
+        if d is None:
+            raise TypeError("hipreduce: a bfloat16 numpy result needs ml_dtypes (pip install ml_dtypes)")
+        return np.empty(shape, d)
+
+    @staticmethod
+    def dtype_code(a):
+        return dt.code_of_numpy(a.dtype)
+
+    @staticmethod
+    def is_array(a):
+        return isinstance(a, np.ndarray)
+
+    @staticmethod
+    def is_contiguous(a):
+        return a.flags.c_contiguous and a.flags.writeable
+
+    @staticmethod
+    def shape(a):
+        return a.shape
+
+    @staticmethod
+    def scalar(a):
+        return a[()]  # a numpy scalar, as np.sum(x) gives
+
+    @staticmethod
+    def offsets(offsets, device, n):
+        return host_offsets(offsets, n)
+
+
+def host_offsets(offsets, n):
+    """CSR offsets as a C-contiguous uint64 numpy array, checked: non-negative, at most n (the input's
+    length); decreasing offsets are the library's INVALID_OFFSETS (ValueError)."""
+    o = np.asarray(offsets)
+    if o.ndim != 1 or o.shape[0] < 1:
+        raise ValueError("hipreduce: offsets must be a 1-d array of num_segments + 1 values")
+    if o.dtype.kind not in "iu":
+        raise TypeError(f"hipreduce: offsets must be integers, not {o.dtype}")
+    if o.dtype.kind == "i" and o.size and o.min() < 0:
+        raise ValueError("hipreduce: offsets must not be negative")
+    if o.size and int(o[-1]) > n:
+        raise ValueError(f"hipreduce: offsets[-1] = {int(o[-1])} is past the input's {n} elements")
+    return np.ascontiguousarray(o, dtype=np.uint64)
+
+
+class TorchArrays:
+    torch_rules = True
+
+    def __init__(self, torch):
+        self.torch = torch
+        # The raw current stream without building a torch.cuda.Stream object (what triton uses);
+        # the public torch.cuda.current_stream otherwise.
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        self._raw_stream = raw if raw is not None else (
+            lambda device: torch.cuda.current_stream(device).cuda_stream)
+
+    def code(self, x):
+        code = dt.torch_tables()[0].get(x.dtype)
+        if code is None:
+            raise TypeError(f"hipreduce: tensors of dtype {x.dtype} are not supported "
+                            f"(supported: {', '.join(dt.NAMES)})")
+        return code
+
+    @staticmethod
+    def contiguous(x):
+        return x.contiguous()  # returns x itself when it is contiguous
+
+    @staticmethod
+    def device(x):
+        d = x.device
+        if d.type == "cpu":
+            return CPU
+        if d.type == "cuda":  # also ROCm builds of torch
+            return d.index if d.index is not None else 0
+        raise TypeError(f"hipreduce: tensors on {d} are not supported (cpu or cuda)")
+
+    @staticmethod
+    def memory(x, code):
+        return x.data_ptr()
+
+    def stream(self, device):
+        return 0 if device == CPU else self._raw_stream(device)
+
+    def empty(self, shape, code, like):
+        d = dt.torch_tables()[1][code]
+        if d is None:
+            raise TypeError(f"hipreduce: this torch has no {dt.NAMES[code]} dtype")
+        return like.new_empty(shape, dtype=d)  # like's device; cheaper than torch.empty(device=...)
+
+    def dtype_code(self, a):
+        return self.code(a)
+
+    def is_array(self, a):
+        return isinstance(a, self.torch.Tensor)
+
+    @staticmethod
+    def is_contiguous(a):
+        return a.is_contiguous()
+
+    @staticmethod
+    def shape(a):
+        return tuple(a.shape)
+
+    @staticmethod
+    def scalar(a):
+        return a  # a 0-d tensor, as torch.sum(x) gives
+
+    def offsets(self, offsets, device, n):
+        torch = self.torch
+        if device == CPU or not isinstance(offsets, torch.Tensor) or offsets.device.type == "cpu":
+            o = host_offsets(offsets.numpy() if isinstance(offsets, torch.Tensor) else offsets, n)
+            if device == CPU:
+                return o
+            # The library reads the offsets as uint64; non-negative int64 has the same bits.
+            return torch.from_numpy(o.view(np.int64)).to(f"cuda:{device}", non_blocking=False)
+        return device_offsets_torch(torch, offsets, device, n)
+
+
+def device_offsets_torch(torch, offsets, device, n):
+    """Offsets already on the GPU are not read back (that would synchronise): clamped into [0, n] so
+    that nothing outside the input is read; a decreasing offset gives an empty segment there."""
+    if offsets.ndim != 1 or offsets.shape[0] < 1:
+        raise ValueError("hipreduce: offsets must be a 1-d array of num_segments + 1 values")
+    if offsets.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8):
+        raise TypeError(f"hipreduce: offsets must be a signed integer tensor, not {offsets.dtype}")
+    if offsets.device.index not in (None, device):
+        raise ValueError(f"hipreduce: offsets are on {offsets.device}, the input on cuda:{device}")
+    return offsets.to(torch.int64).clamp(0, n).contiguous()
+
+
+class CupyArrays:
+    torch_rules = False
+
+    def __init__(self, cupy):
+        self.cupy = cupy
+
+    @staticmethod
+    def code(x):
+        return dt.code_of_numpy(x.dtype)
+
+    def contiguous(self, x):
+        return x if x.flags.c_contiguous else self.cupy.ascontiguousarray(x)
+
+    @staticmethod
+    def device(x):
+        return x.device.id
+
+    @staticmethod
+    def memory(x, code):
+        return x.data.ptr
+
+    def _on(self, device):
+        """cupy allocates and names streams for its current device: the array's device, made current
+        for the duration when it is not."""
+        cuda = self.cupy.cuda
+        return contextlib.nullcontext() if cuda.runtime.getDevice() == device else cuda.Device(device)
+
+    def stream(self, device):
+        with self._on(device):
+            return self.cupy.cuda.get_current_stream().ptr
+
+    def empty(self, shape, code, like):
+        d = dt.NUMPY[code]
+        if d is None:
+            raise TypeError("hipreduce: cupy has no bfloat16 dtype")
+        with self._on(like.device.id):
+            return self.cupy.empty(shape, d)
+
+    @staticmethod
+    def dtype_code(a):
+        return dt.code_of_numpy(a.dtype)
+
+    def is_array(self, a):
+        return isinstance(a, self.cupy.ndarray)
+
+    @staticmethod
+    def is_contiguous(a):
+        return a.flags.c_contiguous
+
+    @staticmethod
+    def shape(a):
+        return a.shape
+
+    @staticmethod
+    def scalar(a):
+        return a  # a 0-d cupy array, as cupy.sum(x) gives
+
+    def offsets(self, offsets, device, n):
+        cupy = self.cupy
+        if not isinstance(offsets, cupy.ndarray):
+            o = host_offsets(offsets, n)
+            with self._on(device):
+                return cupy.asarray(o)
+        if offsets.ndim != 1 or offsets.shape[0] < 1:
+            raise ValueError("hipreduce: offsets must be a 1-d array of num_segments + 1 values")
+        if offsets.dtype.kind not in "iu":
+            raise TypeError(f"hipreduce: offsets must be integers, not {offsets.dtype}")
+        if offsets.device.id != device:
+            raise ValueError(f"hipreduce: offsets are on GPU {offsets.device.id}, the input on GPU {device}")
+        with self._on(device):
+            # Clamped, not read back (see device_offsets_torch).
+            return cupy.clip(offsets.astype(cupy.int64), 0, n).astype(cupy.uint64)
+
+
+NUMPY = NumpyArrays()
+_torch = None
+_cupy = None
+
+
+def framework_of(x):
+    """The framework of x, and x itself or, for another array-like, x as a numpy array."""
+    if type(x) is np.ndarray:
+        return NUMPY, x
+    if isinstance(x, np.ndarray):
+        if isinstance(x, np.ma.MaskedArray):  # np.asarray would drop the mask and reduce masked values
+            raise TypeError("hipreduce: masked arrays are not supported (reduce x.filled(value) or x.compressed())")
+        return NUMPY, np.asarray(x)  # np.matrix, np.memmap, ...: the plain array, no copy
+    global _torch, _cupy
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        if _torch is None:
+            _torch = TorchArrays(torch)
+        return _torch, x
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(x, cupy.ndarray):
+        if _cupy is None:
+            _cupy = CupyArrays(cupy)
+        return _cupy, x
+    dlpack_device = getattr(x, "__dlpack_device__", None)
+    if dlpack_device is not None:
+        if dlpack_device()[0] != 1:  # 1: kDLCPU
+            raise TypeError(f"hipreduce: GPU arrays of type {type(x).__name__} are not supported: pass a "
+                            "torch tensor or cupy array (torch.from_dlpack(x) / cupy.from_dlpack(x), no copy)")
+        try:
+            return NUMPY, np.from_dlpack(x)  # a CPU DLPack producer (jax, ...), without a copy
+        except (AttributeError, BufferError, TypeError, RuntimeError):
+            pass  # a dtype DLPack cannot carry (bfloat16 in older numpy): numpy.asarray below
+    try:
+        return NUMPY, np.asarray(x)
+    except Exception as e:  # noqa: BLE001 (numpy raises several kinds)
+        raise TypeError(f"hipreduce: cannot read {type(x).__name__} as an array: {e}") from e

@@ -1,0 +1,151 @@
+"""Every bad input raises its documented exception with a message, and writes nothing."""
+import numpy as np
+import pytest
+
+import hipreduce as hr
+from hipreduce import _core
+
+X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize("bad", [np.ones(3, bool), np.ones(3, np.complex64), np.array(["a"]),
+                                 np.array([object()]), np.ones(3, "datetime64[s]")], ids=str)
+def test_unsupported_input_dtype(bad):
+    with pytest.raises(TypeError, match="not supported"):
+        hr.sum(bad)
+
+
+@pytest.mark.parametrize("fn, x, dtype", [
+    (hr.sum, np.ones(3, np.int32), np.int16),     # narrower integer
+    (hr.sum, np.ones(3, np.int32), np.uint32),    # other signedness
+    (hr.sum, np.ones(3, np.float64), np.float32),
+    (hr.min, np.ones(3, np.float32), np.float64),  # min/max keep the input dtype
+    (hr.max_abs, np.ones(3, np.int8), np.int8),
+    (hr.norm, np.ones(3, np.int32), None),         # nrm2 is for floats
+    (hr.norm, np.ones(3, np.float32), np.float16),
+])
+def test_disallowed_result_dtype(fn, x, dtype):
+    with pytest.raises(TypeError, match="hipreduce"):
+        fn(x, dtype=dtype)
+
+
+def test_bad_dtype_argument():
+    with pytest.raises(TypeError):
+        hr.sum(X, dtype="not a dtype")
+    with pytest.raises(TypeError):
+        hr.sum(X, dtype=np.complex128)
+
+
+@pytest.mark.parametrize("axis, exc", [(3, ValueError), (-4, ValueError), (1.0, TypeError), ("0", TypeError),
+                                       ((0, 2), ValueError), ((1, 1), ValueError), ((), ValueError)])
+def test_bad_axis(axis, exc):
+    with pytest.raises(exc):
+        hr.sum(X, axis=axis)
+
+
+def test_axis_of_a_0d_array():
+    with pytest.raises(ValueError):  # numpy: AxisError, a ValueError
+        hr.sum(np.float32(1.0), axis=0)
+    assert hr.sum(np.float32(2.5)) == 2.5 and hr.argmax(np.float32(2.5)) == 0
+
+
+def test_bad_axis_arg_reductions():
+    with pytest.raises(TypeError):
+        hr.argmax(X, axis=(0, 1))
+    with pytest.raises(ValueError):
+        hr.argmin(X, axis=5)
+    with pytest.raises(ValueError):
+        hr.argmax(np.zeros((2, 0)), axis=1)
+    with pytest.raises(ValueError):
+        hr.min(np.zeros((0, 3)), axis=0)
+    assert hr.min(np.zeros((0, 3)), axis=1).shape == (0,)  # no empty reduction: nothing to raise
+
+
+def test_bad_out():
+    good = np.empty(4, np.float32)
+    with pytest.raises(ValueError, match="shape"):
+        hr.sum(X, axis=(0, 1), out=np.empty(5, np.float32))
+    with pytest.raises(TypeError, match="dtype"):
+        hr.sum(X, axis=(0, 1), dtype=np.float64, out=good)
+    with pytest.raises(ValueError, match="contiguous"):
+        hr.sum(X, axis=(0, 1), out=np.empty(8, np.float32)[::2])
+    ro = np.empty(4, np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        hr.sum(X, axis=(0, 1), out=ro)
+    with pytest.raises(TypeError):
+        hr.sum(X, axis=(0, 1), out=[0.0] * 4)
+    with pytest.raises(TypeError, match="dtype"):
+        hr.argmax(X, axis=0, out=np.empty((3, 4), np.int32))
+
+
+def test_bad_dot():
+    with pytest.raises(ValueError, match="shapes"):
+        hr.dot(np.ones(3), np.ones(4))
+    with pytest.raises(TypeError, match="float32"):
+        hr.dot(np.ones(3, np.float32), np.ones(3, np.float64))
+    with pytest.raises(TypeError):
+        hr.dot(np.ones(3, np.float32), np.ones(3, np.float32), dtype=np.int64)
+
+
+@pytest.mark.parametrize("offsets, exc, match", [
+    ([0, 2, 1, 3], ValueError, "decrease"),
+    ([0, -1, 3], ValueError, "negative"),
+    ([0, 2, 4], ValueError, "past"),
+    ([[0, 1], [2, 3]], ValueError, "1-d"),
+    ([], ValueError, "1-d"),
+    ([0.0, 1.0], TypeError, "integers"),
+])
+def test_bad_offsets(offsets, exc, match):
+    with pytest.raises(exc, match=match):
+        hr.segment_reduce(np.ones(3, np.float32), offsets)
+
+
+def test_bad_segment_arguments():
+    with pytest.raises(ValueError, match="unknown op"):
+        hr.segment_reduce(np.ones(3), [0, 3], op="mean")
+    with pytest.raises(ValueError, match="1-d"):
+        hr.segment_reduce(np.ones((3, 1)), [0, 3])
+    with pytest.raises(TypeError):
+        hr.segment_reduce(np.ones(3, np.float32), [0, 3], op="xor")  # bitwise ops are for integers
+    with pytest.raises(TypeError):
+        hr.segment_reduce(np.ones(3, np.float32), [0, 3], op="argmax", dtype=np.int64)
+
+
+def test_private_binding_checks_buffers():
+    # _core is private, but a wrong call through it must still raise, not crash.
+    f32 = 10
+    with pytest.raises(ValueError, match="bytes"):
+        _core.reduce_axis(-1, 0, 0, f32, np.ones(3, np.float32), 1, 4, 1, f32, np.empty(1, np.float32))
+    with pytest.raises(ValueError, match="bytes"):
+        _core.reduce_axis(-1, 0, 0, f32, np.ones(3, np.float32), 1, 2**62, 2**62, f32, np.empty(1, np.float32))
+    with pytest.raises(ValueError, match="bytes"):
+        _core.reduce_axis(-1, 0, 0, f32, np.ones(4, np.float32), 2, 2, 1, f32, np.empty(1, np.float32))
+    with pytest.raises(ValueError, match="contiguous"):
+        _core.reduce_axis(-1, 0, 0, f32, np.ones(8, np.float32)[::2], 1, 4, 1, f32, np.empty(1, np.float32))
+    with pytest.raises(TypeError, match="dtype code"):
+        _core.reduce_axis(-1, 0, 0, 99, np.ones(4, np.float32), 1, 4, 1, f32, np.empty(1, np.float32))
+    with pytest.raises(TypeError):  # hipreduce_reduce: not an operator
+        _core.reduce_axis(-1, 0, 77, f32, np.ones(4, np.float32), 1, 4, 1, f32, np.empty(1, np.float32))
+    with pytest.raises(ValueError):  # the library's own check: no valid offsets pointer
+        _core.reduce_segments(-1, 0, 0, f32, np.ones(4, np.float32), 4, 1, None, f32, np.empty(1, np.float32))
+
+
+def test_refused_buffers_are_released():
+    x = np.ones(3, np.float32)
+    with pytest.raises(ValueError):
+        _core.reduce_axis(-1, 0, 0, 10, x, 1, 4, 1, 10, np.empty(1, np.float32))
+    x.resize(10, refcheck=True)  # raises while a buffer export of x is still held
+
+
+def test_failed_call_writes_nothing():
+    out = np.full(4, 7.0, np.float32)
+    with pytest.raises(TypeError):
+        hr.sum(np.ones((3, 4), np.int32), axis=0, dtype=np.float32, out=out)
+    assert np.all(out == 7.0)
+
+
+@pytest.mark.skipif(hr.backend() != "cpu", reason="checks the cpu backend's answer to a GPU request")
+def test_gpu_request_on_cpu_backend():
+    with pytest.raises(RuntimeError, match="backend 'cpu'"):
+        _core.reduce_axis(0, 0, 0, 10, 0, 1, 0, 1, 10, 0)

@@ -1,0 +1,304 @@
+"""GPU arrays (torch CUDA tensors, cupy arrays) and torch CPU tensors.
+
+Each case is skipped where its framework or a GPU is missing (and the package's backend is cpu);
+with HIPREDUCE_REQUIRE_GPU=1 (the GPU machine's command) a missing GPU framework fails instead. On
+the GPU: results of the input's framework on its device, bits equal to the cpu device's, ordered on
+the framework's current stream (a non-default stream whose work the default stream would not wait
+for), and no host synchronisation on the call.
+"""
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import hipreduce as hr
+from data import BF16, CASES, DTYPES, random_array
+
+REQUIRE_GPU = os.environ.get("HIPREDUCE_REQUIRE_GPU") == "1"
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def _cupy():
+    try:
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return None
+    except Exception:  # noqa: BLE001 (cupy without a driver raises several kinds)
+        return None
+    return cupy
+
+
+def need(framework):
+    """The framework module for a GPU test, or skip (fail under HIPREDUCE_REQUIRE_GPU=1)."""
+    mod = _torch() if framework == "torch" else _cupy()
+    if framework == "torch" and mod is not None and not mod.cuda.is_available():
+        mod = None
+    why = None
+    if mod is None:
+        why = f"{framework} with a GPU is not available"
+    elif hr.backend() == "cpu":
+        why = "hipreduce was built with the cpu backend"
+    elif hr.device_count() < 1:
+        why = "libhipreduce sees no GPU"
+    if why is not None:
+        if REQUIRE_GPU:
+            pytest.fail(f"HIPREDUCE_REQUIRE_GPU=1: {why}")
+        pytest.skip(why)
+    return mod
+
+
+def to_gpu(framework, a, device=0):
+    if framework == "torch":
+        torch = _torch()
+        if a.dtype == BF16:
+            return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16).to(f"cuda:{device}")
+        return torch.from_numpy(a.copy()).to(f"cuda:{device}")
+    cupy = _cupy()
+    with cupy.cuda.Device(device):
+        return cupy.asarray(a)
+
+
+def to_host(framework, r):
+    if framework == "torch":
+        torch = _torch()
+        r = r.cpu()
+        if r.dtype == torch.bfloat16:
+            return r.view(torch.int16).numpy().view(BF16)
+        return r.numpy()
+    return _cupy().asnumpy(r)
+
+
+def gpu_dtypes(framework):
+    if framework == "cupy":
+        return [d for d in DTYPES if d != BF16]  # cupy has no bfloat16
+    return DTYPES
+
+
+def bits(a):
+    a = np.ascontiguousarray(a)
+    return a.view(f"u{a.dtype.itemsize}").tobytes() if a.dtype.itemsize > 0 else b""
+
+
+def check_framework_result(framework, r, x, shape):
+    if framework == "torch":
+        torch = _torch()
+        assert isinstance(r, torch.Tensor) and r.device == x.device, (type(r), getattr(r, "device", None))
+        assert tuple(r.shape) == tuple(shape)
+    else:
+        cupy = _cupy()
+        assert isinstance(r, cupy.ndarray) and r.device.id == x.device.id
+        assert r.shape == tuple(shape)
+
+
+FRAMEWORKS = ["torch", "cupy"]
+REDUCTIONS = ["sum", "prod", "min", "max", "sum_abs", "sum_squares", "max_abs", "norm"]
+# Plus sizes of several tiles and blocks, where the GPU's grid shape differs most from the cpu's.
+GPU_CASES = CASES + [(((1 << 20) + 3,), [None, 0]), ((3, 70001), [None, 0, 1])]
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+@pytest.mark.parametrize("op", REDUCTIONS + ["argmin", "argmax"])
+def test_bits_equal_cpu_device(framework, op):
+    need(framework)
+    fn = getattr(hr, op)
+    for dtype in gpu_dtypes(framework):
+        if op == "norm" and dtype.kind in "iu":
+            continue
+        for shape, axes in GPU_CASES:
+            x = random_array(shape, dtype, seed=13, op=op)
+            xg = to_gpu(framework, x)
+            for axis in axes:
+                where = f"{framework} {op} {dtype} {shape} axis={axis}"
+                extent = x.size if axis is None else int(np.prod([shape[a] for a in np.atleast_1d(axis)]))
+                if op in ("min", "max", "argmin", "argmax") and extent == 0:
+                    with pytest.raises(ValueError):
+                        fn(xg, axis=axis)
+                    continue
+                if op in ("argmin", "argmax") and isinstance(axis, tuple):
+                    continue
+                r = fn(xg, axis=axis)
+                expect_shape = np.sum(np.empty(shape), axis=axis).shape
+                check_framework_result(framework, r, xg, expect_shape)
+                host = to_host(framework, r)
+                # The cpu device in the same result dtype (torch's integer sums are int64).
+                ref = fn(x, axis=axis) if op in ("argmin", "argmax") else fn(x, axis=axis, dtype=host.dtype)
+                assert bits(host) == bits(np.asarray(ref)), where
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_dot_and_segments_bits(framework):
+    need(framework)
+    rng = np.random.default_rng(3)
+    for dtype in gpu_dtypes(framework):
+        x = random_array((100003,), dtype, seed=4)
+        y = random_array((100003,), dtype, seed=5)
+        r = hr.dot(to_gpu(framework, x), to_gpu(framework, y))
+        assert bits(to_host(framework, r)) == bits(np.asarray(hr.dot(x, y, dtype=to_host(framework, r).dtype)))
+        cuts = np.sort(rng.integers(0, x.size + 1, size=300))
+        offsets = np.concatenate([[0], cuts, cuts[:7], [x.size]]).astype(np.int64)
+        offsets.sort()
+        xg = to_gpu(framework, x)
+        for op in ("sum", "max", "argmax", "sum_squares"):
+            ref = hr.segment_reduce(x, offsets, op)
+            for off in (offsets, to_gpu(framework, offsets)):  # host offsets, and offsets on the GPU
+                r = hr.segment_reduce(xg, off, op)
+                check_framework_result(framework, r, xg, (offsets.size - 1,))
+                host = to_host(framework, r)
+                if op in ("argmin", "argmax"):
+                    assert np.array_equal(host, ref), (framework, dtype, op)
+                else:
+                    assert bits(host) == bits(hr.segment_reduce(x, offsets, op, dtype=host.dtype)), (dtype, op)
+
+
+def _calibrated_sleep_cycles(torch, seconds):
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    torch.cuda._sleep(50_000_000)
+    torch.cuda.synchronize()
+    per_cycle = (time.perf_counter() - t0) / 50_000_000
+    return int(seconds / per_cycle)
+
+
+def test_torch_non_default_stream():
+    torch = need("torch")
+    n = 1 << 24
+    x = torch.zeros(n, device="cuda")
+    s = torch.cuda.Stream()  # torch's streams do not synchronise with the default stream
+    with torch.cuda.stream(s):
+        hr.sum(x)  # the workspace exists before the timed part
+        s.synchronize()
+        torch.cuda._sleep(_calibrated_sleep_cycles(torch, 0.2))
+        x.fill_(1.0)  # runs on s after the sleep
+        r = hr.sum(x)
+        idx = hr.argmax(x.view(1024, -1), axis=1)
+    s.synchronize()
+    # On the default stream the sum would have read the zeros before the fill.
+    assert r.item() == n
+    assert torch.equal(idx.cpu(), torch.zeros(1024, dtype=torch.int64))
+
+
+def test_torch_no_host_sync():
+    torch = need("torch")
+    x = torch.randn(1 << 22, device="cuda")
+    off = torch.tensor([0, 5, 5, 1 << 20, 1 << 22], device="cuda")
+    calls = [lambda: hr.sum(x), lambda: hr.argmax(x.view(64, -1), axis=1), lambda: hr.norm(x.view(64, -1), axis=0),
+             lambda: hr.dot(x, x), lambda: hr.segment_reduce(x, off, "max")]
+    for c in calls:
+        c()  # workspaces grown
+    cycles = _calibrated_sleep_cycles(torch, 0.5)
+    for c in calls:
+        torch.cuda._sleep(cycles)  # the current stream is busy for 0.5 s
+        t0 = time.perf_counter()
+        c()
+        took = time.perf_counter() - t0
+        torch.cuda.synchronize()
+        assert took < 0.1, f"the call waited {took:.3f} s for the GPU"
+
+
+def test_cupy_non_default_stream():
+    cupy = need("cupy")
+    spin = cupy.RawKernel(r'''
+extern "C" __global__ void spin(long long cycles) {
+    long long start = clock64();
+    while (clock64() - start < cycles) {}
+}''', "spin")
+    n = 1 << 24
+    x = cupy.zeros(n, dtype=cupy.float32)
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        hr.sum(x)
+        s.synchronize()
+        spin((1,), (1,), (np.int64(400_000_000),))
+        x.fill(1.0)
+        r = hr.sum(x)
+    s.synchronize()
+    assert float(r) == n
+
+
+def test_torch_second_gpu_and_current_device():
+    torch = need("torch")
+    if torch.cuda.device_count() < 2:
+        if REQUIRE_GPU and os.environ.get("HIPREDUCE_REQUIRE_TWO_GPUS") == "1":
+            pytest.fail("two GPUs required")
+        pytest.skip("one GPU")
+    x = random_array((1000, 37), np.dtype(np.float32), seed=21)
+    torch.cuda.set_device(0)
+    xg = to_gpu("torch", x, device=1)
+    r = hr.sum(xg, axis=0)
+    assert r.device == xg.device and torch.cuda.current_device() == 0
+    assert bits(to_host("torch", r)) == bits(hr.sum(x, axis=0))
+
+
+def test_torch_out_and_errors():
+    torch = need("torch")
+    x = torch.arange(12, dtype=torch.float32, device="cuda").view(3, 4)
+    out = torch.empty(4, device="cuda")
+    assert hr.sum(x, axis=0, out=out) is out
+    assert torch.equal(out.cpu(), torch.tensor([12.0, 15.0, 18.0, 21.0]))
+    with pytest.raises(ValueError, match="device"):
+        hr.sum(x, axis=0, out=torch.empty(4))
+    with pytest.raises(TypeError):
+        hr.sum(x, axis=0, out=np.empty(4, np.float32))
+    assert hr.sum(torch.empty(0, 3, device="cuda"), axis=0).tolist() == [0.0, 0.0, 0.0]
+    assert hr.sum(torch.empty(0, 3, device="cuda"), axis=1).shape == (0,)
+    with pytest.raises(ValueError):
+        hr.sum(x.T.contiguous(), axis=2)
+    # A non-contiguous tensor is reduced as its contiguous copy.
+    assert hr.sum(x.T, axis=1).cpu().tolist() == [12.0, 15.0, 18.0, 21.0]
+
+
+def test_torch_threads_with_own_streams():
+    torch = need("torch")
+    x = torch.randn(8, 1 << 18, device="cuda")
+    expected = [bits(to_host("torch", hr.sum(x[i]))) for i in range(8)]
+    got = [None] * 8
+
+    def work(i):
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            for _ in range(50):
+                r = hr.sum(x[i])
+            s.synchronize()
+        got[i] = bits(to_host("torch", r))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert got == expected
+
+
+# ---- torch CPU tensors: the cpu device, results as torch tensors (needs torch only) ----
+
+def test_torch_cpu_tensors():
+    torch = _torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    x = torch.arange(-50, 50, dtype=torch.int8)
+    r = hr.sum(x)
+    assert isinstance(r, torch.Tensor) and r.dim() == 0 and r.dtype == torch.int64 and r.item() == -50
+    assert hr.sum(x.to(torch.uint8)).dtype == torch.int64  # torch's rule for integer sums
+    if BF16 is not None:  # torch bfloat16 against ml_dtypes' bfloat16 numpy arrays
+        b = random_array((257, 3), BF16, seed=2)
+        tb = torch.from_numpy(b.view(np.int16).copy()).view(torch.bfloat16)
+        for axis in (None, 0, 1):
+            rt = hr.sum(tb, axis=axis)
+            assert rt.dtype == torch.bfloat16
+            assert bits(rt.view(torch.int16).numpy()) == bits(np.asarray(hr.sum(b, axis=axis)))
+    tb = torch.ones(300, dtype=torch.bfloat16)
+    assert hr.sum(tb).dtype == torch.bfloat16 and hr.sum(tb).item() == 300.0  # accumulated in float32
+    idx = hr.argmax(torch.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]]), axis=1)
+    assert idx.tolist() == [1, 0]
+    assert hr.segment_reduce(torch.arange(6.0), torch.tensor([0, 2, 2, 6])).tolist() == [1.0, 0.0, 14.0]
+    with pytest.raises(TypeError):
+        hr.sum(torch.ones(3, dtype=torch.complex64))
