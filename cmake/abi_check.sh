@@ -34,18 +34,20 @@ rc=$?
 set -e
 cat "$build/abidiff.txt"
 # abidiff's exit status is a bit field: 1 error, 2 usage, 4 ABI change, 8 incompatible ABI change.
+# Added functions are not reported (--no-added-syms), so any change left is to what the baseline
+# exports: a function's parameters or return type, a type's layout, an enumerator's value, a
+# removed function. libabigail counts some of those as compatible (an added parameter sets only
+# bit 4), but a program built against the old header would pass the wrong arguments: every one of
+# them needs a new minor version.
 if [ $((rc & 3)) -ne 0 ]; then
     echo "abi_check: abidiff failed (exit $rc)" >&2
     exit 2
 fi
-if [ $((rc & 8)) -ne 0 ]; then
-    echo "abi_check: FAILED: an incompatible ABI change with the soname still $soname."
+if [ $((rc & 12)) -ne 0 ]; then
+    echo "abi_check: FAILED: the exported ABI changed (above) and the soname is still $soname."
     echo "abi_check: bump the minor version (CMakeLists.txt project VERSION), list the change in CHANGELOG.md,"
     echo "abi_check: and write the new baseline (cmake/abi_check.sh BUILD_DIR --update)."
     exit 1
 fi
-if [ $((rc & 4)) -ne 0 ]; then
-    echo "abi_check: compatible ABI change (additions) under $soname: passed; refresh the baseline with --update"
-else
-    echo "abi_check: the ABI of $soname is the baseline's: passed"
-fi
+echo "abi_check: every function and type of $soname's baseline is unchanged: passed"
+echo "abi_check: (functions added since the baseline are allowed; --update records them)"
