@@ -28,6 +28,20 @@
 
 namespace hr {
 
+#ifndef HR_SEGMENT_SIZES_BLOCKS
+/* Resident blocks per SM that launch 1's registers must allow (host/default_driver.h launches
+ * that many per SM for launches 1 and 2): 5 on NVIDIA (nvcc 13.0 sm_90: 48 registers; f32 sum
+ * does not spill, f64 argmax spills 60 bytes; at 6, 40 registers, f64 argmax spilled 488); on AMD
+ * the tree kernel's 4 (kernels.h maps blocks per CU to waves per SIMD). */
+#if defined(HIPREDUCE_BACKEND_CUDA)
+#define HR_SEGMENT_SIZES_BLOCKS 5
+#define HR_SEGMENT_SIZES_OCCUPANCY 5
+#else
+#define HR_SEGMENT_SIZES_BLOCKS HR_TREE_MIN_BLOCKS
+#define HR_SEGMENT_SIZES_OCCUPANCY HR_TREE_MIN_OCCUPANCY
+#endif
+#endif
+
 /* The workspace of the three launches (the host lays it out: host/default_driver.h). */
 struct tile_args : result_args {
     const void* x;
@@ -121,7 +135,7 @@ struct short_list {
     uint64_t first[HR_TILE_LANES], count[HR_TILE_LANES], segment[HR_TILE_LANES];
 };
 template <class R, int W>
-__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_sizes_kernel(tile_args a)
+__global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void segment_sizes_kernel(tile_args a)
 {
     HR_KERNEL_BODY(W)
     {

@@ -86,7 +86,7 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
  * num_segments and segment_tiles_capacity only (host/tuning.h). */
 template <class R, int W> hipError_t run_segments(const reduce_call& c, call_need* need)
 {
-    const uint64_t segments = c.num_segments, per_block = segments_per_block(segments, resident_blocks(*c.dev));
+    const uint64_t segments = c.num_segments, per_block = segments_per_block(segments, (uint64_t)c.dev->sm_count * HR_SEGMENT_SIZES_BLOCKS);
     if (segments > UINT64_MAX / 64) return hipErrorInvalidValue; /* the sizes below overflow: SIZE_OVERFLOW */
     const uint64_t blocks = (segments + per_block - 1) / per_block, cap = segment_tiles_capacity;
     uint64_t bytes = 0;

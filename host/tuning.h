@@ -75,10 +75,11 @@ inline int segment_group(unsigned long long lanes)
  * num_segments only, as the public header promises. 2^18 slots hold every long segment of up to
  * 4 GiB of input (a tile is 16 KiB of any dtype) at 2-6 MiB of workspace; long segments past
  * it are streamed by a warp each. Launches 1 and 2 give each block at least 64 segments (8 per
- * warp) and no more blocks than are resident at once (the tree kernel's 4 per SM): with 1024
- * blocks, 262144 segments of 0..511 f32 elements ran in 1.3 waves, 16% slower than a warp per
- * segment over a grid-stride loop (H100, 1311 vs 1558 GB/s); every block of launch 2 adds up
- * the sums of the blocks before it. */
+ * warp) and no more blocks than are resident at once (device/segment_tiles.h's
+ * HR_SEGMENT_SIZES_BLOCKS per SM, which launch 1's register bound allows): with 1024 blocks,
+ * 262144 segments of 0..511 f32 elements ran in 1.3 waves, 16% slower than a warp per segment
+ * over a grid-stride loop (H100, 1311 vs 1558 GB/s); at 4 blocks per SM, 12% slower (1367);
+ * every block of launch 2 adds up the sums of the blocks before it. */
 #ifndef HR_SEGMENT_TILES_CAPACITY
 #define HR_SEGMENT_TILES_CAPACITY (1ull << 18)
 #endif
