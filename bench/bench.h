@@ -98,6 +98,10 @@ bench_call_kind bench_op_call(hipreduce_op op);
 hipreduce_dtype bench_out_dtype(hipreduce_dtype in, int out_entry);
 /* The workspace size query of op's call: OP_DTYPE_MISMATCH for a triple the library does not
  * allow (argreduce: also out != in), which the bench leaves out. */
+/* How many (dtype, op, result dtype, algorithm) rows a run will time per size (per --dims entry):
+ * the allowed triples, each result dtype once, and on a GPU handle (gpu != 0) each algorithm
+ * that runs the call; the progress count. Leaves h's algorithm at AUTO. */
+size_t bench_rows_per_size(hipreduce_handle h, const bench_options* o, int gpu);
 hipreduce_status bench_workspace_size(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in, uint64_t n,
                                       hipreduce_dtype out, size_t* bytes);
 /* Runs op's call on x (and y for dot), n elements each; result gets one out element (argreduce:

@@ -108,3 +108,24 @@ double bench_value_as_double(hipreduce_dtype dtype, const void* p)
     default: return NAN;
     }
 }
+
+size_t bench_rows_per_size(hipreduce_handle h, const bench_options* o, int gpu)
+{
+    size_t rows = 0;
+    for (int t = 0; t < o->n_dtypes; ++t)
+        for (int i = 0; i < o->n_ops; ++i)
+            for (int u = 0; u < o->n_outs; ++u) {
+                const hipreduce_dtype in = (hipreduce_dtype)o->dtypes[t], out = bench_out_dtype(in, o->outs[u]);
+                int dup = 0;
+                for (int v = 0; v < u; ++v) dup |= bench_out_dtype(in, o->outs[v]) == out;
+                for (int a = 0; a < (gpu ? o->n_algorithms : 1) && !dup; ++a) {
+                    size_t bytes = 0;
+                    hipreduce_set_algorithm(h, gpu ? (hipreduce_algorithm)o->algorithms[a] : HIPREDUCE_ALGORITHM_AUTO);
+                    const hipreduce_status s = bench_workspace_size(h, (hipreduce_op)o->ops[i], in, 1, out, &bytes);
+                    rows += s != HIPREDUCE_STATUS_OP_DTYPE_MISMATCH &&
+                            (s != HIPREDUCE_STATUS_NOT_SUPPORTED || o->algorithms[a] == HIPREDUCE_ALGORITHM_AUTO);
+                }
+            }
+    hipreduce_set_algorithm(h, HIPREDUCE_ALGORITHM_AUTO);
+    return rows;
+}

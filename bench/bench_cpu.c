@@ -9,6 +9,7 @@
 
 #include "bench.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -94,6 +95,76 @@ static void read_all(const unsigned char* p, uint64_t bytes)
     sink = a + b + c + d;
 }
 
+/* The read ceiling with as many threads as the library's call uses (hipreduce_set_threads: a call
+ * gives each thread at least 256 KiB of input): the same pool shape, threads waiting at a barrier,
+ * each summing its contiguous share. */
+enum { READERS_MAX = 256, READER_MIN_BYTES = 256 * 1024 };
+static struct readers {
+    pthread_t thread[READERS_MAX];
+    pthread_barrier_t start, end;
+    unsigned count; /* threads, the caller included */
+    const unsigned char* p;
+    uint64_t bytes;
+    unsigned active; /* threads reading this round */
+    int quit;
+} readers;
+
+static void read_share(unsigned k)
+{
+    const uint64_t share = (readers.bytes / readers.active + 63) / 64 * 64;
+    const uint64_t from = share * k < readers.bytes ? share * k : readers.bytes;
+    const uint64_t to = from + share < readers.bytes ? from + share : readers.bytes;
+    if (k < readers.active) read_all(readers.p + from, to - from);
+}
+
+static void* reader_main(void* arg)
+{
+    const unsigned k = (unsigned)(uintptr_t)arg;
+    for (;;) {
+        pthread_barrier_wait(&readers.start);
+        if (readers.quit) return NULL;
+        read_share(k);
+        pthread_barrier_wait(&readers.end);
+    }
+}
+
+static void readers_start(unsigned threads)
+{
+    readers.count = threads < 1 ? 1 : threads > READERS_MAX ? READERS_MAX : threads;
+    if (readers.count == 1) return;
+    pthread_barrier_init(&readers.start, NULL, readers.count);
+    pthread_barrier_init(&readers.end, NULL, readers.count);
+    for (unsigned k = 1; k < readers.count; ++k)
+        if (pthread_create(&readers.thread[k], NULL, reader_main, (void*)(uintptr_t)k) != 0) exit(1);
+}
+
+static void readers_stop(void)
+{
+    if (readers.count <= 1) return;
+    readers.quit = 1;
+    pthread_barrier_wait(&readers.start);
+    for (unsigned k = 1; k < readers.count; ++k) pthread_join(readers.thread[k], NULL);
+    pthread_barrier_destroy(&readers.start);
+    pthread_barrier_destroy(&readers.end);
+}
+
+/* Reads bytes at p with the threads a call of that size would use. */
+static void read_threads(const unsigned char* p, uint64_t bytes)
+{
+    const uint64_t fit = bytes / READER_MIN_BYTES;
+    const unsigned active = fit < 1 ? 1 : fit < readers.count ? (unsigned)fit : readers.count;
+    if (active == 1 || readers.count == 1) {
+        read_all(p, bytes);
+        return;
+    }
+    readers.p = p;
+    readers.bytes = bytes;
+    readers.active = active;
+    pthread_barrier_wait(&readers.start);
+    read_share(0);
+    pthread_barrier_wait(&readers.end);
+}
+
 typedef struct row_data {
     hipreduce_handle h;
     hipreduce_op op;
@@ -123,8 +194,8 @@ static hipreduce_status reduce_copy(const row_data* d, int copy)
 /* The plain read of what one call reads. */
 static void read_copy(const row_data* d, int copy)
 {
-    read_all(x_of(d, copy), d->bytes);
-    if (d->two_inputs && bench_op_call(d->op) == BENCH_CALL_DOT) read_all(y_of(d, copy), d->bytes);
+    read_threads(x_of(d, copy), d->bytes);
+    if (d->two_inputs && bench_op_call(d->op) == BENCH_CALL_DOT) read_threads(y_of(d, copy), d->bytes);
 }
 
 static int compare_double(const void* x, const void* y)
@@ -238,7 +309,7 @@ static int run_op(row_data* d, const bench_options* o, bench_result* r)
 int bench_run_cpu(const bench_options* o, bench_result* r)
 {
     r->vendor = NULL;
-    r->ceiling_kind = "64-bit word sum of the same buffers, 1 thread";
+    r->ceiling_kind = "64-bit word sum of the same buffers, on the threads the call uses";
     r->device_ceiling = 0;
     row_data d;
     memset(&d, 0, sizeof d);
@@ -251,9 +322,10 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
     hipreduce_set_threads(d.h, o->threads);
     hipreduce_get_threads(d.h, &threads);
     cpu_name(r->device, sizeof r->device, threads);
+    readers_start(threads);
     const int flat = o->shape == BENCH_SHAPE_FLAT;
     const size_t cases = flat ? o->n_sizes : o->n_dims; /* sizes, or --dims entries */
-    const size_t total = (size_t)o->n_dtypes * cases * (size_t)o->n_ops * (size_t)o->n_outs;
+    const size_t total = bench_rows_per_size(d.h, o, 0) * cases;
     size_t done = 0;
     int rc = 0;
     for (int i = 0; i < o->n_ops && flat; ++i) d.two_inputs |= bench_op_call((hipreduce_op)o->ops[i]) == BENCH_CALL_DOT;
@@ -304,10 +376,14 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
                     d.out = bench_out_dtype(d.dtype, o->outs[u]);
                     int dup = 0; /* "same" and the input dtype's own name both given */
                     for (int v = 0; v < u; ++v) dup |= bench_out_dtype(d.dtype, o->outs[v]) == d.out;
+                    size_t probe = 0;
+                    if (dup || bench_workspace_size(d.h, d.op, d.dtype, 1, d.out, &probe) ==
+                                   HIPREDUCE_STATUS_OP_DTYPE_MISMATCH)
+                        continue; /* not counted in total either */
                     fprintf(stderr, "\r[%zu/%zu] auto %s %s->%s n=%llu %s        ", ++done, total,
                             hipreduce_op_name(d.op), hipreduce_dtype_name(d.dtype), hipreduce_dtype_name(d.out),
                             (unsigned long long)d.n, flat ? "" : geom.label);
-                    if (!dup && run_op(&d, o, r) < 0) {
+                    if (run_op(&d, o, r) < 0) {
                         rc = 1;
                         break;
                     }
@@ -323,6 +399,7 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
         }
     }
     fprintf(stderr, "\n");
+    readers_stop();
     hipreduce_destroy(d.h);
     return rc;
 }

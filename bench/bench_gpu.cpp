@@ -198,10 +198,7 @@ void run_group(hipreduce_handle h, const group& g, const bench_options& o, const
                const std::function<double(double)>& ceiling_for)
 {
     size_t ws_bytes = 0;
-    if (bench_workspace_size(h, g.op, g.in, g.n, g.out, &ws_bytes) == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) {
-        *done += o.n_algorithms;
-        return;
-    }
+    if (bench_workspace_size(h, g.op, g.in, g.n, g.out, &ws_bytes) == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH) return;
     void* ws = o.workspace == BENCH_WORKSPACE_CALLER ? set_caller_workspace(h, o, g.op, g.in, g.n, g.out) : nullptr;
     std::vector<std::function<void(int)>> calls;
     std::vector<size_t> timed_anchors, temp_bytes(anchors.size(), 0);
@@ -221,11 +218,11 @@ void run_group(hipreduce_handle h, const group& g, const bench_options& o, const
     std::vector<hipreduce_status> first;
     for (int a = 0; a < o.n_algorithms; ++a) {
         const int alg = o.algorithms[a];
-        fprintf(stderr, "\r[%zu/%zu] %s %s %s->%s n=%llu        ", ++*done, total, algorithm_name(alg), op_name(g.op),
-                dtype_name(g.in), dtype_name(g.out), (unsigned long long)g.n);
         /* The first call also grows the handle's own workspace outside the timed runs. */
         const hipreduce_status s = g.ours(h, alg, 0);
         if (s == HIPREDUCE_STATUS_NOT_SUPPORTED && alg != HIPREDUCE_ALGORITHM_AUTO) continue; /* does not apply */
+        fprintf(stderr, "\r[%zu/%zu] %s %s %s->%s n=%llu        ", ++*done, total, algorithm_name(alg), op_name(g.op),
+                dtype_name(g.in), dtype_name(g.out), (unsigned long long)g.n);
         algs.push_back(alg);
         first.push_back(s);
         if (s == HIPREDUCE_STATUS_SUCCESS)
@@ -342,7 +339,7 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
 
     bool two_inputs = false; /* some op is dot: y copies beside the x copies */
     for (int i = 0; i < o.n_ops; ++i) two_inputs |= bench_op_call((hipreduce_op)o.ops[i]) == BENCH_CALL_DOT;
-    const size_t total = (size_t)o.n_dtypes * o.n_sizes * o.n_ops * o.n_outs * o.n_algorithms;
+    const size_t total = bench_rows_per_size(h, &o, 1) * o.n_sizes;
     size_t done = 0;
     unsigned char* results = nullptr;
     check(hipMalloc((void**)&results, 64), "hipMalloc");
@@ -368,8 +365,7 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
                     for (int v = 0; v < u; ++v) dup |= bench_out_dtype(in, o.outs[v]) == out;
                     const group g = {(hipreduce_op)o.ops[i], in, out, n, data, bytes, buffers, two_inputs,
                                      results, (int64_t*)(results + 32)};
-                    if (dup) done += o.n_algorithms;
-                    else run_group(h, g, o, anchors, r, start, stop, &done, total, ceiling_for);
+                    if (!dup) run_group(h, g, o, anchors, r, start, stop, &done, total, ceiling_for);
                 }
             }
             check(hipFree(data), "hipFree");
