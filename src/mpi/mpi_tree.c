@@ -1,0 +1,330 @@
+/* The canonical tree (device/order.h) completed across ranks, for the ops whose accumulation is
+ * a float: sum, prod, sum_abs, sum_squares, nrm2 and dot.
+ *
+ * The global tree's level k has L_k nodes (L_0 = the concatenation's length, L_{k+1} =
+ * ceil(L_k / T), T the input's tile, up to one node). At every level each rank holds a contiguous
+ * range of the level's nodes, the ranges in rank order (level 0: its slice). A tile of level k
+ * belongs to the rank holding its first node; that rank computes its partial, so level k + 1's
+ * ranges are again contiguous and in rank order: rank r's [lo, hi) becomes [ceil(lo/T),
+ * ceil(hi/T)). The only nodes that move are each rank's head, the nodes before its first tile
+ * boundary (fewer than T), sent to the owner of the tile they end: one message per rank per level
+ * at most, received by the owners (a tile can span several small ranks, whose heads all go to its
+ * owner). Every rank knows every range from the counts allgathered before (mpi_calls.c), so no
+ * message carries sizes. The owner of the top node rounds it to the result, and one
+ * MPI_Allreduce (bitwise OR: the others contribute zeros) gives every rank the result and the
+ * ranks' status bits.
+ *
+ * Per rank and level: at most one send and the receives of the heads that end in its tiles, each
+ * under T items (level 0: elements, twice for dot; above: accumulators of 4, 8 or 24 bytes), times
+ * the rows of an axis call. Rounds: levels (log_T of the length: 3 for 2^36 f32) plus the final
+ * allreduce, after the counts' allgather; bytes per rank O(T * rows * levels) plus the result.
+ *
+ * A rank's own tiles are reduced on its device: by the handle's public calls (rows of T elements
+ * with the accumulator's dtype as the result: its partials exactly) where such a call exists, and
+ * by the library-internal partials (src/partials.h) on host memory otherwise (dot, which has no
+ * axis call, and f64 nrm2, whose accumulator is no dtype): directly on a cpu-device handle, staged
+ * through host memory in chunks on a GPU handle. The levels above reduce partials on the host. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+#include "op_table.h"
+#include "partials.h"
+#include "rules.h"
+
+int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out)
+{
+    const int acc = hr_acc_of((int)op, (int)in, (int)out), combine = hr_op_combine((int)op);
+    return (acc == HR_ACC_F32 || acc == HR_ACC_F64 || acc == HR_ACC_NRM2_F64) &&
+           (combine == HR_CB_ADD || combine == HR_CB_MUL || combine == HR_CB_NRM2);
+}
+
+typedef struct range {
+    uint64_t lo, hi;
+} range;
+
+/* The public call whose result is a tile's partial, or 0 when none is: dot (no axis call) and
+ * f64 nrm2 (three scaled sums). nrm2 of f16/bf16/f32 accumulates x*x exactly in f64 from +0.0 and
+ * sum_squares into f64 from -0.0, which give the same sums of squares, so its partials are
+ * sum_squares's. */
+static int public_level0(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, hipreduce_op* op0,
+                         hipreduce_dtype* out0)
+{
+    const int acc = hr_acc_of((int)op, (int)in, (int)out);
+    if (op == HIPREDUCE_OP_DOT || acc == HR_ACC_NRM2_F64) return 0;
+    *op0 = op == HIPREDUCE_OP_NRM2 ? HIPREDUCE_OP_SUM_SQUARES : op;
+    *out0 = acc == HR_ACC_F32 ? HIPREDUCE_F32 : HIPREDUCE_F64;
+    return 1;
+}
+
+/* The rank holding node i of a level (ranges in rank order; i inside one of them). */
+static int holder(const range* ranges, int ranks, uint64_t i)
+{
+    int a = 0, b = ranks - 1; /* the largest rank whose lo <= i */
+    while (a < b) {
+        const int m = a + (b - a + 1) / 2;
+        if (ranges[m].lo <= i) a = m;
+        else b = m - 1;
+    }
+    return a;
+}
+
+/* Copies bytes of the handle's memory to host memory with a public call (an OR over one byte per
+ * result is the byte itself): how a GPU handle's few boundary elements reach the host without
+ * this library naming a GPU runtime. */
+static hipreduce_status to_host(hipreduce_handle h, const void* src, uint64_t bytes, void* dst)
+{
+    if (bytes == 0) return HIPREDUCE_STATUS_SUCCESS;
+    return hipreduce_reduce_axis(h, HIPREDUCE_OP_OR, HIPREDUCE_U8, src, bytes, 1, 1, HIPREDUCE_U8, dst,
+                                 HIPREDUCE_RESULT_HOST);
+}
+
+/* Tile data stays where it is on a cpu-device handle; HIPREDUCE_MPI_TEST_STAGE=1 stages it as on a
+ * GPU (the tests' way to run the GPU's path on the cpu device). */
+static int reads_host(hipreduce_handle h)
+{
+    unsigned threads = 0;
+    const char* stage = getenv("HIPREDUCE_MPI_TEST_STAGE");
+    if (stage && stage[0] == '1') return 0;
+    return hipreduce_get_threads(h, &threads) == HIPREDUCE_STATUS_SUCCESS && threads > 0;
+}
+
+enum { STAGE_TILES = 64 }; /* tiles per staged chunk on a GPU handle */
+
+/* Partials of `tiles` consecutive level-0 tiles at x (and y) of count elements, into dst. */
+static hipreduce_status local_tiles(const mpi_call* c, const unsigned char* x, const unsigned char* y,
+                                    uint64_t count, uint64_t tiles, uint64_t tile, size_t acc, unsigned char* dst)
+{
+    if (tiles == 0) return HIPREDUCE_STATUS_SUCCESS;
+    const size_t elem = (size_t)hr_dtype_bytes((int)c->in);
+    hipreduce_op op0;
+    hipreduce_dtype out0;
+    hipreduce_status s = HIPREDUCE_STATUS_SUCCESS;
+    if (public_level0(c->op, c->in, c->out, &op0, &out0)) {
+        const uint64_t full = count == tiles * tile ? tiles : tiles - 1;
+        if (full > 0) s = hipreduce_reduce_axis(c->handle, op0, c->in, x, full, tile, 1, out0, dst, HIPREDUCE_RESULT_HOST);
+        if (s == HIPREDUCE_STATUS_SUCCESS && full < tiles)
+            s = hipreduce_reduce(c->handle, op0, c->in, x + full * tile * elem, count - full * tile, out0,
+                                 dst + full * acc, HIPREDUCE_RESULT_HOST);
+        return s;
+    }
+    if (reads_host(c->handle))
+        return hipreduce_partials_tiles(c->op, c->in, c->out, 0, x, y, count, tiles, dst);
+    const uint64_t chunk = STAGE_TILES * tile;
+    unsigned char* host = (unsigned char*)malloc((size_t)(y ? 2 : 1) * (size_t)chunk * elem);
+    if (host == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    for (uint64_t t = 0; t < tiles && s == HIPREDUCE_STATUS_SUCCESS; t += STAGE_TILES) {
+        const uint64_t first = t * tile, k = count - first < chunk ? count - first : chunk;
+        s = to_host(c->handle, x + first * elem, k * elem, host);
+        if (s == HIPREDUCE_STATUS_SUCCESS && y) s = to_host(c->handle, y + first * elem, k * elem, host + k * elem);
+        if (s == HIPREDUCE_STATUS_SUCCESS)
+            s = hipreduce_partials_tiles(c->op, c->in, c->out, 0, host, y ? host + k * elem : NULL, k,
+                                         hr_tiles(k, tile), dst + t * acc);
+    }
+    free(host);
+    return s;
+}
+
+/* One level's exchange. Messages hold rows x k items of `item` bytes, row by row. This rank's
+ * head (k = head_items, at head) goes to the owner of its tile; the heads that end in this
+ * rank's last tile arrive, in rank order, message after message at tail, their sizes in got[]
+ * (a count of messages in *messages). MPI errors: the status, with MPI's message. */
+static hipreduce_status exchange(const mpi_call* c, const range* ranges, uint64_t level_count, uint64_t tile,
+                                 int level, uint64_t rows, size_t item, const unsigned char* head,
+                                 uint64_t head_items, unsigned char* tail, uint64_t* got, int* messages)
+{
+    const range me = ranges[c->rank];
+    MPI_Datatype type; /* one item of every row: counts stay small */
+    int rc = MPI_Type_contiguous((int)(rows * item), MPI_BYTE, &type);
+    if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(&type)) != MPI_SUCCESS) MPI_Type_free(&type);
+    if (rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Type_contiguous");
+    const int tag = 0x4852 + level;
+    MPI_Request send = MPI_REQUEST_NULL;
+    if (head_items > 0)
+        rc = MPI_Isend(head, (int)head_items, type, holder(ranges, c->ranks, me.lo / tile * tile), tag, c->comm, &send);
+    *messages = 0;
+    const uint64_t t_lo = hr_tiles(me.lo, tile), t_hi = hr_tiles(me.hi, tile);
+    if (rc == MPI_SUCCESS && t_lo < t_hi) {
+        const uint64_t need_end = t_hi * tile < level_count ? t_hi * tile : level_count;
+        uint64_t at = 0;
+        for (int r = c->rank + 1; r < c->ranks && rc == MPI_SUCCESS; ++r) {
+            if (ranges[r].lo == ranges[r].hi) continue;
+            if (ranges[r].lo >= need_end) break;
+            const uint64_t k = (ranges[r].hi < need_end ? ranges[r].hi : need_end) - ranges[r].lo;
+            rc = MPI_Recv(tail + at * rows * item, (int)k, type, r, tag, c->comm, MPI_STATUS_IGNORE);
+            got[(*messages)++] = k;
+            at += k;
+        }
+    }
+    const int wait_rc = MPI_Wait(&send, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) rc = wait_rc;
+    MPI_Type_free(&type);
+    return rc == MPI_SUCCESS ? HIPREDUCE_STATUS_SUCCESS : mpi_error(rc, "the boundary exchange (MPI_Isend/MPI_Recv)");
+}
+
+/* Row b's part of the received tail: the messages' row-b items one after the other (each
+ * message holds its rows one after the other), into dst; item_part bytes of each item from byte
+ * part_at (level 0 of dot keeps x and y apart). */
+static void tail_row(const unsigned char* tail, const uint64_t* got, int messages, uint64_t rows, size_t item,
+                     uint64_t b, unsigned char* dst)
+{
+    for (int m = 0; m < messages; ++m) {
+        memcpy(dst, tail + b * got[m] * item, (size_t)got[m] * item);
+        dst += got[m] * item;
+        tail += got[m] * rows * item;
+    }
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
+{
+    uint64_t tile;
+    size_t acc;
+    hipreduce_status local = hipreduce_partials_geometry(c->op, c->in, c->out, &tile, &acc);
+    if (local != HIPREDUCE_STATUS_SUCCESS) return local; /* validated before: the same on every rank */
+    const size_t elem = (size_t)hr_dtype_bytes((int)c->in), out_bytes = (size_t)hr_dtype_bytes((int)c->out);
+    const int dot = c->y != NULL || c->op == HIPREDUCE_OP_DOT;
+    const size_t item0 = dot ? 2 * elem : elem; /* a level-0 item: the element (dot: of x and y) */
+
+    range* ranges = (range*)malloc((size_t)c->ranks * sizeof *ranges);
+    uint64_t* got = (uint64_t*)malloc((size_t)c->ranks * sizeof *got);
+    const uint64_t result_words = 1 + (rows * out_bytes + 7) / 8;
+    uint64_t* final = (uint64_t*)calloc((size_t)result_words, sizeof *final);
+    unsigned char *cur = NULL, *next = NULL, *head = NULL, *tail = NULL, *work = NULL;
+    if (ranges == NULL || got == NULL || final == NULL) {
+        free(ranges), free(got), free(final);
+        mpi_set_message("allocation failed (rank-count-sized tables)");
+        return HIPREDUCE_STATUS_ALLOCATION_FAILED; /* before any message: every rank is the same size */
+    }
+    for (int r = 0, at = 0; r < c->ranks; ++r) {
+        uint64_t lo = 0;
+        for (int s = 0; s < r; ++s) lo += c->counts[s];
+        ranges[r].lo = lo;
+        ranges[r].hi = lo + c->counts[r];
+        (void)at;
+    }
+    hipreduce_status mpi_status = HIPREDUCE_STATUS_SUCCESS;
+    uint64_t level_count = c->total;
+    for (int level = 0; level_count > 1 || level == 0; ++level) {
+        const range me = ranges[c->rank];
+        const uint64_t t_lo = hr_tiles(me.lo, tile), t_hi = hr_tiles(me.hi, tile);
+        const uint64_t owned = t_hi - t_lo, held = me.hi - me.lo;
+        const uint64_t head_items = me.lo < me.hi ? min_u64(t_lo * tile, me.hi) - me.lo : 0;
+        const uint64_t need_end = min_u64(t_hi * tile, level_count);
+        const uint64_t tail_items = owned > 0 ? need_end - me.hi : 0;
+        const size_t item = level == 0 ? item0 : acc;
+        /* the head, row by row (level 0: staged from the handle's memory; dot: x's, then y's) */
+        head = (unsigned char*)calloc((size_t)(rows * head_items * item) + 1, 1);
+        tail = (unsigned char*)calloc((size_t)(rows * tail_items * item) + 1, 1);
+        next = (unsigned char*)calloc((size_t)(rows * owned * acc) + 1, 1);
+        if (head == NULL || tail == NULL || next == NULL) local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
+        for (uint64_t b = 0; b < rows && head_items > 0 && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
+            unsigned char* h = head + b * head_items * item;
+            if (level == 0) {
+                local = to_host(c->handle, c->x + b * c->n * elem, head_items * elem, h);
+                if (local == HIPREDUCE_STATUS_SUCCESS && dot)
+                    local = to_host(c->handle, c->y + b * c->n * elem, head_items * elem, h + head_items * elem);
+            } else {
+                memcpy(h, cur + b * held * acc, (size_t)(head_items * acc));
+            }
+        }
+        int messages = 0;
+        if (local == HIPREDUCE_STATUS_ALLOCATION_FAILED) break; /* cannot take part: MPI_ERROR's case */
+        mpi_status = exchange(c, ranges, level_count, tile, level, rows, item, head, head_items, tail, got, &messages);
+        if (mpi_status != HIPREDUCE_STATUS_SUCCESS) break;
+        /* this rank's tiles: the local ones, then the last one if it straddles into the tail */
+        const uint64_t local_end = min_u64(need_end, me.hi); /* == need_end unless the last tile straddles */
+        const uint64_t straddles = owned > 0 && tail_items > 0;
+        const uint64_t local_tiles_n = owned - straddles;
+        const uint64_t local_count = local_tiles_n > 0 ? min_u64(local_end, (t_lo + local_tiles_n) * tile) - t_lo * tile : 0;
+        const uint64_t skip = owned > 0 ? t_lo * tile - me.lo : 0; /* the head, gone */
+        if (straddles) {
+            work = (unsigned char*)malloc((size_t)(tile * item) + 1);
+            if (work == NULL) local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
+        }
+        for (uint64_t b = 0; b < rows && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
+            unsigned char* dst = next + b * owned * acc;
+            if (level == 0) {
+                const unsigned char* xb = c->x + (b * c->n + skip) * elem;
+                const unsigned char* yb = dot ? c->y + (b * c->n + skip) * elem : NULL;
+                local = local_tiles(c, xb, yb, local_count, local_tiles_n, tile, acc, dst);
+            } else if (local_tiles_n > 0) {
+                local = hipreduce_partials_tiles(c->op, c->in, c->out, level, cur + (b * held + skip) * acc, NULL,
+                                                 local_count, local_tiles_n, dst);
+            }
+            if (local != HIPREDUCE_STATUS_SUCCESS || !straddles) continue;
+            /* the straddling tile: its local part and the tail, on the host */
+            const uint64_t first = (t_hi - 1) * tile, mine = me.hi - first, count = need_end - first;
+            unsigned char* tb = (unsigned char*)malloc((size_t)(tail_items * item) + 1);
+            if (tb == NULL) {
+                local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
+                break;
+            }
+            tail_row(tail, got, messages, rows, item, b, tb);
+            if (level == 0) {
+                local = to_host(c->handle, c->x + (b * c->n + (first - me.lo)) * elem, mine * elem, work);
+                if (local == HIPREDUCE_STATUS_SUCCESS && dot)
+                    local = to_host(c->handle, c->y + (b * c->n + (first - me.lo)) * elem, mine * elem,
+                                    work + count * elem);
+                /* the tail's items, message by message: x's part then y's part of each */
+                uint64_t at = 0;
+                const unsigned char* p = tb;
+                for (int m = 0; m < messages; ++m) {
+                    memcpy(work + (mine + at) * elem, p, (size_t)(got[m] * elem));
+                    if (dot) memcpy(work + (count + mine + at) * elem, p + got[m] * elem, (size_t)(got[m] * elem));
+                    p += got[m] * item;
+                    at += got[m];
+                }
+            } else {
+                memcpy(work, cur + (b * held + (first - me.lo)) * acc, (size_t)(mine * acc));
+                memcpy(work + mine * acc, tb, (size_t)(tail_items * acc));
+            }
+            free(tb);
+            if (local == HIPREDUCE_STATUS_SUCCESS)
+                local = hipreduce_partials_tiles(c->op, c->in, c->out, level, work, dot && level == 0 ? work + count * elem : NULL,
+                                                 count, 1, dst + (owned - 1) * acc);
+        }
+        free(work), free(head), free(tail), free(cur);
+        work = head = tail = NULL;
+        cur = next;
+        next = NULL;
+        for (int r = 0; r < c->ranks; ++r) {
+            ranges[r].lo = hr_tiles(ranges[r].lo, tile);
+            ranges[r].hi = hr_tiles(ranges[r].hi, tile);
+        }
+        level_count = hr_tiles(level_count, tile);
+        if (local == HIPREDUCE_STATUS_ALLOCATION_FAILED) break;
+    }
+    if (mpi_status == HIPREDUCE_STATUS_SUCCESS && local == HIPREDUCE_STATUS_ALLOCATION_FAILED) {
+        /* a rank that cannot allocate its messages cannot keep the exchange in step */
+        mpi_set_message("allocation failed in the boundary exchange");
+        mpi_status = HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    }
+    if (mpi_status != HIPREDUCE_STATUS_SUCCESS) {
+        free(cur), free(next), free(head), free(tail), free(work), free(ranges), free(got), free(final);
+        return mpi_status;
+    }
+    /* the top: held by the rank whose range at the top level is [0, 1) */
+    final[0] = local == HIPREDUCE_STATUS_SUCCESS ? 0 : 1ull << (unsigned)local;
+    if (local == HIPREDUCE_STATUS_SUCCESS && ranges[c->rank].lo < ranges[c->rank].hi)
+        for (uint64_t b = 0; b < rows && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
+            unsigned char value[16];
+            local = hipreduce_partials_finish(c->op, c->in, c->out, cur + b * acc, value);
+            memcpy((unsigned char*)(final + 1) + b * out_bytes, value, out_bytes);
+            if (local != HIPREDUCE_STATUS_SUCCESS) final[0] = 1ull << (unsigned)local;
+        }
+    free(cur);
+    free(ranges);
+    free(got);
+    hipreduce_status agreed = HIPREDUCE_STATUS_SUCCESS;
+    for (uint64_t done = 0; done < result_words && agreed == HIPREDUCE_STATUS_SUCCESS; done += 1u << 24) {
+        const uint64_t k = min_u64(result_words - done, 1u << 24);
+        const int rc = MPI_Allreduce(MPI_IN_PLACE, final + done, (int)k, MPI_UINT64_T, MPI_BOR, c->comm);
+        if (rc != MPI_SUCCESS) agreed = mpi_error(rc, "MPI_Allreduce");
+    }
+    if (agreed == HIPREDUCE_STATUS_SUCCESS) agreed = mpi_agreed_status(final[0], local);
+    if (agreed == HIPREDUCE_STATUS_SUCCESS) memcpy(result, final + 1, (size_t)(rows * out_bytes));
+    free(final);
+    return agreed;
+}
