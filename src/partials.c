@@ -4,6 +4,7 @@
 
 #include "cpu_executor.h"
 #include "cpu_result.h"
+#include "cpu_segments_strided.h"
 #include "rules.h"
 
 /* The validated call of a triple (no data) and its kernels. */
@@ -42,6 +43,20 @@ hipreduce_status hipreduce_partials_tiles(hipreduce_op op, hipreduce_dtype in, h
     const hipreduce_status s = kernels(op, in, out, &call, &k);
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
     if (tiles > 0) (level == 0 ? k.in : k.up)(k.combine, x, level == 0 ? y : NULL, count, k.tile, 0, tiles, dst);
+    return s;
+}
+
+hipreduce_status hipreduce_partials_strided(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, int level,
+                                            const void* x, uint64_t count, uint64_t inner, uint64_t blocks, void* dst)
+{
+    hr_call call;
+    hr_cpu_kernels k;
+    hipreduce_status s = kernels(op, in, out, &call, &k);
+    if (s == HIPREDUCE_STATUS_SUCCESS && (op == HIPREDUCE_OP_DOT || !hr_cpu_strided_supported(&call, k.transform)))
+        s = HIPREDUCE_STATUS_NOT_SUPPORTED;
+    if (s != HIPREDUCE_STATUS_SUCCESS) return s;
+    hr_cpu_strided_blocks(&call, k.transform, k.combine, level, (const unsigned char*)x, count, inner, blocks,
+                          (unsigned char*)dst);
     return s;
 }
 

@@ -33,6 +33,14 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_tiles(hipreduce_op op, hipr
                                                            int level, const void* x, const void* y,
                                                            uint64_t count, uint64_t tiles, void* dst);
 
+/* The same for the strided order of an axis call with inner > 1 (device/order.h): level-0 items
+ * ([count][inner] input elements, transformed) or partials ([count][inner]) in blocks of
+ * HR_STRIDED_BLOCK along count, block b's inner partials at dst + b * inner * acc_bytes. Any
+ * triple of hipreduce_reduce_axis except argmin/argmax. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_strided(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out,
+                                                             int level, const void* x, uint64_t count,
+                                                             uint64_t inner, uint64_t blocks, void* dst);
+
 /* The result of a top partial, rounded once to `out` as the full call rounds it. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_finish(hipreduce_op op, hipreduce_dtype in,
                                                             hipreduce_dtype out, const void* top, void* result);

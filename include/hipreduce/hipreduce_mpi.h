@@ -56,8 +56,9 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_dot(hipreduce_handle handle, MPI
 /* hipreduce_reduce_axis with the reduced extent split over the ranks: each rank holds
  * [outer][extent][inner] (its own extent, any value, 0 included; outer and inner equal on every
  * rank) and every rank gets the [outer][inner] results of the tensor concatenated along the
- * extent in rank order. inner > 1 with a float sum, product, sum_abs, sum_squares or nrm2 is
- * NOT_SUPPORTED in this version (the strided order across ranks is not built yet). */
+ * extent in rank order (column sums of a row-distributed matrix: outer 1, inner the columns),
+ * in the single-process orders: a row (inner == 1) as a full reduction, columns (inner > 1) in
+ * the strided order's blocks of 256. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_axis(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
                                                             hipreduce_dtype in_dtype, const void* input,
                                                             uint64_t outer, uint64_t extent, uint64_t inner,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mpi_internal.h"
+#include "order.h"
 #include "partials.h"
 #include "rules.h"
 
@@ -164,12 +165,7 @@ static hipreduce_status run(const args* a, MPI_Comm user_comm)
     if (results == 0) {
         s = HIPREDUCE_STATUS_SUCCESS; /* nothing to write, as the core call */
     } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out) && total > 0) {
-        if (a->inner > 1) {
-            mpi_set_message("strided (inner > 1) float sums and products across ranks are not built yet");
-            s = HIPREDUCE_STATUS_NOT_SUPPORTED; /* agreed: every rank has the same inner */
-        } else {
-            s = values ? mpi_tree_reduce(&call, a->outer, values) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
-        }
+        s = values ? mpi_tree_reduce(&call, a->outer, values) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
     } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out)) {
         /* every rank empty: the identity, locally (no message) */
         s = values ? local_call(a, 0, values, NULL) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
@@ -258,14 +254,15 @@ hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce
     const hipreduce_dtype out0 = acc == 4 ? HIPREDUCE_F32 : HIPREDUCE_F64;
     const hipreduce_op op0 = op == HIPREDUCE_OP_NRM2 ? HIPREDUCE_OP_SUM_SQUARES : op;
     const uint64_t elem = (uint64_t)hr_dtype_bytes((int)in_dtype);
+    if (inner > 1) tile = HR_STRIDED_BLOCK; /* the strided order's blocks */
     if (op != HIPREDUCE_OP_DOT && acc != 24) {
-        if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, extent / tile + 1, tile, 1, out0, &b) ==
+        if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, extent / tile + 1, tile, inner, out0, &b) ==
             HIPREDUCE_STATUS_SUCCESS)
             need = max_size(need, b);
-        if (hipreduce_workspace_size(handle, op0, in_dtype, tile, out0, &b) == HIPREDUCE_STATUS_SUCCESS)
+        if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, 1, tile, inner, out0, &b) == HIPREDUCE_STATUS_SUCCESS)
             need = max_size(need, b);
     }
-    if (hipreduce_reduce_axis_workspace_size(handle, HIPREDUCE_OP_OR, HIPREDUCE_U8, 64 * tile * elem, 1, 1,
+    if (hipreduce_reduce_axis_workspace_size(handle, HIPREDUCE_OP_OR, HIPREDUCE_U8, 64 * tile * elem * inner, 1, 1,
                                              HIPREDUCE_U8, &b) == HIPREDUCE_STATUS_SUCCESS)
         need = max_size(need, b);
     *bytes = need;

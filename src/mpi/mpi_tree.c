@@ -29,6 +29,7 @@
 
 #include "mpi_internal.h"
 #include "op_table.h"
+#include "order.h"
 #include "partials.h"
 #include "rules.h"
 
@@ -91,35 +92,53 @@ static int reads_host(hipreduce_handle h)
 
 enum { STAGE_TILES = 64 }; /* tiles per staged chunk on a GPU handle */
 
-/* Partials of `tiles` consecutive level-0 tiles at x (and y) of count elements, into dst. */
-static hipreduce_status local_tiles(const mpi_call* c, const unsigned char* x, const unsigned char* y,
-                                    uint64_t count, uint64_t tiles, uint64_t tile, size_t acc, unsigned char* dst)
+/* The order's geometry: contiguous tiles (inner == 1) or strided blocks of columns (inner > 1). */
+typedef struct geometry {
+    uint64_t tile, inner;
+    int strided;
+} geometry;
+
+/* Partials of `tiles` consecutive tiles of a level at x (level 0: also y, dot's), count items of
+ * inner columns each, into dst, on the host. */
+static hipreduce_status host_tiles(const mpi_call* c, const geometry* g, int level, const unsigned char* x,
+                                   const unsigned char* y, uint64_t count, uint64_t tiles, unsigned char* dst)
 {
     if (tiles == 0) return HIPREDUCE_STATUS_SUCCESS;
-    const size_t elem = (size_t)hr_dtype_bytes((int)c->in);
+    if (g->strided) return hipreduce_partials_strided(c->op, c->in, c->out, level, x, count, g->inner, tiles, dst);
+    return hipreduce_partials_tiles(c->op, c->in, c->out, level, x, y, count, tiles, dst);
+}
+
+/* Partials of `tiles` consecutive level-0 tiles at x (and y) of count items, into dst. */
+static hipreduce_status local_tiles(const mpi_call* c, const geometry* g, const unsigned char* x, const unsigned char* y,
+                                    uint64_t count, uint64_t tiles, size_t acc, unsigned char* dst)
+{
+    if (tiles == 0) return HIPREDUCE_STATUS_SUCCESS;
+    const uint64_t tile = g->tile, inner = g->inner;
+    const size_t ielem = (size_t)hr_dtype_bytes((int)c->in) * (size_t)inner, iacc = acc * (size_t)inner;
     hipreduce_op op0;
     hipreduce_dtype out0;
     hipreduce_status s = HIPREDUCE_STATUS_SUCCESS;
     if (public_level0(c->op, c->in, c->out, &op0, &out0)) {
-        const uint64_t full = count == tiles * tile ? tiles : tiles - 1;
-        if (full > 0) s = hipreduce_reduce_axis(c->handle, op0, c->in, x, full, tile, 1, out0, dst, HIPREDUCE_RESULT_HOST);
+        /* full tiles as rows (or [tiles][256][inner] blocks), then the level's last, shorter one */
+        const uint64_t full = count == tiles * tile ? tiles : tiles - 1, rest = count - full * tile;
+        const unsigned char* last = x + full * tile * ielem;
+        if (full > 0) s = hipreduce_reduce_axis(c->handle, op0, c->in, x, full, tile, inner, out0, dst, HIPREDUCE_RESULT_HOST);
         if (s == HIPREDUCE_STATUS_SUCCESS && full < tiles)
-            s = hipreduce_reduce(c->handle, op0, c->in, x + full * tile * elem, count - full * tile, out0,
-                                 dst + full * acc, HIPREDUCE_RESULT_HOST);
+            s = g->strided ? hipreduce_reduce_axis(c->handle, op0, c->in, last, 1, rest, inner, out0, dst + full * iacc,
+                                                   HIPREDUCE_RESULT_HOST)
+                           : hipreduce_reduce(c->handle, op0, c->in, last, rest, out0, dst + full * acc, HIPREDUCE_RESULT_HOST);
         return s;
     }
-    if (reads_host(c->handle))
-        return hipreduce_partials_tiles(c->op, c->in, c->out, 0, x, y, count, tiles, dst);
+    if (reads_host(c->handle)) return host_tiles(c, g, 0, x, y, count, tiles, dst);
     const uint64_t chunk = STAGE_TILES * tile;
-    unsigned char* host = (unsigned char*)malloc((size_t)(y ? 2 : 1) * (size_t)chunk * elem);
+    unsigned char* host = (unsigned char*)malloc((size_t)(y ? 2 : 1) * (size_t)chunk * ielem);
     if (host == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
     for (uint64_t t = 0; t < tiles && s == HIPREDUCE_STATUS_SUCCESS; t += STAGE_TILES) {
         const uint64_t first = t * tile, k = count - first < chunk ? count - first : chunk;
-        s = to_host(c->handle, x + first * elem, k * elem, host);
-        if (s == HIPREDUCE_STATUS_SUCCESS && y) s = to_host(c->handle, y + first * elem, k * elem, host + k * elem);
+        s = to_host(c->handle, x + first * ielem, k * ielem, host);
+        if (s == HIPREDUCE_STATUS_SUCCESS && y) s = to_host(c->handle, y + first * ielem, k * ielem, host + k * ielem);
         if (s == HIPREDUCE_STATUS_SUCCESS)
-            s = hipreduce_partials_tiles(c->op, c->in, c->out, 0, host, y ? host + k * elem : NULL, k,
-                                         hr_tiles(k, tile), dst + t * acc);
+            s = host_tiles(c, g, 0, host, y ? host + k * ielem : NULL, k, hr_tiles(k, tile), dst + t * iacc);
     }
     free(host);
     return s;
@@ -183,13 +202,18 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
     size_t acc;
     hipreduce_status local = hipreduce_partials_geometry(c->op, c->in, c->out, &tile, &acc);
     if (local != HIPREDUCE_STATUS_SUCCESS) return local; /* validated before: the same on every rank */
-    const size_t elem = (size_t)hr_dtype_bytes((int)c->in), out_bytes = (size_t)hr_dtype_bytes((int)c->out);
-    const int dot = c->y != NULL || c->op == HIPREDUCE_OP_DOT;
-    const size_t item0 = dot ? 2 * elem : elem; /* a level-0 item: the element (dot: of x and y) */
+    const geometry g = {c->inner > 1 ? HR_STRIDED_BLOCK : tile, c->inner, c->inner > 1};
+    tile = g.tile;
+    const size_t out_bytes = (size_t)hr_dtype_bytes((int)c->out);
+    const size_t elem = (size_t)hr_dtype_bytes((int)c->in) * (size_t)g.inner; /* a level-0 item of x */
+    const size_t iacc = acc * (size_t)g.inner;                                 /* an item above */
+    const int dot = c->op == HIPREDUCE_OP_DOT;
+    const size_t item0 = dot ? 2 * elem : elem; /* a level-0 message item: x's (dot: and y's) */
+    const uint64_t outputs = rows * g.inner;
 
     range* ranges = (range*)malloc((size_t)c->ranks * sizeof *ranges);
     uint64_t* got = (uint64_t*)malloc((size_t)c->ranks * sizeof *got);
-    const uint64_t result_words = 1 + (rows * out_bytes + 7) / 8;
+    const uint64_t result_words = 1 + (outputs * out_bytes + 7) / 8;
     uint64_t* final = (uint64_t*)calloc((size_t)result_words, sizeof *final);
     unsigned char *cur = NULL, *next = NULL, *head = NULL, *tail = NULL, *work = NULL;
     if (ranges == NULL || got == NULL || final == NULL) {
@@ -197,27 +221,27 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
         mpi_set_message("allocation failed (rank-count-sized tables)");
         return HIPREDUCE_STATUS_ALLOCATION_FAILED; /* before any message: every rank is the same size */
     }
-    for (int r = 0, at = 0; r < c->ranks; ++r) {
-        uint64_t lo = 0;
-        for (int s = 0; s < r; ++s) lo += c->counts[s];
-        ranges[r].lo = lo;
-        ranges[r].hi = lo + c->counts[r];
-        (void)at;
+    for (int r = 0; r < c->ranks; ++r) {
+        ranges[r].lo = r == 0 ? 0 : ranges[r - 1].hi;
+        ranges[r].hi = ranges[r].lo + c->counts[r];
     }
     hipreduce_status mpi_status = HIPREDUCE_STATUS_SUCCESS;
     uint64_t level_count = c->total;
-    for (int level = 0; level_count > 1 || level == 0; ++level) {
+    /* The strided order's result is its first level of one element: a one-element extent is
+     * that element, transformed, so its holder's local call is the single-process call. */
+    const int single = g.strided && c->total == 1;
+    for (int level = 0; !single && (level_count > 1 || (level == 0 && !g.strided)); ++level) {
         const range me = ranges[c->rank];
         const uint64_t t_lo = hr_tiles(me.lo, tile), t_hi = hr_tiles(me.hi, tile);
         const uint64_t owned = t_hi - t_lo, held = me.hi - me.lo;
         const uint64_t head_items = me.lo < me.hi ? min_u64(t_lo * tile, me.hi) - me.lo : 0;
         const uint64_t need_end = min_u64(t_hi * tile, level_count);
         const uint64_t tail_items = owned > 0 ? need_end - me.hi : 0;
-        const size_t item = level == 0 ? item0 : acc;
+        const size_t item = level == 0 ? item0 : iacc;
         /* the head, row by row (level 0: staged from the handle's memory; dot: x's, then y's) */
         head = (unsigned char*)calloc((size_t)(rows * head_items * item) + 1, 1);
         tail = (unsigned char*)calloc((size_t)(rows * tail_items * item) + 1, 1);
-        next = (unsigned char*)calloc((size_t)(rows * owned * acc) + 1, 1);
+        next = (unsigned char*)calloc((size_t)(rows * owned * iacc) + 1, 1);
         if (head == NULL || tail == NULL || next == NULL) local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
         for (uint64_t b = 0; b < rows && head_items > 0 && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
             unsigned char* h = head + b * head_items * item;
@@ -226,11 +250,11 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
                 if (local == HIPREDUCE_STATUS_SUCCESS && dot)
                     local = to_host(c->handle, c->y + b * c->n * elem, head_items * elem, h + head_items * elem);
             } else {
-                memcpy(h, cur + b * held * acc, (size_t)(head_items * acc));
+                memcpy(h, cur + b * held * iacc, (size_t)(head_items * iacc));
             }
         }
         int messages = 0;
-        if (local == HIPREDUCE_STATUS_ALLOCATION_FAILED) break; /* cannot take part: MPI_ERROR's case */
+        if (local == HIPREDUCE_STATUS_ALLOCATION_FAILED) break; /* cannot take part (see the header) */
         mpi_status = exchange(c, ranges, level_count, tile, level, rows, item, head, head_items, tail, got, &messages);
         if (mpi_status != HIPREDUCE_STATUS_SUCCESS) break;
         /* this rank's tiles: the local ones, then the last one if it straddles into the tail */
@@ -244,14 +268,13 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
             if (work == NULL) local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
         }
         for (uint64_t b = 0; b < rows && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
-            unsigned char* dst = next + b * owned * acc;
+            unsigned char* dst = next + b * owned * iacc;
             if (level == 0) {
                 const unsigned char* xb = c->x + (b * c->n + skip) * elem;
                 const unsigned char* yb = dot ? c->y + (b * c->n + skip) * elem : NULL;
-                local = local_tiles(c, xb, yb, local_count, local_tiles_n, tile, acc, dst);
-            } else if (local_tiles_n > 0) {
-                local = hipreduce_partials_tiles(c->op, c->in, c->out, level, cur + (b * held + skip) * acc, NULL,
-                                                 local_count, local_tiles_n, dst);
+                local = local_tiles(c, &g, xb, yb, local_count, local_tiles_n, acc, dst);
+            } else {
+                local = host_tiles(c, &g, level, cur + (b * held + skip) * iacc, NULL, local_count, local_tiles_n, dst);
             }
             if (local != HIPREDUCE_STATUS_SUCCESS || !straddles) continue;
             /* the straddling tile: its local part and the tail, on the host */
@@ -277,13 +300,13 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
                     at += got[m];
                 }
             } else {
-                memcpy(work, cur + (b * held + (first - me.lo)) * acc, (size_t)(mine * acc));
-                memcpy(work + mine * acc, tb, (size_t)(tail_items * acc));
+                memcpy(work, cur + (b * held + (first - me.lo)) * iacc, (size_t)(mine * iacc));
+                memcpy(work + mine * iacc, tb, (size_t)(tail_items * iacc));
             }
             free(tb);
             if (local == HIPREDUCE_STATUS_SUCCESS)
-                local = hipreduce_partials_tiles(c->op, c->in, c->out, level, work, dot && level == 0 ? work + count * elem : NULL,
-                                                 count, 1, dst + (owned - 1) * acc);
+                local = host_tiles(c, &g, level, work, dot && level == 0 ? work + count * elem : NULL, count, 1,
+                                   dst + (owned - 1) * iacc);
         }
         free(work), free(head), free(tail), free(cur);
         work = head = tail = NULL;
@@ -306,14 +329,19 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
         return mpi_status;
     }
     /* the top: held by the rank whose range at the top level is [0, 1) */
+    unsigned char* values = (unsigned char*)(final + 1);
     final[0] = local == HIPREDUCE_STATUS_SUCCESS ? 0 : 1ull << (unsigned)local;
-    if (local == HIPREDUCE_STATUS_SUCCESS && ranges[c->rank].lo < ranges[c->rank].hi)
-        for (uint64_t b = 0; b < rows && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
+    if (local == HIPREDUCE_STATUS_SUCCESS && ranges[c->rank].lo < ranges[c->rank].hi) {
+        if (single)
+            local = hipreduce_reduce_axis(c->handle, c->op, c->in, c->x, rows, 1, g.inner, c->out, values,
+                                          HIPREDUCE_RESULT_HOST);
+        for (uint64_t r = 0; r < outputs && !single && local == HIPREDUCE_STATUS_SUCCESS; ++r) {
             unsigned char value[16];
-            local = hipreduce_partials_finish(c->op, c->in, c->out, cur + b * acc, value);
-            memcpy((unsigned char*)(final + 1) + b * out_bytes, value, out_bytes);
-            if (local != HIPREDUCE_STATUS_SUCCESS) final[0] = 1ull << (unsigned)local;
+            local = hipreduce_partials_finish(c->op, c->in, c->out, cur + r * acc, value);
+            memcpy(values + r * out_bytes, value, out_bytes);
         }
+        if (local != HIPREDUCE_STATUS_SUCCESS) final[0] = 1ull << (unsigned)local;
+    }
     free(cur);
     free(ranges);
     free(got);
@@ -324,7 +352,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
         if (rc != MPI_SUCCESS) agreed = mpi_error(rc, "MPI_Allreduce");
     }
     if (agreed == HIPREDUCE_STATUS_SUCCESS) agreed = mpi_agreed_status(final[0], local);
-    if (agreed == HIPREDUCE_STATUS_SUCCESS) memcpy(result, final + 1, (size_t)(rows * out_bytes));
+    if (agreed == HIPREDUCE_STATUS_SUCCESS) memcpy(result, values, (size_t)(outputs * out_bytes));
     free(final);
     return agreed;
 }
