@@ -3,9 +3,11 @@
  * change with the rank count). f32 sum into f32, n elements per rank, median of reps timed calls
  * after a warm-up, both contenders taking turns call by call; times are the slowest rank's.
  *
- *   mpiexec -n P hipreduce-mpi-bench [--gpu] [--reps=R] [n ...]     (n: 1024, 2^24, ...)
+ *   mpiexec -n P hipreduce-mpi-bench [--gpu] [--reps=R] [--threads=T] [n ...]   (n: 1024, 2^24, ...)
  * Default sizes 2^10, 2^24, 2^28. --gpu: each rank reduces device memory of GPU 0 (needs a GPU
- * build; ranks share the GPU). */
+ * build; ranks share the GPU). --threads: the cpu device's threads per rank (default 1: ranks on
+ * one node share its cores, and idle pool threads polling beside a busy-waiting MPI rank skew
+ * the times; 0 = the library's default, every core). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,7 +32,7 @@ static uint64_t parse_size(const char* s)
 int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, ranks, gpu = 0, reps = 20;
+    int rank, ranks, gpu = 0, reps = 20, threads = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     uint64_t sizes[16] = {1u << 10, 1u << 24, 1u << 28};
@@ -38,6 +40,7 @@ int main(int argc, char** argv)
     for (int a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--gpu") == 0) gpu = 1;
         else if (strncmp(argv[a], "--reps=", 7) == 0) reps = atoi(argv[a] + 7);
+        else if (strncmp(argv[a], "--threads=", 10) == 0) threads = atoi(argv[a] + 10);
         else if (given < 16) sizes[given++] = parse_size(argv[a]);
     }
     if (given) count = given;
@@ -52,9 +55,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "hipreduce_create: %s\n", hipreduce_create_error_message());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    hipreduce_set_threads(h, (unsigned)threads);
     if (rank == 0)
-        printf("# %d ranks, %s, f32 sum, median of %d; times of the slowest rank\n%12s %14s %14s %8s\n", ranks,
-               gpu ? "GPU" : "cpu device", reps, "n/rank", "repro_us", "local+allred_us", "ratio");
+        printf("# %d ranks, %s (%d threads a rank), f32 sum, median of %d; times of the slowest rank\n%12s %14s %14s %8s\n", ranks,
+               gpu ? "GPU" : "cpu device", threads, reps, "n/rank", "repro_us", "local+allred_us", "ratio");
     for (int c = 0; c < count; ++c) {
         const uint64_t n = sizes[c];
         float* x = (float*)malloc((size_t)n * sizeof *x);

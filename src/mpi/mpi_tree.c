@@ -70,16 +70,6 @@ static int holder(const range* ranges, int ranks, uint64_t i)
     return a;
 }
 
-/* Copies bytes of the handle's memory to host memory with a public call (an OR over one byte per
- * result is the byte itself): how a GPU handle's few boundary elements reach the host without
- * this library naming a GPU runtime. */
-static hipreduce_status to_host(hipreduce_handle h, const void* src, uint64_t bytes, void* dst)
-{
-    if (bytes == 0) return HIPREDUCE_STATUS_SUCCESS;
-    return hipreduce_reduce_axis(h, HIPREDUCE_OP_OR, HIPREDUCE_U8, src, bytes, 1, 1, HIPREDUCE_U8, dst,
-                                 HIPREDUCE_RESULT_HOST);
-}
-
 /* Tile data stays where it is on a cpu-device handle; HIPREDUCE_MPI_TEST_STAGE=1 stages it as on a
  * GPU (the tests' way to run the GPU's path on the cpu device). */
 static int reads_host(hipreduce_handle h)
@@ -88,6 +78,20 @@ static int reads_host(hipreduce_handle h)
     const char* stage = getenv("HIPREDUCE_MPI_TEST_STAGE");
     if (stage && stage[0] == '1') return 0;
     return hipreduce_get_threads(h, &threads) == HIPREDUCE_STATUS_SUCCESS && threads > 0;
+}
+
+/* Copies bytes of the handle's memory to host memory: a memcpy on a cpu-device handle; on a GPU
+ * handle a public call (an OR over one byte per result is the byte itself), so that this library
+ * names no GPU runtime. */
+static hipreduce_status to_host(hipreduce_handle h, const void* src, uint64_t bytes, void* dst)
+{
+    if (bytes == 0) return HIPREDUCE_STATUS_SUCCESS;
+    if (reads_host(h)) {
+        memcpy(dst, src, (size_t)bytes);
+        return HIPREDUCE_STATUS_SUCCESS;
+    }
+    return hipreduce_reduce_axis(h, HIPREDUCE_OP_OR, HIPREDUCE_U8, src, bytes, 1, 1, HIPREDUCE_U8, dst,
+                                 HIPREDUCE_RESULT_HOST);
 }
 
 enum { STAGE_TILES = 64 }; /* tiles per staged chunk on a GPU handle */
@@ -216,6 +220,13 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
     const uint64_t result_words = 1 + (outputs * out_bytes + 7) / 8;
     uint64_t* final = (uint64_t*)calloc((size_t)result_words, sizeof *final);
     unsigned char *cur = NULL, *next = NULL, *head = NULL, *tail = NULL, *work = NULL;
+    /* Level-1 tiles [a1, b1) / tile whose tile^2 elements this rank holds whole: their level-2
+     * nodes come from the handle at once (rows of tile^2), `middle` per row at shortcut. */
+    unsigned char* shortcut = NULL;
+    uint64_t a1 = 0, b1 = 0, middle = 0;
+    hipreduce_op op0;
+    hipreduce_dtype out0;
+    const int public0 = public_level0(c->op, c->in, c->out, &op0, &out0);
     if (ranges == NULL || got == NULL || final == NULL) {
         free(ranges), free(got), free(final);
         mpi_set_message("allocation failed (rank-count-sized tables)");
@@ -267,12 +278,37 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
             work = (unsigned char*)malloc((size_t)(tile * item) + 1);
             if (work == NULL) local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
         }
+        if (level == 0 && public0 && local_tiles_n > 0) {
+            /* whole level-1 tiles of full level-0 tiles: [a1, b1) in level-1 nodes */
+            const uint64_t full0 = local_count == local_tiles_n * tile ? local_tiles_n : local_tiles_n - 1;
+            a1 = hr_tiles(t_lo, tile) * tile;
+            b1 = (t_lo + full0) / tile * tile;
+            middle = a1 < b1 ? (b1 - a1) / tile : 0;
+            if (middle > 0 && (shortcut = (unsigned char*)malloc((size_t)(rows * middle * iacc))) == NULL) middle = 0;
+        }
         for (uint64_t b = 0; b < rows && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
             unsigned char* dst = next + b * owned * iacc;
-            if (level == 0) {
+            if (level == 0 && middle > 0) {
+                /* level-1 nodes before a1 and from b1 on; tile^2 rows give the middle's level-2 nodes */
+                const unsigned char* xb = c->x + (b * c->n + skip) * elem;
+                const uint64_t before = a1 - t_lo, from = b1 - t_lo;
+                local = local_tiles(c, &g, xb, NULL, before * tile, before, acc, dst);
+                if (local == HIPREDUCE_STATUS_SUCCESS)
+                    local = hipreduce_reduce_axis(c->handle, op0, c->in, xb + before * tile * elem, middle, tile * tile,
+                                                  g.inner, out0, shortcut + b * middle * iacc, HIPREDUCE_RESULT_HOST);
+                if (local == HIPREDUCE_STATUS_SUCCESS)
+                    local = local_tiles(c, &g, xb + from * tile * elem, NULL, local_count - from * tile,
+                                        local_tiles_n - from, acc, dst + from * iacc);
+            } else if (level == 0) {
                 const unsigned char* xb = c->x + (b * c->n + skip) * elem;
                 const unsigned char* yb = dot ? c->y + (b * c->n + skip) * elem : NULL;
                 local = local_tiles(c, &g, xb, yb, local_count, local_tiles_n, acc, dst);
+            } else if (level == 1 && middle > 0) {
+                /* the level-1 tiles [a1, b1) / tile: their nodes came with level 0 */
+                const uint64_t from = b1 - me.lo;
+                memcpy(dst, shortcut + b * middle * iacc, (size_t)(middle * iacc));
+                local = host_tiles(c, &g, level, cur + (b * held + from) * iacc, NULL, local_count - (b1 - a1),
+                                   local_tiles_n - middle, dst + middle * iacc);
             } else {
                 local = host_tiles(c, &g, level, cur + (b * held + skip) * iacc, NULL, local_count, local_tiles_n, dst);
             }
@@ -324,6 +360,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
         mpi_set_message("allocation failed in the boundary exchange");
         mpi_status = HIPREDUCE_STATUS_ALLOCATION_FAILED;
     }
+    free(shortcut);
     if (mpi_status != HIPREDUCE_STATUS_SUCCESS) {
         free(cur), free(next), free(head), free(tail), free(work), free(ranges), free(got), free(final);
         return mpi_status;
