@@ -15,16 +15,27 @@
  *
  * Statuses: a rank's own bad argument gives that rank the core call's status (the same checks in
  * the same order) and every other rank HIPREDUCE_STATUS_MPI_MISMATCH; ranks that pass different
- * ops, dtypes or shapes (outer, inner) all get HIPREDUCE_STATUS_MPI_MISMATCH; a failing MPI call
- * gives HIPREDUCE_STATUS_MPI_ERROR. hipreduce_mpi_last_error_message says which rank and why (MPI's
- * message for MPI errors). Nothing is written unless every rank succeeds. The caller's communicator
- * and its error handler are not changed: the calls run on a duplicate (MPI_Comm_dup, once per
- * communicator, cached as an attribute of comm and freed with it) whose errors return.
+ * calls, ops, dtypes or shapes (outer, inner) all get HIPREDUCE_STATUS_MPI_MISMATCH, as do the
+ * others when one rank's local work fails (a runtime error, a caller workspace too small: that
+ * rank returns its own status); a failing MPI call gives HIPREDUCE_STATUS_MPI_ERROR.
+ * hipreduce_mpi_last_error_message says which rank and why (MPI's message for MPI errors). Nothing
+ * is written unless every rank succeeds. The checks cost no extra round: they ride on the one
+ * MPI_Allgather (32 bytes a rank) that also tells every rank the others' lengths. The caller's
+ * communicator and its error handler are not changed: the calls run on a duplicate (MPI_Comm_dup,
+ * collective, made by the first call on a communicator, cached as an attribute of it and freed
+ * with it) whose errors return. Should a rank fail to allocate its few boundary buffers in the
+ * middle of the exchange, it returns ALLOCATION_FAILED and its peers may wait, as on a failed
+ * MPI call.
  *
  * Results go to host memory (HIPREDUCE_RESULT_HOST); HIPREDUCE_RESULT_DEVICE is NOT_SUPPORTED in
- * this version. GPU data is read by the handle's own calls; only a tile of elements and a few
- * partials per level cross host memory and the network. Thread safety: as the handle's, and MPI's
- * (one thread at a time per communicator). This is the only public header that includes mpi.h. */
+ * this version. GPU data is read by the handle's own calls; only fewer than a tile of elements
+ * and a tile of partials per level cross host memory and the network. Cost per call, per rank:
+ * the allgather, one point-to-point round per level of the tree (log_T of the whole length: 3 for
+ * 2^36 f32 elements) sending at most one message of fewer than T items (T = 2048..16384, 256 for
+ * columns), and one MPI_Allreduce of the result; exact ops: the allgather and one MPI_Allreduce.
+ * Thread safety: one thread at a time per handle and per communicator; the first call of the
+ * process must not race another (it creates the cache's keyval). This is the only public header
+ * that includes mpi.h. */
 #ifndef HIPREDUCE_HIPREDUCE_MPI_H
 #define HIPREDUCE_HIPREDUCE_MPI_H
 

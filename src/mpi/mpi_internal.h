@@ -45,6 +45,29 @@ hipreduce_status mpi_exact_combine(const mpi_call* call, hipreduce_status local,
  * for each of the call's `rows` rows; writes rows results of `out` to result on every rank. */
 hipreduce_status mpi_tree_reduce(const mpi_call* call, uint64_t rows, void* result);
 
+/* The order's geometry: contiguous tiles (inner == 1) or the strided order's blocks of 256
+ * along the extent, each node `inner` columns wide. */
+typedef struct mpi_geometry {
+    uint64_t tile, inner;
+    int strided;
+} mpi_geometry;
+
+/* mpi_tiles.c: a rank's own tiles.
+ * The public call (op0, out0) whose result is a tile's partial; 0 where none is. */
+int mpi_public_level0(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, hipreduce_op* op0,
+                      hipreduce_dtype* out0);
+/* Whether the handle's data is host memory the component reads itself (a cpu-device handle). */
+int mpi_reads_host(hipreduce_handle h);
+/* bytes of the handle's memory at src to host memory at dst. */
+hipreduce_status mpi_to_host(hipreduce_handle h, const void* src, uint64_t bytes, void* dst);
+/* Partials of tiles [0, tiles) of a level on the host (count items of g->inner columns). */
+hipreduce_status mpi_host_tiles(const mpi_call* c, const mpi_geometry* g, int level, const unsigned char* x,
+                                const unsigned char* y, uint64_t count, uint64_t tiles, unsigned char* dst);
+/* Partials of level-0 tiles [0, tiles) in the handle's memory at x (and y, dot's). */
+hipreduce_status mpi_local_tiles(const mpi_call* c, const mpi_geometry* g, const unsigned char* x,
+                                 const unsigned char* y, uint64_t count, uint64_t tiles, size_t acc,
+                                 unsigned char* dst);
+
 /* Whether (op, in, out) is reduced by the tree (float accumulation) rather than exactly. */
 int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out);
 

@@ -19,11 +19,18 @@
  * the rows of an axis call. Rounds: levels (log_T of the length: 3 for 2^36 f32) plus the final
  * allreduce, after the counts' allgather; bytes per rank O(T * rows * levels) plus the result.
  *
+ * Scale: the only term that grows with the rank count P is the counts' allgather (32 P bytes
+ * received); a tile spanning many small ranks brings its owner fewer than T items from fewer than
+ * T senders, whatever P. An axis call sends all its rows (and columns) in the same messages.
+ *
  * A rank's own tiles are reduced on its device: by the handle's public calls (rows of T elements
  * with the accumulator's dtype as the result: its partials exactly) where such a call exists, and
  * by the library-internal partials (src/partials.h) on host memory otherwise (dot, which has no
  * axis call, and f64 nrm2, whose accumulator is no dtype): directly on a cpu-device handle, staged
- * through host memory in chunks on a GPU handle. The levels above reduce partials on the host. */
+ * through host memory in chunks on a GPU handle. A level-1 tile whose T^2 elements the rank holds
+ * whole is a subtree, so a row of T^2 elements gives its level-2 node at once: a GPU rank copies
+ * about n / T^2 partials to the host, not n / T. The levels above reduce partials on the host.
+ * Columns (inner > 1) follow the same plan with the strided order's blocks of 256 for tiles. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,19 +51,6 @@ typedef struct range {
     uint64_t lo, hi;
 } range;
 
-/* The public call whose result is a tile's partial, or 0 when none is: dot (no axis call) and
- * f64 nrm2 (three scaled sums). nrm2 of f16/bf16/f32 accumulates x*x exactly in f64 from +0.0 and
- * sum_squares into f64 from -0.0, which give the same sums of squares, so its partials are
- * sum_squares's. */
-static int public_level0(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, hipreduce_op* op0,
-                         hipreduce_dtype* out0)
-{
-    const int acc = hr_acc_of((int)op, (int)in, (int)out);
-    if (op == HIPREDUCE_OP_DOT || acc == HR_ACC_NRM2_F64) return 0;
-    *op0 = op == HIPREDUCE_OP_NRM2 ? HIPREDUCE_OP_SUM_SQUARES : op;
-    *out0 = acc == HR_ACC_F32 ? HIPREDUCE_F32 : HIPREDUCE_F64;
-    return 1;
-}
 
 /* The rank holding node i of a level (ranges in rank order; i inside one of them). */
 static int holder(const range* ranges, int ranks, uint64_t i)
@@ -70,83 +64,6 @@ static int holder(const range* ranges, int ranks, uint64_t i)
     return a;
 }
 
-/* Tile data stays where it is on a cpu-device handle; HIPREDUCE_MPI_TEST_STAGE=1 stages it as on a
- * GPU (the tests' way to run the GPU's path on the cpu device). */
-static int reads_host(hipreduce_handle h)
-{
-    unsigned threads = 0;
-    const char* stage = getenv("HIPREDUCE_MPI_TEST_STAGE");
-    if (stage && stage[0] == '1') return 0;
-    return hipreduce_get_threads(h, &threads) == HIPREDUCE_STATUS_SUCCESS && threads > 0;
-}
-
-/* Copies bytes of the handle's memory to host memory: a memcpy on a cpu-device handle; on a GPU
- * handle a public call (an OR over one byte per result is the byte itself), so that this library
- * names no GPU runtime. */
-static hipreduce_status to_host(hipreduce_handle h, const void* src, uint64_t bytes, void* dst)
-{
-    if (bytes == 0) return HIPREDUCE_STATUS_SUCCESS;
-    if (reads_host(h)) {
-        memcpy(dst, src, (size_t)bytes);
-        return HIPREDUCE_STATUS_SUCCESS;
-    }
-    return hipreduce_reduce_axis(h, HIPREDUCE_OP_OR, HIPREDUCE_U8, src, bytes, 1, 1, HIPREDUCE_U8, dst,
-                                 HIPREDUCE_RESULT_HOST);
-}
-
-enum { STAGE_TILES = 64 }; /* tiles per staged chunk on a GPU handle */
-
-/* The order's geometry: contiguous tiles (inner == 1) or strided blocks of columns (inner > 1). */
-typedef struct geometry {
-    uint64_t tile, inner;
-    int strided;
-} geometry;
-
-/* Partials of `tiles` consecutive tiles of a level at x (level 0: also y, dot's), count items of
- * inner columns each, into dst, on the host. */
-static hipreduce_status host_tiles(const mpi_call* c, const geometry* g, int level, const unsigned char* x,
-                                   const unsigned char* y, uint64_t count, uint64_t tiles, unsigned char* dst)
-{
-    if (tiles == 0) return HIPREDUCE_STATUS_SUCCESS;
-    if (g->strided) return hipreduce_partials_strided(c->op, c->in, c->out, level, x, count, g->inner, tiles, dst);
-    return hipreduce_partials_tiles(c->op, c->in, c->out, level, x, y, count, tiles, dst);
-}
-
-/* Partials of `tiles` consecutive level-0 tiles at x (and y) of count items, into dst. */
-static hipreduce_status local_tiles(const mpi_call* c, const geometry* g, const unsigned char* x, const unsigned char* y,
-                                    uint64_t count, uint64_t tiles, size_t acc, unsigned char* dst)
-{
-    if (tiles == 0) return HIPREDUCE_STATUS_SUCCESS;
-    const uint64_t tile = g->tile, inner = g->inner;
-    const size_t ielem = (size_t)hr_dtype_bytes((int)c->in) * (size_t)inner, iacc = acc * (size_t)inner;
-    hipreduce_op op0;
-    hipreduce_dtype out0;
-    hipreduce_status s = HIPREDUCE_STATUS_SUCCESS;
-    if (public_level0(c->op, c->in, c->out, &op0, &out0)) {
-        /* full tiles as rows (or [tiles][256][inner] blocks), then the level's last, shorter one */
-        const uint64_t full = count == tiles * tile ? tiles : tiles - 1, rest = count - full * tile;
-        const unsigned char* last = x + full * tile * ielem;
-        if (full > 0) s = hipreduce_reduce_axis(c->handle, op0, c->in, x, full, tile, inner, out0, dst, HIPREDUCE_RESULT_HOST);
-        if (s == HIPREDUCE_STATUS_SUCCESS && full < tiles)
-            s = g->strided ? hipreduce_reduce_axis(c->handle, op0, c->in, last, 1, rest, inner, out0, dst + full * iacc,
-                                                   HIPREDUCE_RESULT_HOST)
-                           : hipreduce_reduce(c->handle, op0, c->in, last, rest, out0, dst + full * acc, HIPREDUCE_RESULT_HOST);
-        return s;
-    }
-    if (reads_host(c->handle)) return host_tiles(c, g, 0, x, y, count, tiles, dst);
-    const uint64_t chunk = STAGE_TILES * tile;
-    unsigned char* host = (unsigned char*)malloc((size_t)(y ? 2 : 1) * (size_t)chunk * ielem);
-    if (host == NULL) return HIPREDUCE_STATUS_ALLOCATION_FAILED;
-    for (uint64_t t = 0; t < tiles && s == HIPREDUCE_STATUS_SUCCESS; t += STAGE_TILES) {
-        const uint64_t first = t * tile, k = count - first < chunk ? count - first : chunk;
-        s = to_host(c->handle, x + first * ielem, k * ielem, host);
-        if (s == HIPREDUCE_STATUS_SUCCESS && y) s = to_host(c->handle, y + first * ielem, k * ielem, host + k * ielem);
-        if (s == HIPREDUCE_STATUS_SUCCESS)
-            s = host_tiles(c, g, 0, host, y ? host + k * ielem : NULL, k, hr_tiles(k, tile), dst + t * iacc);
-    }
-    free(host);
-    return s;
-}
 
 /* One level's exchange. Messages hold rows x k items of `item` bytes, row by row. This rank's
  * head (k = head_items, at head) goes to the owner of its tile; the heads that end in this
@@ -206,7 +123,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
     size_t acc;
     hipreduce_status local = hipreduce_partials_geometry(c->op, c->in, c->out, &tile, &acc);
     if (local != HIPREDUCE_STATUS_SUCCESS) return local; /* validated before: the same on every rank */
-    const geometry g = {c->inner > 1 ? HR_STRIDED_BLOCK : tile, c->inner, c->inner > 1};
+    const mpi_geometry g = {c->inner > 1 ? HR_STRIDED_BLOCK : tile, c->inner, c->inner > 1};
     tile = g.tile;
     const size_t out_bytes = (size_t)hr_dtype_bytes((int)c->out);
     const size_t elem = (size_t)hr_dtype_bytes((int)c->in) * (size_t)g.inner; /* a level-0 item of x */
@@ -226,7 +143,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
     uint64_t a1 = 0, b1 = 0, middle = 0;
     hipreduce_op op0;
     hipreduce_dtype out0;
-    const int public0 = public_level0(c->op, c->in, c->out, &op0, &out0);
+    const int public0 = mpi_public_level0(c->op, c->in, c->out, &op0, &out0);
     if (ranges == NULL || got == NULL || final == NULL) {
         free(ranges), free(got), free(final);
         mpi_set_message("allocation failed (rank-count-sized tables)");
@@ -257,9 +174,9 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
         for (uint64_t b = 0; b < rows && head_items > 0 && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
             unsigned char* h = head + b * head_items * item;
             if (level == 0) {
-                local = to_host(c->handle, c->x + b * c->n * elem, head_items * elem, h);
+                local = mpi_to_host(c->handle, c->x + b * c->n * elem, head_items * elem, h);
                 if (local == HIPREDUCE_STATUS_SUCCESS && dot)
-                    local = to_host(c->handle, c->y + b * c->n * elem, head_items * elem, h + head_items * elem);
+                    local = mpi_to_host(c->handle, c->y + b * c->n * elem, head_items * elem, h + head_items * elem);
             } else {
                 memcpy(h, cur + b * held * iacc, (size_t)(head_items * iacc));
             }
@@ -292,25 +209,25 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
                 /* level-1 nodes before a1 and from b1 on; tile^2 rows give the middle's level-2 nodes */
                 const unsigned char* xb = c->x + (b * c->n + skip) * elem;
                 const uint64_t before = a1 - t_lo, from = b1 - t_lo;
-                local = local_tiles(c, &g, xb, NULL, before * tile, before, acc, dst);
+                local = mpi_local_tiles(c, &g, xb, NULL, before * tile, before, acc, dst);
                 if (local == HIPREDUCE_STATUS_SUCCESS)
                     local = hipreduce_reduce_axis(c->handle, op0, c->in, xb + before * tile * elem, middle, tile * tile,
                                                   g.inner, out0, shortcut + b * middle * iacc, HIPREDUCE_RESULT_HOST);
                 if (local == HIPREDUCE_STATUS_SUCCESS)
-                    local = local_tiles(c, &g, xb + from * tile * elem, NULL, local_count - from * tile,
+                    local = mpi_local_tiles(c, &g, xb + from * tile * elem, NULL, local_count - from * tile,
                                         local_tiles_n - from, acc, dst + from * iacc);
             } else if (level == 0) {
                 const unsigned char* xb = c->x + (b * c->n + skip) * elem;
                 const unsigned char* yb = dot ? c->y + (b * c->n + skip) * elem : NULL;
-                local = local_tiles(c, &g, xb, yb, local_count, local_tiles_n, acc, dst);
+                local = mpi_local_tiles(c, &g, xb, yb, local_count, local_tiles_n, acc, dst);
             } else if (level == 1 && middle > 0) {
                 /* the level-1 tiles [a1, b1) / tile: their nodes came with level 0 */
                 const uint64_t from = b1 - me.lo;
                 memcpy(dst, shortcut + b * middle * iacc, (size_t)(middle * iacc));
-                local = host_tiles(c, &g, level, cur + (b * held + from) * iacc, NULL, local_count - (b1 - a1),
+                local = mpi_host_tiles(c, &g, level, cur + (b * held + from) * iacc, NULL, local_count - (b1 - a1),
                                    local_tiles_n - middle, dst + middle * iacc);
             } else {
-                local = host_tiles(c, &g, level, cur + (b * held + skip) * iacc, NULL, local_count, local_tiles_n, dst);
+                local = mpi_host_tiles(c, &g, level, cur + (b * held + skip) * iacc, NULL, local_count, local_tiles_n, dst);
             }
             if (local != HIPREDUCE_STATUS_SUCCESS || !straddles) continue;
             /* the straddling tile: its local part and the tail, on the host */
@@ -322,9 +239,9 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
             }
             tail_row(tail, got, messages, rows, item, b, tb);
             if (level == 0) {
-                local = to_host(c->handle, c->x + (b * c->n + (first - me.lo)) * elem, mine * elem, work);
+                local = mpi_to_host(c->handle, c->x + (b * c->n + (first - me.lo)) * elem, mine * elem, work);
                 if (local == HIPREDUCE_STATUS_SUCCESS && dot)
-                    local = to_host(c->handle, c->y + (b * c->n + (first - me.lo)) * elem, mine * elem,
+                    local = mpi_to_host(c->handle, c->y + (b * c->n + (first - me.lo)) * elem, mine * elem,
                                     work + count * elem);
                 /* the tail's items, message by message: x's part then y's part of each */
                 uint64_t at = 0;
@@ -341,7 +258,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
             }
             free(tb);
             if (local == HIPREDUCE_STATUS_SUCCESS)
-                local = host_tiles(c, &g, level, work, dot && level == 0 ? work + count * elem : NULL, count, 1,
+                local = mpi_host_tiles(c, &g, level, work, dot && level == 0 ? work + count * elem : NULL, count, 1,
                                    dst + (owned - 1) * iacc);
         }
         free(work), free(head), free(tail), free(cur);
