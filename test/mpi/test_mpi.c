@@ -117,7 +117,7 @@ static void split(uint64_t n, int pattern, uint64_t seed, uint64_t tile, uint64_
         const uint64_t h = mix(seed ^ (uint64_t)r * 7919u ^ (uint64_t)pattern << 40);
         uint64_t c;
         switch (pattern) {
-        case 0: c = n / ranks * r + (r < (int)(n % ranks) ? r : n % ranks); break;
+        case 0: c = n / ranks * r + ((uint64_t)r < n % ranks ? (uint64_t)r : n % ranks); break;
         case 1: c = r <= (int)(seed % ranks) ? 0 : n; break;
         case 2: c = (h % 3 == 0 && r > 1) ? cut[r - 1] : (n ? h % (n + 1) : 0); break;
         case 3: {
