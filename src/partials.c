@@ -1,7 +1,10 @@
 /* The library-internal partials entry (partials.h): the cpu device's level kernels and its
- * result rounding, reached without a handle. */
+ * result rounding, reached without a handle, and copies to and from a handle's memory. */
 #include "partials.h"
 
+#include <string.h>
+
+#include "api_handle.h"
 #include "cpu_executor.h"
 #include "cpu_result.h"
 #include "cpu_segments_strided.h"
@@ -70,4 +73,16 @@ hipreduce_status hipreduce_partials_finish(hipreduce_op op, hipreduce_dtype in, 
     call.result = result;
     hr_cpu_finish(&call, k.combine, (const unsigned char*)top);
     return s;
+}
+
+hipreduce_status hipreduce_partials_copy(hipreduce_handle handle, void* dst, const void* src, size_t bytes,
+                                         int to_device)
+{
+    if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;
+    if (bytes == 0) return HIPREDUCE_STATUS_SUCCESS;
+    if (handle->gpu == NULL) {
+        memcpy(dst, src, bytes);
+        return HIPREDUCE_STATUS_SUCCESS;
+    }
+    return hr_gpu_copy(handle->gpu, dst, src, bytes, to_device);
 }

@@ -41,6 +41,13 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_strided(hipreduce_op op, hi
                                                              int level, const void* x, uint64_t count,
                                                              uint64_t inner, uint64_t blocks, void* dst);
 
+/* Copies bytes between host memory and the handle's memory (to_device: host src to the handle's
+ * dst; else the handle's src to host dst): a memcpy on a cpu-device handle, on a GPU handle a
+ * copy on its stream after its earlier work, waited for. INVALID_HANDLE, RUNTIME_ERROR (the
+ * message in hipreduce_last_error_message) or SUCCESS. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_copy(hipreduce_handle handle, void* dst, const void* src,
+                                                          size_t bytes, int to_device);
+
 /* The result of a top partial, rounded once to `out` as the full call rounds it. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_finish(hipreduce_op op, hipreduce_dtype in,
                                                             hipreduce_dtype out, const void* top, void* result);

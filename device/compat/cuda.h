@@ -31,6 +31,7 @@ typedef cudaStream_t hipStream_t;
 #define hipMemsetAsync cudaMemsetAsync
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipStreamWaitEvent cudaStreamWaitEvent

@@ -27,9 +27,11 @@
  * middle of the exchange, it returns ALLOCATION_FAILED and its peers may wait, as on a failed
  * MPI call.
  *
- * Results go to host memory (HIPREDUCE_RESULT_HOST); HIPREDUCE_RESULT_DEVICE is NOT_SUPPORTED in
- * this version. GPU data is read by the handle's own calls; only fewer than a tile of elements
- * and a tile of partials per level cross host memory and the network. Cost per call, per rank:
+ * Results go to host memory (HIPREDUCE_RESULT_HOST) or, on a GPU handle, to device memory
+ * (HIPREDUCE_RESULT_DEVICE: copied on the handle's stream, and the call returns once they are
+ * there; ranks may pick either). Should that copy fail, that rank alone returns RUNTIME_ERROR.
+ * GPU data is read by the handle's own calls; only fewer than a tile of elements and a tile of
+ * partials per level cross host memory and the network. Cost per call, per rank:
  * the allgather, one point-to-point round per level of the tree (log_T of the whole length: 3 for
  * 2^36 f32 elements) sending at most one message of fewer than T items (T = 2048..16384, 256 for
  * columns), and one MPI_Allreduce of the result; exact ops: the allgather and one MPI_Allreduce.

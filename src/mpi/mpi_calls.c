@@ -55,8 +55,7 @@ static hipreduce_status local_check(const args* a)
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
     if (a->location != HIPREDUCE_RESULT_HOST && a->location != HIPREDUCE_RESULT_DEVICE)
         return HIPREDUCE_STATUS_INVALID_LOCATION;
-    if (a->location == HIPREDUCE_RESULT_DEVICE)
-        return is_cpu(a->handle) ? HIPREDUCE_STATUS_INVALID_LOCATION : HIPREDUCE_STATUS_NOT_SUPPORTED;
+    if (a->location == HIPREDUCE_RESULT_DEVICE && is_cpu(a->handle)) return HIPREDUCE_STATUS_INVALID_LOCATION;
     const int args_call = a->kind == KIND_ARGREDUCE || a->kind == KIND_ARGAXIS;
     const uint64_t elements = a->outer * a->extent * a->inner; /* no overflow: checked above */
     if (a->result == NULL || (args_call && a->index == NULL)) return HIPREDUCE_STATUS_INVALID_POINTER;
@@ -176,7 +175,14 @@ static hipreduce_status run(const args* a, MPI_Comm user_comm)
                 ? mpi_exact_combine(&call, local, results, values, indices, (int64_t)offset)
                 : HIPREDUCE_STATUS_ALLOCATION_FAILED;
     }
-    if (s == HIPREDUCE_STATUS_SUCCESS && results > 0) {
+    if (s == HIPREDUCE_STATUS_SUCCESS && results > 0 && a->location == HIPREDUCE_RESULT_DEVICE) {
+        /* after the agreement: a failing copy fails this rank alone */
+        s = hipreduce_partials_copy(a->handle, a->result, values, (size_t)results * vbytes, 1);
+        if (s == HIPREDUCE_STATUS_SUCCESS && args_call)
+            s = hipreduce_partials_copy(a->handle, a->index, indices, (size_t)results * sizeof *indices, 1);
+        if (s != HIPREDUCE_STATUS_SUCCESS)
+            mpi_set_message("copying the result to device memory: %s", hipreduce_last_error_message(a->handle));
+    } else if (s == HIPREDUCE_STATUS_SUCCESS && results > 0) {
         memcpy(a->result, values, (size_t)results * vbytes);
         if (args_call) memcpy(a->index, indices, (size_t)results * sizeof *indices);
     }
@@ -247,7 +253,7 @@ hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce
         if (s == HIPREDUCE_STATUS_SUCCESS) *bytes = need;
         return s;
     }
-    /* the tree's local calls: rows of tiles, one short tile, and the staging copies */
+    /* the tree's local calls: rows of tiles (or of tile^2) and one short tile */
     uint64_t tile;
     size_t acc;
     hipreduce_partials_geometry(op, in_dtype, out_dtype, &tile, &acc);
@@ -259,12 +265,12 @@ hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce
         if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, extent / tile + 1, tile, inner, out0, &b) ==
             HIPREDUCE_STATUS_SUCCESS)
             need = max_size(need, b);
+        if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, extent / tile / tile + 1, tile * tile, inner,
+                                                 out0, &b) == HIPREDUCE_STATUS_SUCCESS)
+            need = max_size(need, b);
         if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, 1, tile, inner, out0, &b) == HIPREDUCE_STATUS_SUCCESS)
             need = max_size(need, b);
     }
-    if (hipreduce_reduce_axis_workspace_size(handle, HIPREDUCE_OP_OR, HIPREDUCE_U8, 64 * tile * elem * inner, 1, 1,
-                                             HIPREDUCE_U8, &b) == HIPREDUCE_STATUS_SUCCESS)
-        need = max_size(need, b);
     *bytes = need;
     return HIPREDUCE_STATUS_SUCCESS;
 }

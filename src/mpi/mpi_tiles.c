@@ -33,9 +33,7 @@ int mpi_reads_host(hipreduce_handle h)
     return hipreduce_get_threads(h, &threads) == HIPREDUCE_STATUS_SUCCESS && threads > 0;
 }
 
-/* Copies bytes of the handle's memory to host memory: a memcpy on a cpu-device handle; on a GPU
- * handle a public call (an OR over one byte per result is the byte itself), so that this library
- * names no GPU runtime. */
+/* Copies bytes of the handle's memory to host memory (src/partials.h). */
 hipreduce_status mpi_to_host(hipreduce_handle h, const void* src, uint64_t bytes, void* dst)
 {
     if (bytes == 0) return HIPREDUCE_STATUS_SUCCESS;
@@ -43,8 +41,7 @@ hipreduce_status mpi_to_host(hipreduce_handle h, const void* src, uint64_t bytes
         memcpy(dst, src, (size_t)bytes);
         return HIPREDUCE_STATUS_SUCCESS;
     }
-    return hipreduce_reduce_axis(h, HIPREDUCE_OP_OR, HIPREDUCE_U8, src, bytes, 1, 1, HIPREDUCE_U8, dst,
-                                 HIPREDUCE_RESULT_HOST);
+    return hipreduce_partials_copy(h, dst, src, (size_t)bytes, 0);
 }
 
 enum { STAGE_TILES = 64 }; /* tiles per staged chunk on a GPU handle */

@@ -207,6 +207,24 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
              hipreduce_op_name(op), hipreduce_dtype_name(in), hipreduce_dtype_name(out), (unsigned long long)n, pattern,
              (unsigned long long)seed, (unsigned long long)g, (long long)got_i, (unsigned long long)w, (long long)want_i);
     }
+    if (seed % 4 == 0 && ws == HIPREDUCE_STATUS_SUCCESS) {
+        /* results in device memory on GPU ranks (host memory on the others, in the same call) */
+        const hipreduce_location loc = on_gpu ? HIPREDUCE_RESULT_DEVICE : HIPREDUCE_RESULT_HOST;
+        unsigned char* dv = on_gpu ? (unsigned char*)gm_alloc(16) : got;
+        int64_t* di = on_gpu ? (int64_t*)(void*)(dv + 8) : &got_i;
+        memset(got, 0xa5, sizeof got);
+        got_i = -9;
+        if (dot) gs = hipreduce_mpi_dot(mine, MPI_COMM_WORLD, in, px, py, counts[rank], out, dv, loc);
+        else if (arg) gs = hipreduce_mpi_argreduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], dv, di, loc);
+        else gs = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], out, dv, loc);
+        if (on_gpu && (gm_to_host(got, dv, 8) != 0 || gm_to_host(&got_i, di, 8) != 0)) FAIL("device result copy failed");
+        ++checks;
+        if (gs != HIPREDUCE_STATUS_SUCCESS || memcmp(want, got, os) != 0 || (arg && want_i != got_i))
+            FAIL("%s %s->%s n=%llu pattern %d, %s results: status %d or other bits", hipreduce_op_name(op),
+                 hipreduce_dtype_name(in), hipreduce_dtype_name(out), (unsigned long long)n, pattern,
+                 on_gpu ? "device" : "host", gs);
+        if (on_gpu) gm_free(dv);
+    }
     unplace(dx);
     unplace(dy);
     free(x);
@@ -378,6 +396,7 @@ static void workspace_checks(void)
     if (hipreduce_mpi_workspace_size(mine, HIPREDUCE_OP_SUM, HIPREDUCE_F32, 1, n, 1, HIPREDUCE_F32, &tree_bytes) !=
         HIPREDUCE_STATUS_SUCCESS)
         FAIL("workspace query (tree) failed");
+    const size_t exact_bytes = bytes; /* the exact op's own size: one byte less must fail */
     if (bytes < tree_bytes) bytes = tree_bytes;
     unsigned char* x = (unsigned char*)malloc(n * 4 * (size_t)ranks);
     for (uint64_t i = 0; i < n * (uint64_t)ranks; ++i) element(HIPREDUCE_I32, DATA_SPREAD, 9, i, x + i * 4);
@@ -397,9 +416,9 @@ static void workspace_checks(void)
                              HIPREDUCE_RESULT_HOST);
     ++checks;
     if (s != HIPREDUCE_STATUS_SUCCESS || memcmp(&fgot, &fwant, 4) != 0) FAIL("caller workspace (tree): status %d", s);
-    if (bytes > 0) {
+    if (exact_bytes > 0) {
         const int small = rank == ranks - 1;
-        hipreduce_set_workspace(mine, ws, small ? bytes - 1 : bytes);
+        hipreduce_set_workspace(mine, ws, small ? exact_bytes - 1 : bytes);
         got = 12345;
         s = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_I32, px, n, HIPREDUCE_I64, &got,
                                  HIPREDUCE_RESULT_HOST);
