@@ -31,6 +31,7 @@
  * whole is a subtree, so a row of T^2 elements gives its level-2 node at once: a GPU rank copies
  * about n / T^2 partials to the host, not n / T. The levels above reduce partials on the host.
  * Columns (inner > 1) follow the same plan with the strided order's blocks of 256 for tiles. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,6 @@ typedef struct range {
     uint64_t lo, hi;
 } range;
 
-
 /* The rank holding node i of a level (ranges in rank order; i inside one of them). */
 static int holder(const range* ranges, int ranks, uint64_t i)
 {
@@ -64,7 +64,6 @@ static int holder(const range* ranges, int ranks, uint64_t i)
     return a;
 }
 
-
 /* One level's exchange. Messages hold rows x k items of `item` bytes, row by row. This rank's
  * head (k = head_items, at head) goes to the owner of its tile; the heads that end in this
  * rank's last tile arrive, in rank order, message after message at tail, their sizes in got[]
@@ -75,6 +74,10 @@ static hipreduce_status exchange(const mpi_call* c, const range* ranges, uint64_
 {
     const range me = ranges[c->rank];
     MPI_Datatype type; /* one item of every row: counts stay small */
+    if (rows * item > INT_MAX) { /* the same on every rank: no message of this level has moved */
+        mpi_set_message("an axis call's %llu rows of %zu-byte items exceed an MPI count", (unsigned long long)rows, item);
+        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    }
     int rc = MPI_Type_contiguous((int)(rows * item), MPI_BYTE, &type);
     if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(&type)) != MPI_SUCCESS) MPI_Type_free(&type);
     if (rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Type_contiguous");
@@ -103,8 +106,7 @@ static hipreduce_status exchange(const mpi_call* c, const range* ranges, uint64_
 }
 
 /* Row b's part of the received tail: the messages' row-b items one after the other (each
- * message holds its rows one after the other), into dst; item_part bytes of each item from byte
- * part_at (level 0 of dot keeps x and y apart). */
+ * message holds its rows one after the other), into dst. */
 static void tail_row(const unsigned char* tail, const uint64_t* got, int messages, uint64_t rows, size_t item,
                      uint64_t b, unsigned char* dst)
 {
