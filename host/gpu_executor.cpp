@@ -225,6 +225,17 @@ void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads) { gpu->block_size = th
 
 const char* hr_gpu_error_message(const hr_gpu* gpu) { return gpu->message; }
 
+hipreduce_status hr_gpu_copy(hr_gpu* gpu, void* dst, const void* src, size_t bytes, int to_device)
+{
+    gpu->message[0] = '\0';
+    device_scope scope(gpu->dev.ordinal);
+    if (scope.error != hipSuccess) return fail(gpu, "hipSetDevice", scope.error);
+    hipError_t err = hipMemcpyAsync(dst, src, bytes, to_device ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost, gpu->stream);
+    if (err != hipSuccess) return fail(gpu, "hipMemcpyAsync", err);
+    err = hipStreamSynchronize(gpu->stream);
+    return err == hipSuccess ? HIPREDUCE_STATUS_SUCCESS : fail(gpu, "hipStreamSynchronize", err);
+}
+
 hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call,
                                        size_t* bytes)
 {

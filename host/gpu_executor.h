@@ -40,6 +40,11 @@ hipreduce_status hr_gpu_set_workspace(hr_gpu* gpu, void* workspace, size_t bytes
  * cannot run it (only AUTO runs the typed reductions). */
 hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call);
 
+/* Copies bytes between host memory and the device's memory on the handle's stream, after its
+ * earlier work, and waits (to_device: src is host memory, dst device memory; else the reverse).
+ * For libhipreduce_mpi's boundary elements and device results (src/partials.c). */
+hipreduce_status hr_gpu_copy(hr_gpu* gpu, void* dst, const void* src, size_t bytes, int to_device);
+
 /* Message of the last runtime error on this executor ("" if none). */
 const char* hr_gpu_error_message(const hr_gpu* gpu);
 

@@ -135,6 +135,11 @@ static void run_level_job(void* ctx, unsigned worker)
 
 hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cpu_kernels* k)
 {
+    return hr_cpu_kernels_from(cpu->levels, call, k);
+}
+
+hipreduce_status hr_cpu_kernels_from(const hr_cpu_levels* levels, const hr_call* call, hr_cpu_kernels* k)
+{
     if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_DTYPE_SLOTS ||
         (unsigned)call->acc >= HR_ACC_KINDS)
         return HIPREDUCE_STATUS_NOT_SUPPORTED;
@@ -142,8 +147,8 @@ hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cp
     k->combine = hr_op_combine(call->op);
     k->elem = (size_t)hr_dtype_bytes(call->in_dtype);
     k->acc = (size_t)hr_acc_bytes(call->acc);
-    k->in = cpu->levels->in[call->in_dtype][k->transform][call->acc];
-    k->up = cpu->levels->up[call->acc][hr_cpu_chunk_slot(k->elem)];
+    k->in = levels->in[call->in_dtype][k->transform][call->acc];
+    k->up = levels->up[call->acc][hr_cpu_chunk_slot(k->elem)];
     if (k->elem == 0 || k->in == NULL || k->up == NULL) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     k->tile = hr_tile_items(k->elem);
     return HIPREDUCE_STATUS_SUCCESS;

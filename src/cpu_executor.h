@@ -27,6 +27,8 @@ typedef struct hr_cpu_kernels {
 
 /* The kernels of a validated call (its op, in dtype and acc): SUCCESS, or NOT_SUPPORTED. */
 hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cpu_kernels* k);
+/* The same from a kernel variant (src/partials.c's entry, which has no executor). */
+hipreduce_status hr_cpu_kernels_from(const hr_cpu_levels* levels, const hr_call* call, hr_cpu_kernels* k);
 
 /* The host workspace for need > 0 bytes: the caller's (WORKSPACE_TOO_SMALL when smaller) or
  * the executor's own, grown (ALLOCATION_FAILED). NULL with *status set on failure. */

@@ -241,3 +241,29 @@ void hr_cpu_run_strided(const hr_call* call, int transform, int combine, unsigne
         for (uint64_t i0 = 0; i0 < call->inner; i0 += HR_CPU_STRIDED_GROUP)
             run_group(&s, o, i0, call->inner - i0 < HR_CPU_STRIDED_GROUP ? call->inner - i0 : HR_CPU_STRIDED_GROUP);
 }
+
+void hr_cpu_strided_blocks(const hr_call* call, int transform, int combine, int level, const unsigned char* x,
+                           uint64_t count, uint64_t inner, uint64_t blocks, unsigned char* dst)
+{
+    const lift_fn lift = lifts[call->in_dtype][transform][call->acc];
+    const fold_fn fold = kinds[call->acc].fold;
+    const fill_fn fill = kinds[call->acc].fill;
+    const size_t acc = (size_t)hr_acc_bytes(call->acc);
+    const size_t item = level == 0 ? hipreduce_dtype_size((hipreduce_dtype)call->in_dtype) : acc;
+    unsigned char lanes[HR_STRIDED_LANES][HR_CPU_STRIDED_GROUP * HR_ACC_MAX_BYTES];
+    unsigned char row[HR_CPU_STRIDED_GROUP * HR_ACC_MAX_BYTES];
+    for (uint64_t b = 0; b < blocks; ++b)
+        for (uint64_t i0 = 0; i0 < inner; i0 += HR_CPU_STRIDED_GROUP) {
+            const uint64_t group = group_of(inner - i0), first = b * HR_STRIDED_BLOCK;
+            const uint64_t end = count - first < HR_STRIDED_BLOCK ? count : first + HR_STRIDED_BLOCK;
+            for (int j = 0; j < HR_STRIDED_LANES; ++j) fill(combine, lanes[j], group);
+            for (uint64_t e = first; e < end; ++e) {
+                const unsigned char* p = x + (e * inner + i0) * item;
+                if (level == 0) lift(combine, p, group, e, row);
+                fold(combine, lanes[(e - first) % HR_STRIDED_LANES], level == 0 ? row : p, group);
+            }
+            for (int step = HR_STRIDED_LANES / 2; step > 0; step /= 2)
+                for (int j = 0; j < step; ++j) fold(combine, lanes[j], lanes[j + step], group);
+            memcpy(dst + (b * inner + i0) * acc, lanes[0], (size_t)group * acc);
+        }
+}

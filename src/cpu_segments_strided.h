@@ -25,6 +25,13 @@ int hr_cpu_strided_supported(const hr_call* call, int transform);
  * workspace (any alignment; NULL when that is 0). transform, combine: the op row's. */
 void hr_cpu_run_strided(const hr_call* call, int transform, int combine, unsigned char* workspace);
 
+/* Blocks [0, blocks) of one level of strided columns, for src/partials.c: level 0 holds count
+ * x inner input elements at x ([count][inner]; each lifted by the call's transform), a higher
+ * level count x inner accumulators; block b's inner partials (the level above, [blocks][inner])
+ * go to dst + b * inner * accumulator bytes. A block is 256 elements of a column, or the rest. */
+void hr_cpu_strided_blocks(const hr_call* call, int transform, int combine, int level, const unsigned char* x,
+                           uint64_t count, uint64_t inner, uint64_t blocks, unsigned char* dst);
+
 #ifdef __cplusplus
 }
 #endif

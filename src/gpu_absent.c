@@ -60,6 +60,12 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
     return HIPREDUCE_STATUS_INVALID_DEVICE;
 }
 
+hipreduce_status hr_gpu_copy(hr_gpu* gpu, void* dst, const void* src, size_t bytes, int to_device)
+{
+    (void)gpu, (void)dst, (void)src, (void)bytes, (void)to_device;
+    return HIPREDUCE_STATUS_INVALID_DEVICE;
+}
+
 void hr_gpu_set_block_size(hr_gpu* gpu, unsigned threads)
 {
     (void)gpu;

@@ -19,6 +19,8 @@ static const char* const status_table[] = {
     [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (must be 0 for the default, or a power of two from 32 to 1024)",
     [HIPREDUCE_STATUS_INVALID_OFFSETS] = "segment offsets decrease",
     [HIPREDUCE_STATUS_HANDLE_BUSY] = "handle in use by another host thread (one call at a time per handle)",
+    [HIPREDUCE_STATUS_MPI_MISMATCH] = "ranks passed different arguments to a collective call, or another rank failed",
+    [HIPREDUCE_STATUS_MPI_ERROR] = "MPI error (see hipreduce_mpi_last_error_message)",
 };
 
 const char* hipreduce_status_string(hipreduce_status status)

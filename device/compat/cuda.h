@@ -33,6 +33,7 @@ typedef cudaStream_t hipStream_t;
 #define hipMemsetAsync cudaMemsetAsync
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipStreamWaitEvent cudaStreamWaitEvent

@@ -105,7 +105,9 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this op/dtype */
     HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14, /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
     HIPREDUCE_STATUS_INVALID_OFFSETS = 15,    /* host-memory segment offsets that decrease */
-    HIPREDUCE_STATUS_HANDLE_BUSY = 16         /* another host thread is in a call on this handle (0.2) */
+    HIPREDUCE_STATUS_HANDLE_BUSY = 16,        /* another host thread is in a call on this handle */
+    HIPREDUCE_STATUS_MPI_MISMATCH = 17,       /* libhipreduce_mpi: ranks passed different ops, dtypes or shapes, or another rank's arguments or work failed */
+    HIPREDUCE_STATUS_MPI_ERROR = 18           /* libhipreduce_mpi: an MPI call failed (see hipreduce_mpi_last_error_message) */
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are

@@ -1,0 +1,104 @@
+/* libhipreduce_mpi: reductions over the ranks of an MPI communicator with the single-process bits.
+ *
+ * Every call is collective over comm (every rank of it calls it, with the same op, dtypes and
+ * shape; each rank passes its own slice) and has allreduce semantics: every rank gets the result.
+ * The result's bits equal those of the single-process call (hipreduce.h) on the concatenation of
+ * the ranks' slices in rank order, for any rank count, any split (empty ranks included) and any mix
+ * of cpu-device and GPU handles: exactly associative ops (integer sums and products modulo 2^bits,
+ * min/max/max_abs, and/or/xor, argmin/argmax) combine the local results with one MPI_Allreduce;
+ * float sums, products, sum_abs, sum_squares, nrm2 and dot complete the canonical tree
+ * (device/order.h) across rank boundaries, exchanging only the nodes that straddle one.
+ * argmin/argmax indices are global (the rank's offset plus the local index), first index wins.
+ *
+ *   hipreduce_mpi_reduce(h, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, n_local,
+ *                        HIPREDUCE_F32, &sum, HIPREDUCE_RESULT_HOST);
+ *
+ * Statuses: a rank's own bad argument gives that rank the core call's status (the same checks in
+ * the same order) and every other rank HIPREDUCE_STATUS_MPI_MISMATCH; ranks that pass different
+ * calls, ops, dtypes or shapes (outer, inner) all get HIPREDUCE_STATUS_MPI_MISMATCH, as do the
+ * others when one rank's local work fails (a runtime error, a caller workspace too small: that
+ * rank returns its own status); a failing MPI call gives HIPREDUCE_STATUS_MPI_ERROR.
+ * hipreduce_mpi_last_error_message says which rank and why (MPI's message for MPI errors). Nothing
+ * is written unless every rank succeeds. The checks cost no extra round: they ride on the one
+ * MPI_Allgather (32 bytes a rank) that also tells every rank the others' lengths. The caller's
+ * communicator and its error handler are not changed: the calls run on a duplicate (MPI_Comm_dup,
+ * collective, made by the first call on a communicator, cached as an attribute of it and freed
+ * with it) whose errors return. Should a rank fail to allocate its few boundary buffers in the
+ * middle of the exchange, it returns ALLOCATION_FAILED and its peers may wait, as on a failed
+ * MPI call.
+ *
+ * Results go to host memory (HIPREDUCE_RESULT_HOST) or, on a GPU handle, to device memory
+ * (HIPREDUCE_RESULT_DEVICE: copied on the handle's stream, and the call returns once they are
+ * there; ranks may pick either). Should that copy fail, that rank alone returns RUNTIME_ERROR.
+ * GPU data is read by the handle's own calls; only fewer than a tile of elements and a tile of
+ * partials per level cross host memory and the network. Cost per call, per rank:
+ * the allgather, one point-to-point round per level of the tree (log_T of the whole length: 3 for
+ * 2^36 f32 elements) sending at most one message of fewer than T items (T = 2048..16384, 256 for
+ * columns), and one MPI_Allreduce of the result; exact ops: the allgather and one MPI_Allreduce.
+ * Thread safety: one thread at a time per handle and per communicator; the first call of the
+ * process must not race another (it creates the cache's keyval). This is the only public header
+ * that includes mpi.h. */
+#ifndef HIPREDUCE_HIPREDUCE_MPI_H
+#define HIPREDUCE_HIPREDUCE_MPI_H
+
+#include <mpi.h>
+
+#include "hipreduce/hipreduce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* hipreduce_reduce over the ranks' n elements each (n may differ and be 0 on any rank). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                       hipreduce_dtype in_dtype, const void* input, uint64_t n,
+                                                       hipreduce_dtype out_dtype, void* result,
+                                                       hipreduce_location location);
+
+/* hipreduce_argreduce over the ranks' slices: the global first index (int64) of the extreme. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_argreduce(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                          hipreduce_dtype dtype, const void* input, uint64_t n,
+                                                          void* value, int64_t* index, hipreduce_location location);
+
+/* hipreduce_dot over the ranks' slices of x and y (n elements each on this rank). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_dot(hipreduce_handle handle, MPI_Comm comm, hipreduce_dtype in_dtype,
+                                                    const void* x, const void* y, uint64_t n,
+                                                    hipreduce_dtype out_dtype, void* result,
+                                                    hipreduce_location location);
+
+/* hipreduce_reduce_axis with the reduced extent split over the ranks: each rank holds
+ * [outer][extent][inner] (its own extent, any value, 0 included; outer and inner equal on every
+ * rank) and every rank gets the [outer][inner] results of the tensor concatenated along the
+ * extent in rank order (column sums of a row-distributed matrix: outer 1, inner the columns),
+ * in the single-process orders: a row (inner == 1) as a full reduction, columns (inner > 1) in
+ * the strided order's blocks of 256. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_axis(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                            hipreduce_dtype in_dtype, const void* input,
+                                                            uint64_t outer, uint64_t extent, uint64_t inner,
+                                                            hipreduce_dtype out_dtype, void* results,
+                                                            hipreduce_location location);
+
+/* hipreduce_argreduce_axis likewise: indices are positions along the whole (global) extent. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_argreduce_axis(hipreduce_handle handle, MPI_Comm comm,
+                                                               hipreduce_op op, hipreduce_dtype dtype,
+                                                               const void* input, uint64_t outer, uint64_t extent,
+                                                               uint64_t inner, void* values, int64_t* indices,
+                                                               hipreduce_location location);
+
+/* Workspace: the handle's workspace (hipreduce_set_workspace) serves the local calls these make;
+ * this many bytes are enough for the call with these local arguments (not collective; the same
+ * validation as the core size queries). Host scratch of a few tiles is the component's own. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce_op op,
+                                                               hipreduce_dtype in_dtype, uint64_t outer,
+                                                               uint64_t extent, uint64_t inner,
+                                                               hipreduce_dtype out_dtype, size_t* bytes);
+
+/* Why the last call on this host thread failed (which rank, MPI's message), "" after a success.
+ * Thread-local, valid until the thread's next call. */
+HIPREDUCE_EXPORT const char* hipreduce_mpi_last_error_message(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

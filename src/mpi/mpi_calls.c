@@ -1,0 +1,276 @@
+/* libhipreduce_mpi's calls (include/hipreduce/hipreduce_mpi.h): each rank validates its own
+ * arguments as the core call would, one MPI_Allgather of a 32-byte record per rank (its status,
+ * the call's kind, op, dtypes, outer, inner and its length) lets every rank see the same facts
+ * (a refused rank, ranks that disagree, the lengths and so every rank's offset), so every rank
+ * returns the same verdict before any data moves; then the exact mechanism (mpi_exact.c) or the
+ * tree (mpi_tree.c) runs, and the outputs are written only when every rank succeeded. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+#include "order.h"
+#include "partials.h"
+#include "rules.h"
+
+typedef enum call_kind { KIND_REDUCE = 1, KIND_ARGREDUCE, KIND_DOT, KIND_AXIS, KIND_ARGAXIS } call_kind;
+
+/* What a rank passes to one call. */
+typedef struct args {
+    call_kind kind;
+    hipreduce_handle handle;
+    hipreduce_op op;
+    hipreduce_dtype in, out;
+    const void *x, *y;
+    uint64_t outer, extent, inner; /* full calls: 1, n, 1 */
+    void* result;                  /* results or values */
+    int64_t* index;
+    hipreduce_location location;
+} args;
+
+/* The core's validation of these arguments (handle .. triple, overflow) through its size query. */
+static hipreduce_status core_check(const args* a, size_t* bytes)
+{
+    switch (a->kind) {
+    case KIND_REDUCE: return hipreduce_workspace_size(a->handle, a->op, a->in, a->extent, a->out, bytes);
+    case KIND_ARGREDUCE: return hipreduce_argreduce_workspace_size(a->handle, a->op, a->in, a->extent, bytes);
+    case KIND_DOT: return hipreduce_dot_workspace_size(a->handle, a->in, a->extent, a->out, bytes);
+    case KIND_AXIS:
+        return hipreduce_reduce_axis_workspace_size(a->handle, a->op, a->in, a->outer, a->extent, a->inner, a->out, bytes);
+    default:
+        return hipreduce_argreduce_axis_workspace_size(a->handle, a->op, a->in, a->outer, a->extent, a->inner, bytes);
+    }
+}
+
+static int is_cpu(hipreduce_handle h)
+{
+    unsigned threads = 0;
+    return hipreduce_get_threads(h, &threads) == HIPREDUCE_STATUS_SUCCESS && threads > 0;
+}
+
+/* This rank's verdict on its own arguments, in the core's order. */
+static hipreduce_status local_check(const args* a)
+{
+    size_t bytes;
+    const hipreduce_status s = core_check(a, &bytes);
+    if (s != HIPREDUCE_STATUS_SUCCESS) return s;
+    if (a->location != HIPREDUCE_RESULT_HOST && a->location != HIPREDUCE_RESULT_DEVICE)
+        return HIPREDUCE_STATUS_INVALID_LOCATION;
+    if (a->location == HIPREDUCE_RESULT_DEVICE && is_cpu(a->handle)) return HIPREDUCE_STATUS_INVALID_LOCATION;
+    const int args_call = a->kind == KIND_ARGREDUCE || a->kind == KIND_ARGAXIS;
+    const uint64_t elements = a->outer * a->extent * a->inner; /* no overflow: checked above */
+    if (a->result == NULL || (args_call && a->index == NULL)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (elements > 0 && (a->x == NULL || (a->kind == KIND_DOT && a->y == NULL))) return HIPREDUCE_STATUS_INVALID_POINTER;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+enum { RECORD_WORDS = 4 };
+
+/* The ranks' agreement: every rank gets the same verdict. On success fills counts (every rank's
+ * extent), this rank's offset and the total. */
+static hipreduce_status agree(const args* a, hipreduce_status own, MPI_Comm comm, int ranks, int rank,
+                              uint64_t* counts, uint64_t* offset, uint64_t* total)
+{
+    uint64_t mine[RECORD_WORDS] = {(uint64_t)own | (uint64_t)a->kind << 8 | (uint64_t)(a->op & 0xff) << 16 |
+                                       (uint64_t)(a->in & 0xff) << 24 | (uint64_t)(a->out & 0xff) << 32,
+                                   a->outer, a->inner, a->extent};
+    uint64_t* all = (uint64_t*)malloc((size_t)ranks * RECORD_WORDS * sizeof *all);
+    if (all == NULL) {
+        mpi_set_message("allocation of %d ranks' records failed", ranks);
+        return HIPREDUCE_STATUS_ALLOCATION_FAILED; /* before any message: all ranks alike */
+    }
+    const int rc = MPI_Allgather(mine, RECORD_WORDS, MPI_UINT64_T, all, RECORD_WORDS, MPI_UINT64_T, comm);
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return mpi_error(rc, "MPI_Allgather");
+    }
+    hipreduce_status verdict = own;
+    for (int r = 0; r < ranks && verdict == HIPREDUCE_STATUS_SUCCESS; ++r) {
+        const uint64_t* rec = all + (size_t)r * RECORD_WORDS;
+        if ((rec[0] & 0xff) != 0) {
+            mpi_set_message("rank %d refused its arguments: %s", r, hipreduce_status_string((hipreduce_status)(rec[0] & 0xff)));
+            verdict = HIPREDUCE_STATUS_MPI_MISMATCH;
+        } else if (rec[0] != all[0] || rec[1] != all[1] || rec[2] != all[2]) {
+            mpi_set_message("rank %d passed another call, op, dtype, outer or inner than rank 0", r);
+            verdict = HIPREDUCE_STATUS_MPI_MISMATCH;
+        }
+    }
+    if (own != HIPREDUCE_STATUS_SUCCESS) mpi_set_message("this rank's arguments: %s", hipreduce_status_string(own));
+    uint64_t sum = 0;
+    for (int r = 0; r < ranks && verdict == HIPREDUCE_STATUS_SUCCESS; ++r) {
+        const uint64_t n = all[(size_t)r * RECORD_WORDS + 3];
+        if (r == rank) *offset = sum;
+        counts[r] = n;
+        if (sum + n < sum) verdict = HIPREDUCE_STATUS_SIZE_OVERFLOW;
+        sum += n;
+    }
+    free(all);
+    if (verdict != HIPREDUCE_STATUS_SUCCESS) return verdict;
+    /* the concatenation must be a valid single-process call (its bytes, argmin's int64 index) */
+    const uint64_t elem = (uint64_t)hr_dtype_bytes((int)a->in), rows = a->outer * a->inner;
+    if (sum > INT64_MAX || (rows > 0 && sum > UINT64_MAX / rows / elem)) {
+        mpi_set_message("the ranks' slices together overflow 64-bit byte counts or indices");
+        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    }
+    *total = sum;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
+/* The local call on this rank's slice, into host outputs (the exact mechanism, and n == 0). */
+static hipreduce_status local_call(const args* a, uint64_t extent, void* values, int64_t* indices)
+{
+    switch (a->kind) {
+    case KIND_REDUCE: return hipreduce_reduce(a->handle, a->op, a->in, a->x, extent, a->out, values, HIPREDUCE_RESULT_HOST);
+    case KIND_ARGREDUCE:
+        return hipreduce_argreduce(a->handle, a->op, a->in, a->x, extent, values, indices, HIPREDUCE_RESULT_HOST);
+    case KIND_DOT: return hipreduce_dot(a->handle, a->in, a->x, a->y, extent, a->out, values, HIPREDUCE_RESULT_HOST);
+    case KIND_AXIS:
+        return hipreduce_reduce_axis(a->handle, a->op, a->in, a->x, a->outer, extent, a->inner, a->out, values,
+                                     HIPREDUCE_RESULT_HOST);
+    default:
+        return hipreduce_argreduce_axis(a->handle, a->op, a->in, a->x, a->outer, extent, a->inner, values, indices,
+                                        HIPREDUCE_RESULT_HOST);
+    }
+}
+
+static hipreduce_status run(const args* a, MPI_Comm user_comm)
+{
+    mpi_set_message("");
+    MPI_Comm comm;
+    hipreduce_status s = mpi_private_comm(user_comm, &comm);
+    if (s != HIPREDUCE_STATUS_SUCCESS) return s;
+    int ranks = 0, rank = 0, rc;
+    if ((rc = MPI_Comm_size(comm, &ranks)) != MPI_SUCCESS || (rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS)
+        return mpi_error(rc, "MPI_Comm_size/rank");
+    uint64_t* counts = (uint64_t*)malloc((size_t)ranks * sizeof *counts);
+    if (counts == NULL) {
+        mpi_set_message("allocation of %d ranks' counts failed", ranks);
+        return HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    }
+    uint64_t offset = 0, total = 0;
+    s = agree(a, local_check(a), comm, ranks, rank, counts, &offset, &total);
+    if (s != HIPREDUCE_STATUS_SUCCESS) {
+        free(counts);
+        return s;
+    }
+    const int args_call = a->kind == KIND_ARGREDUCE || a->kind == KIND_ARGAXIS;
+    const uint64_t results = a->outer * a->inner;
+    const size_t vbytes = (size_t)hr_dtype_bytes((int)a->out);
+    const mpi_call call = {.handle = a->handle, .comm = comm, .rank = rank, .ranks = ranks, .op = a->op,
+                           .in = a->in, .out = a->out, .x = (const unsigned char*)a->x,
+                           .y = (const unsigned char*)a->y, .n = a->extent, .outer = a->outer, .inner = a->inner,
+                           .counts = counts, .offset = offset, .total = total};
+    unsigned char* values = (unsigned char*)malloc((size_t)results * vbytes + 1);
+    int64_t* indices = args_call ? (int64_t*)malloc((size_t)results * sizeof *indices + 1) : NULL;
+    if (results == 0) {
+        s = HIPREDUCE_STATUS_SUCCESS; /* nothing to write, as the core call */
+    } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out) && total > 0) {
+        s = values ? mpi_tree_reduce(&call, a->outer, values) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out)) {
+        /* every rank empty: the identity, locally (no message) */
+        s = values ? local_call(a, 0, values, NULL) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    } else {
+        hipreduce_status local = values && (indices || !args_call) ? HIPREDUCE_STATUS_SUCCESS : HIPREDUCE_STATUS_ALLOCATION_FAILED;
+        if (local == HIPREDUCE_STATUS_SUCCESS) local = local_call(a, a->extent, values, indices);
+        s = values && (indices || !args_call)
+                ? mpi_exact_combine(&call, local, results, values, indices, (int64_t)offset)
+                : HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    }
+    if (s == HIPREDUCE_STATUS_SUCCESS && results > 0 && a->location == HIPREDUCE_RESULT_DEVICE) {
+        /* after the agreement: a failing copy fails this rank alone */
+        s = hipreduce_partials_copy(a->handle, a->result, values, (size_t)results * vbytes, 1);
+        if (s == HIPREDUCE_STATUS_SUCCESS && args_call)
+            s = hipreduce_partials_copy(a->handle, a->index, indices, (size_t)results * sizeof *indices, 1);
+        if (s != HIPREDUCE_STATUS_SUCCESS)
+            mpi_set_message("copying the result to device memory: %s", hipreduce_last_error_message(a->handle));
+    } else if (s == HIPREDUCE_STATUS_SUCCESS && results > 0) {
+        memcpy(a->result, values, (size_t)results * vbytes);
+        if (args_call) memcpy(a->index, indices, (size_t)results * sizeof *indices);
+    }
+    free(values);
+    free(indices);
+    free(counts);
+    return s;
+}
+
+hipreduce_status hipreduce_mpi_reduce(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op, hipreduce_dtype in_dtype,
+                                      const void* input, uint64_t n, hipreduce_dtype out_dtype, void* result,
+                                      hipreduce_location location)
+{
+    const args a = {KIND_REDUCE, handle, op, in_dtype, out_dtype, input, NULL, 1, n, 1, result, NULL, location};
+    return run(&a, comm);
+}
+
+hipreduce_status hipreduce_mpi_argreduce(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op, hipreduce_dtype dtype,
+                                         const void* input, uint64_t n, void* value, int64_t* index,
+                                         hipreduce_location location)
+{
+    const args a = {KIND_ARGREDUCE, handle, op, dtype, dtype, input, NULL, 1, n, 1, value, index, location};
+    return run(&a, comm);
+}
+
+hipreduce_status hipreduce_mpi_dot(hipreduce_handle handle, MPI_Comm comm, hipreduce_dtype in_dtype, const void* x,
+                                   const void* y, uint64_t n, hipreduce_dtype out_dtype, void* result,
+                                   hipreduce_location location)
+{
+    const args a = {KIND_DOT, handle, HIPREDUCE_OP_DOT, in_dtype, out_dtype, x, y, 1, n, 1, result, NULL, location};
+    return run(&a, comm);
+}
+
+hipreduce_status hipreduce_mpi_reduce_axis(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                           hipreduce_dtype in_dtype, const void* input, uint64_t outer,
+                                           uint64_t extent, uint64_t inner, hipreduce_dtype out_dtype, void* results,
+                                           hipreduce_location location)
+{
+    const args a = {KIND_AXIS, handle, op, in_dtype, out_dtype, input, NULL, outer, extent, inner, results, NULL, location};
+    return run(&a, comm);
+}
+
+hipreduce_status hipreduce_mpi_argreduce_axis(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                              hipreduce_dtype dtype, const void* input, uint64_t outer,
+                                              uint64_t extent, uint64_t inner, void* values, int64_t* indices,
+                                              hipreduce_location location)
+{
+    const args a = {KIND_ARGAXIS, handle, op, dtype, dtype, input, NULL, outer, extent, inner, values, indices, location};
+    return run(&a, comm);
+}
+
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+
+hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+                                              uint64_t outer, uint64_t extent, uint64_t inner,
+                                              hipreduce_dtype out_dtype, size_t* bytes)
+{
+    const int combine = hr_op_combine((int)op);
+    const int arg = combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX;
+    args a = {KIND_AXIS, handle, op, in_dtype, out_dtype, NULL, NULL, outer, extent, inner, NULL, NULL,
+              HIPREDUCE_RESULT_HOST};
+    if (op == HIPREDUCE_OP_DOT) a.kind = KIND_DOT; /* dot: a full call (outer, inner ignored) */
+    else if (arg) a.kind = KIND_ARGAXIS;
+    if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+    size_t need = 0, b = 0;
+    const hipreduce_status s = core_check(&a, &need); /* the exact mechanism's local call */
+    if (s != HIPREDUCE_STATUS_SUCCESS || arg || !mpi_needs_tree(op, in_dtype, out_dtype)) {
+        if (s == HIPREDUCE_STATUS_SUCCESS) *bytes = need;
+        return s;
+    }
+    /* the tree's local calls: rows of tiles (or of tile^2) and one short tile */
+    uint64_t tile;
+    size_t acc;
+    hipreduce_partials_geometry(op, in_dtype, out_dtype, &tile, &acc);
+    const hipreduce_dtype out0 = acc == 4 ? HIPREDUCE_F32 : HIPREDUCE_F64;
+    const hipreduce_op op0 = op == HIPREDUCE_OP_NRM2 ? HIPREDUCE_OP_SUM_SQUARES : op;
+    const uint64_t elem = (uint64_t)hr_dtype_bytes((int)in_dtype);
+    if (inner > 1) tile = HR_STRIDED_BLOCK; /* the strided order's blocks */
+    if (op != HIPREDUCE_OP_DOT && acc != 24) {
+        if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, extent / tile + 1, tile, inner, out0, &b) ==
+            HIPREDUCE_STATUS_SUCCESS)
+            need = max_size(need, b);
+        if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, extent / tile / tile + 1, tile * tile, inner,
+                                                 out0, &b) == HIPREDUCE_STATUS_SUCCESS)
+            need = max_size(need, b);
+        if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, 1, tile, inner, out0, &b) == HIPREDUCE_STATUS_SUCCESS)
+            need = max_size(need, b);
+    }
+    *bytes = need;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
