@@ -436,9 +436,10 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle 
  * outside input[0 .. offsets[num_segments]), the offsets and the results is ever read
  * or written. results (and values, indices) are host or device memory as location says;
  * with HOST on a GPU handle the results are staged in the workspace and copied back.
- * Speed (GPU): a segment longer than one tile (4096 f32) is reduced by one warp, which
- * streams well when there are thousands of them and slowly when a few giant segments hold
- * the input; equal rows (hipreduce_reduce_axis) of any length use the whole device. */
+ * Speed (GPU): segments are balanced by work, not by segment: short ones by groups of
+ * threads, long ones tile by tile over the whole device, whatever the length distribution,
+ * in stream-ordered launches that read the offsets on the device (capturable); the
+ * workspace depends on num_segments only (24 bytes a segment plus a fixed 2-6 MiB). */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_reduce_axis(hipreduce_handle handle,
                                                         hipreduce_op op,
                                                         hipreduce_dtype in_dtype,
