@@ -11,7 +11,10 @@ Arrays stay where they are: a numpy array (or anything numpy.asarray reads) is r
 device and gives numpy results (a numpy scalar for axis=None); a torch tensor gives a torch tensor
 (0-d for axis=None) and a cupy array a cupy array, on the input's device. On a GPU the result is
 written in device memory, ordered on the framework's current stream (cupy's current stream,
-torch.cuda.current_stream()); nothing waits for the GPU unless the caller reads the value. A
+torch.cuda.current_stream()); nothing waits for the GPU unless the caller reads the value. Each
+thread's next call on that GPU from another stream orders its stream after that one (an event, no
+host wait): cupy streams are kept alive for that, torch never frees its own; a stream wrapped with
+ExternalStream must exist until then (destroying it earlier is undefined in CUDA/HIP). A
 C-contiguous input is never copied; any other layout is first copied to a C-contiguous one (as
 numpy.ascontiguousarray / Tensor.contiguous()).
 

@@ -93,13 +93,22 @@ def host_offsets(offsets, n):
     return np.ascontiguousarray(o, dtype=np.uint64)
 
 
+def device_memory(ptr, device, nbytes, contiguous):
+    """What _core takes for a torch/cupy array: (pointer, device, bytes), which it checks against the
+    call's device and size; the array must be C-contiguous (its bytes are [pointer, pointer + bytes))."""
+    if not contiguous:
+        raise ValueError("hipreduce: an array passed to the library must be C-contiguous")
+    return ptr, device, nbytes
+
+
 class TorchArrays:
     torch_rules = True
 
     def __init__(self, torch):
         self.torch = torch
         # The raw current stream without building a torch.cuda.Stream object (what triton uses);
-        # the public torch.cuda.current_stream otherwise.
+        # the public torch.cuda.current_stream otherwise. A pointer is enough: torch never destroys
+        # its pooled streams (only a torch.cuda.ExternalStream's owner can; see _core's handle_for).
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         self._raw_stream = raw if raw is not None else (
             lambda device: torch.cuda.current_stream(device).cuda_stream)
@@ -126,7 +135,9 @@ class TorchArrays:
 
     @staticmethod
     def memory(x, code):
-        return x.data_ptr()
+        # get_device(): the CUDA ordinal, -1 for a CPU tensor (what device() gives, without building
+        # a torch.device; other device types were refused by device() before any memory is taken).
+        return device_memory(x.data_ptr(), x.get_device(), x.nbytes, x.is_contiguous())
 
     def stream(self, device):
         return 0 if device == CPU else self._raw_stream(device)
@@ -197,7 +208,7 @@ class CupyArrays:
 
     @staticmethod
     def memory(x, code):
-        return x.data.ptr
+        return device_memory(x.data.ptr, x.device.id, x.nbytes, x.flags.c_contiguous)
 
     def _on(self, device):
         """cupy allocates and names streams for its current device: the array's device, made current
@@ -206,8 +217,10 @@ class CupyArrays:
         return contextlib.nullcontext() if cuda.runtime.getDevice() == device else cuda.Device(device)
 
     def stream(self, device):
+        # The Stream object, not its pointer: _core holds it while the thread's handle uses its stream
+        # (cupy destroys a stream when its object is collected).
         with self._on(device):
-            return self.cupy.cuda.get_current_stream().ptr
+            return self.cupy.cuda.get_current_stream()
 
     def empty(self, shape, code, like):
         d = dt.NUMPY[code]

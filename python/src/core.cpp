@@ -3,9 +3,11 @@
 // and turns a status into an exception. It decides nothing about dtypes, shapes or defaults (the
 // Python layer and the library do); hipreduce/__init__.py is the public API.
 //
-// An array argument is either an object with the buffer protocol (numpy: checked to be C-contiguous
-// and at least the bytes the call reads or writes) or an int: a pointer the Python layer took from a
-// torch/cupy array it has already checked and keeps alive for the call.
+// An array argument is either an object with the buffer protocol (numpy: host memory, for the cpu
+// device only; checked to be C-contiguous and at least the bytes the call reads or writes) or a
+// tuple (pointer, device, bytes) that the Python layer made from a C-contiguous torch/cupy array it
+// keeps alive for the call: checked to be on the call's device (-1: the host) and at least the bytes
+// the call needs. Nothing else reaches the library as a pointer.
 #include <nanobind/nanobind.h>
 
 #include <pthread.h>
@@ -32,7 +34,7 @@ void on_fork_child() { ++fork_generation; }
 struct cached_handle {
     int device;
     hipreduce_handle handle;
-    uintptr_t stream;
+    uintptr_t stream;  // the stream the handle is set to (see handle_for)
 };
 
 // The calling thread's handles, one per device, created on first use and destroyed when the thread
@@ -99,31 +101,41 @@ thread_local thread_handles this_thread;
     }
 }
 
-// One array argument's memory, held for the call (a buffer is released when this ends).
+std::string where(int device)
+{
+    return device == cpu_device ? std::string("host memory") : "the memory of GPU " + std::to_string(device);
+}
+
+// A refused array argument: "hipreduce: <name> <why>" as a ValueError (or a TypeError).
+[[noreturn]] void refuse(const char* name, const std::string& why, bool type_error = false)
+{
+    const std::string what = std::string("hipreduce: ") + name + " " + why;
+    if (type_error) throw nb::type_error(what.c_str());
+    throw nb::value_error(what.c_str());
+}
+
+// One array argument's memory for a call on device, held for the call (a buffer is released when
+// this ends).
 class memory {
 public:
-    memory(nb::handle obj, uint64_t bytes, bool writable, const char* name)
+    memory(nb::handle obj, int device, uint64_t bytes, bool writable, const char* name)
     {
-        if (obj.is_none()) return;
-        if (PyLong_Check(obj.ptr())) {
-            ptr_ = reinterpret_cast<void*>(nb::cast<uintptr_t>(obj));
-            // An empty torch tensor has no storage (data_ptr() == 0); the library wants a pointer
-            // even where it reads or writes nothing.
-            if (ptr_ == nullptr && bytes == 0) ptr_ = &empty_;
+        if (obj.is_none()) return;  // NULL: the library's INVALID_POINTER where it needs one
+        if (PyTuple_Check(obj.ptr())) {
+            from_tuple(obj, device, bytes, name);
             return;
         }
+        if (PyLong_Check(obj.ptr())) refuse(name, "is a bare pointer (pass (pointer, device, bytes) or a buffer)", true);
+        if (device != cpu_device) refuse(name, "is host memory, the call runs on GPU " + std::to_string(device));
         int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
         if (PyObject_GetBuffer(obj.ptr(), &view_, flags) != 0) {
             PyErr_Clear();
-            throw nb::value_error((std::string("hipreduce: ") + name + " must be a C-contiguous" +
-                                   (writable ? ", writable" : "") + " array")
-                                      .c_str());
+            refuse(name, std::string("must be a C-contiguous") + (writable ? ", writable" : "") + " array");
         }
         if (static_cast<uint64_t>(view_.len) < bytes) {
-            const std::string what = std::string("hipreduce: ") + name + " holds " + std::to_string(view_.len) +
-                                     " bytes, the call needs " + std::to_string(bytes);
+            const uint64_t len = static_cast<uint64_t>(view_.len);
             PyBuffer_Release(&view_);  // a throwing constructor runs no destructor
-            throw nb::value_error(what.c_str());
+            refuse(name, "holds " + std::to_string(len) + " bytes, the call needs " + std::to_string(bytes));
         }
         held_ = true;
         ptr_ = view_.buf;
@@ -137,21 +149,65 @@ public:
     void* get() const { return ptr_; }
 
 private:
+    void from_tuple(nb::handle obj, int device, uint64_t bytes, const char* name)
+    {
+        uintptr_t ptr = 0;
+        int on = 0;
+        uint64_t size = 0;
+        if (PyTuple_GET_SIZE(obj.ptr()) != 3 || !nb::try_cast(obj[0], ptr) || !nb::try_cast(obj[1], on) ||
+            !nb::try_cast(obj[2], size))
+            refuse(name, "must be (pointer, device, bytes) as ints", true);
+        if (on != device)
+            refuse(name, "is in " + where(on) + ", the call runs on " +
+                             (device == cpu_device ? std::string("the cpu device") : where(device)));
+        if (size < bytes) refuse(name, "holds " + std::to_string(size) + " bytes, the call needs " + std::to_string(bytes));
+        if (ptr == 0 && bytes > 0) refuse(name, "is a NULL pointer");
+        // An empty torch tensor has no storage (data_ptr() == 0); the library wants a pointer even
+        // where it reads or writes nothing.
+        ptr_ = ptr == 0 ? &empty_ : reinterpret_cast<void*>(ptr);
+    }
+
     Py_buffer view_{};
     static inline char empty_ = 0;
     bool held_ = false;
     void* ptr_ = nullptr;
 };
 
-// The thread's handle for device, on the given stream (GPU). set_stream orders the new stream after
-// the old one's work, so it runs only when the stream changes.
-hipreduce_handle handle_for(int device, uintptr_t stream)
+// A threading.local whose `streams` dict holds, per GPU, the stream object the calling thread's
+// handle is set to. Python owns these references (they go with the thread's state, under the GIL);
+// the object itself lives as long as the process (never released: no decref after finalization).
+PyObject* held_streams = nullptr;
+
+// Keeps owner (None: nothing to keep) alive while it is the thread's stream for device, dropping
+// the one before (which set_stream has just used for the last time).
+void hold_stream(int device, nb::handle owner)
+{
+    nb::handle local(held_streams);
+    nb::object streams = nb::getattr(local, "streams", nb::none());
+    if (streams.is_none()) {
+        streams = nb::dict();
+        nb::setattr(local, "streams", streams);
+    }
+    nb::borrow<nb::dict>(streams)[nb::int_(device)] = owner;
+}
+
+// The thread's handle for device, on the given stream (GPU): an int (a stream that lives as long as
+// the process: the default streams, torch's pooled streams) or an object with a .ptr (a cupy
+// Stream, which destroys its stream when it is collected). hipreduce_set_stream records an event on
+// the handle's current stream when the stream changes, so that stream must still exist then: an
+// object is held until the handle moves to another stream (a freed cupy stream reached the runtime
+// there and crashed the interpreter). set_stream runs only when the stream changes.
+hipreduce_handle handle_for(int device, nb::handle stream)
 {
     cached_handle& c = this_thread.get(device);
-    if (device != cpu_device && c.stream != stream) {
-        hipreduce_status s = hipreduce_set_stream(c.handle, reinterpret_cast<void*>(stream));
+    if (device == cpu_device) return c.handle;  // the cpu device has no stream
+    const bool object = !PyLong_Check(stream.ptr());
+    const auto ptr = object ? nb::cast<uintptr_t>(stream.attr("ptr")) : nb::cast<uintptr_t>(stream);
+    if (c.stream != ptr) {
+        hipreduce_status s = hipreduce_set_stream(c.handle, reinterpret_cast<void*>(ptr));
         if (s != HIPREDUCE_STATUS_SUCCESS) raise_status(s, "hipreduce_set_stream", c.handle);
-        c.stream = stream;
+        c.stream = ptr;
+        hold_stream(device, object ? stream : nb::none());
     }
     return c.handle;
 }
@@ -187,12 +243,12 @@ hipreduce_dtype dtype_arg(int d)
 
 size_t size_of(int d) { return hipreduce_dtype_size(dtype_arg(d)); }
 
-void reduce_axis(int device, uintptr_t stream, int op, int in_dt, nb::handle x, uint64_t outer, uint64_t extent,
+void reduce_axis(int device, nb::handle stream, int op, int in_dt, nb::handle x, uint64_t outer, uint64_t extent,
                  uint64_t inner, int out_dt, nb::handle out)
 {
     const uint64_t in_bytes = mul(outer, extent, inner, size_of(in_dt));
-    memory in(x, in_bytes, false, "x");
-    memory res(out, mul(outer, inner, size_of(out_dt)), true, "out");
+    memory in(x, device, in_bytes, false, "x");
+    memory res(out, device, mul(outer, inner, size_of(out_dt)), true, "out");
     hipreduce_handle h = handle_for(device, stream);
     const hipreduce_location loc = device == cpu_device ? HIPREDUCE_RESULT_HOST : HIPREDUCE_RESULT_DEVICE;
     const auto o = static_cast<hipreduce_op>(op);
@@ -208,13 +264,13 @@ void reduce_axis(int device, uintptr_t stream, int op, int in_dt, nb::handle x, 
         raise_status(s, outer == 1 && inner == 1 ? "hipreduce_reduce" : "hipreduce_reduce_axis", h);
 }
 
-void argreduce_axis(int device, uintptr_t stream, int op, int dt, nb::handle x, uint64_t outer, uint64_t extent,
+void argreduce_axis(int device, nb::handle stream, int op, int dt, nb::handle x, uint64_t outer, uint64_t extent,
                     uint64_t inner, nb::handle values, nb::handle indices)
 {
     const uint64_t in_bytes = mul(outer, extent, inner, size_of(dt));
-    memory in(x, in_bytes, false, "x");
-    memory val(values, mul(outer, inner, size_of(dt)), true, "values");
-    memory idx(indices, mul(outer, inner, sizeof(int64_t)), true, "indices");
+    memory in(x, device, in_bytes, false, "x");
+    memory val(values, device, mul(outer, inner, size_of(dt)), true, "values");
+    memory idx(indices, device, mul(outer, inner, sizeof(int64_t)), true, "indices");
     hipreduce_handle h = handle_for(device, stream);
     const hipreduce_location loc = device == cpu_device ? HIPREDUCE_RESULT_HOST : HIPREDUCE_RESULT_DEVICE;
     const auto o = static_cast<hipreduce_op>(op);
@@ -229,13 +285,13 @@ void argreduce_axis(int device, uintptr_t stream, int op, int dt, nb::handle x, 
         raise_status(s, outer == 1 && inner == 1 ? "hipreduce_argreduce" : "hipreduce_argreduce_axis", h);
 }
 
-void dot(int device, uintptr_t stream, int in_dt, nb::handle x, nb::handle y, uint64_t n, int out_dt,
+void dot(int device, nb::handle stream, int in_dt, nb::handle x, nb::handle y, uint64_t n, int out_dt,
          nb::handle out)
 {
     const uint64_t in_bytes = mul(n, size_of(in_dt));
-    memory a(x, in_bytes, false, "x");
-    memory b(y, in_bytes, false, "y");
-    memory res(out, size_of(out_dt), true, "out");
+    memory a(x, device, in_bytes, false, "x");
+    memory b(y, device, in_bytes, false, "y");
+    memory res(out, device, size_of(out_dt), true, "out");
     hipreduce_handle h = handle_for(device, stream);
     const hipreduce_location loc = device == cpu_device ? HIPREDUCE_RESULT_HOST : HIPREDUCE_RESULT_DEVICE;
     hipreduce_status s = run(device, 2 * in_bytes, [&] {
@@ -247,12 +303,12 @@ void dot(int device, uintptr_t stream, int in_dt, nb::handle x, nb::handle y, ui
 
 // Segments: x must hold offsets[num_segments] elements; the Python layer checks that for host
 // offsets and clamps device offsets to x's length (the library reads input[0 .. offsets[last])).
-void reduce_segments(int device, uintptr_t stream, int op, int in_dt, nb::handle x, uint64_t x_size,
+void reduce_segments(int device, nb::handle stream, int op, int in_dt, nb::handle x, uint64_t x_size,
                      uint64_t num_segments, nb::handle offsets, int out_dt, nb::handle out)
 {
-    memory in(x, mul(x_size, size_of(in_dt)), false, "x");
-    memory off(offsets, num_segments == 0 ? 0 : mul(num_segments + 1, sizeof(uint64_t)), false, "offsets");
-    memory res(out, mul(num_segments, size_of(out_dt)), true, "out");
+    memory in(x, device, mul(x_size, size_of(in_dt)), false, "x");
+    memory off(offsets, device, num_segments == 0 ? 0 : mul(num_segments + 1, sizeof(uint64_t)), false, "offsets");
+    memory res(out, device, mul(num_segments, size_of(out_dt)), true, "out");
     hipreduce_handle h = handle_for(device, stream);
     const hipreduce_location loc = device == cpu_device ? HIPREDUCE_RESULT_HOST : HIPREDUCE_RESULT_DEVICE;
     hipreduce_status s = run(device, mul(x_size, size_of(in_dt)), [&] {
@@ -263,13 +319,13 @@ void reduce_segments(int device, uintptr_t stream, int op, int in_dt, nb::handle
     if (s != HIPREDUCE_STATUS_SUCCESS) raise_status(s, "hipreduce_reduce_segments", h);
 }
 
-void argreduce_segments(int device, uintptr_t stream, int op, int dt, nb::handle x, uint64_t x_size,
+void argreduce_segments(int device, nb::handle stream, int op, int dt, nb::handle x, uint64_t x_size,
                         uint64_t num_segments, nb::handle offsets, nb::handle values, nb::handle indices)
 {
-    memory in(x, mul(x_size, size_of(dt)), false, "x");
-    memory off(offsets, num_segments == 0 ? 0 : mul(num_segments + 1, sizeof(uint64_t)), false, "offsets");
-    memory val(values, mul(num_segments, size_of(dt)), true, "values");
-    memory idx(indices, mul(num_segments, sizeof(int64_t)), true, "indices");
+    memory in(x, device, mul(x_size, size_of(dt)), false, "x");
+    memory off(offsets, device, num_segments == 0 ? 0 : mul(num_segments + 1, sizeof(uint64_t)), false, "offsets");
+    memory val(values, device, mul(num_segments, size_of(dt)), true, "values");
+    memory idx(indices, device, mul(num_segments, sizeof(int64_t)), true, "indices");
     hipreduce_handle h = handle_for(device, stream);
     const hipreduce_location loc = device == cpu_device ? HIPREDUCE_RESULT_HOST : HIPREDUCE_RESULT_DEVICE;
     hipreduce_status s = run(device, mul(x_size, size_of(dt)), [&] {
@@ -300,12 +356,14 @@ NB_MODULE(_core, m)
 {
     m.doc() = "hipreduce's binding of the C API (private: use the hipreduce package's functions)";
     pthread_atfork(nullptr, nullptr, on_fork_child);
+    held_streams = nb::module_::import_("threading").attr("local")().release().ptr();
 
     m.def("reduce_axis", &reduce_axis, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"),
           nb::arg("x").none(), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"), nb::arg("out_dtype"),
           nb::arg("out").none(),
           "hipreduce_reduce_axis (hipreduce_reduce when outer == inner == 1) into out's outer * inner "
-          "elements; device -1 is the cpu device.");
+          "elements; device -1 is the cpu device. stream: an int, or an object with .ptr held while the "
+          "thread's handle uses it. Arrays: a buffer (host) or (pointer, device, bytes).");
     m.def("argreduce_axis", &argreduce_axis, nb::arg("device"), nb::arg("stream"), nb::arg("op"),
           nb::arg("dtype"), nb::arg("x").none(), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"),
           nb::arg("values").none(), nb::arg("indices").none(), "hipreduce_argreduce_axis (hipreduce_argreduce for one row).");

@@ -131,6 +131,39 @@ def test_private_binding_checks_buffers():
         _core.reduce_segments(-1, 0, 0, f32, np.ones(4, np.float32), 4, 1, None, f32, np.empty(1, np.float32))
 
 
+def test_private_binding_checks_pointers():
+    # A torch/cupy array reaches _core as (pointer, device, bytes): checked against the call's device
+    # and size before the library sees the pointer; a host buffer is for the cpu device only, and a
+    # bare int is no array. (A GPU result handed to a host call, or the reverse, crashed nothing
+    # only by luck before.) Device -1 is the host; the call checks memory before it needs a handle,
+    # so the GPU cases raise the same on every backend.
+    f32 = 10
+    x = np.ones(4, np.float32)
+    out = np.empty(1, np.float32)
+    host_x = (x.ctypes.data, -1, x.nbytes)
+    host_out = (out.ctypes.data, -1, out.nbytes)
+    _core.reduce_axis(-1, 0, 0, f32, host_x, 1, 4, 1, f32, host_out)  # host memory, the cpu device
+    assert out[0] == 4.0
+    with pytest.raises(ValueError, match="memory of GPU 0"):
+        _core.reduce_axis(-1, 0, 0, f32, host_x, 1, 4, 1, f32, (out.ctypes.data, 0, 4))
+    with pytest.raises(ValueError, match="host memory"):
+        _core.reduce_axis(0, 0, 0, f32, (1 << 40, 0, 16), 1, 4, 1, f32, host_out)
+    with pytest.raises(ValueError, match="memory of GPU 1"):
+        _core.reduce_axis(0, 0, 0, f32, (1 << 40, 0, 16), 1, 4, 1, f32, (1 << 40, 1, 4))
+    with pytest.raises(ValueError, match="host memory"):  # a numpy buffer for a GPU call
+        _core.reduce_axis(0, 0, 0, f32, (1 << 40, 0, 16), 1, 4, 1, f32, out)
+    with pytest.raises(ValueError, match="holds 12 bytes"):
+        _core.reduce_axis(-1, 0, 0, f32, (x.ctypes.data, -1, 12), 1, 4, 1, f32, host_out)
+    with pytest.raises(ValueError, match="holds 0 bytes"):
+        _core.dot(-1, 0, f32, host_x, host_x, 4, f32, (out.ctypes.data, -1, 0))
+    with pytest.raises(ValueError, match="NULL"):
+        _core.reduce_axis(-1, 0, 0, f32, (0, -1, 16), 1, 4, 1, f32, host_out)
+    for bad in (x.ctypes.data, (x.ctypes.data, -1), (x.ctypes.data, -1, "16"), (-1, -1, 16)):
+        with pytest.raises(TypeError):
+            _core.reduce_axis(-1, 0, 0, f32, bad, 1, 4, 1, f32, host_out)
+    assert out[0] == 4.0  # every refused call wrote nothing
+
+
 def test_refused_buffers_are_released():
     x = np.ones(3, np.float32)
     with pytest.raises(ValueError):
@@ -148,4 +181,4 @@ def test_failed_call_writes_nothing():
 @pytest.mark.skipif(hr.backend() != "cpu", reason="checks the cpu backend's answer to a GPU request")
 def test_gpu_request_on_cpu_backend():
     with pytest.raises(RuntimeError, match="backend 'cpu'"):
-        _core.reduce_axis(0, 0, 0, 10, 0, 1, 0, 1, 10, 0)
+        _core.reduce_axis(0, 0, 0, 10, (0, 0, 0), 1, 0, 1, 10, (1 << 40, 0, 4))

@@ -6,6 +6,7 @@ the GPU: results of the input's framework on its device, bits equal to the cpu d
 the framework's current stream (a non-default stream whose work the default stream would not wait
 for), and no host synchronisation on the call.
 """
+import gc
 import os
 import threading
 import time
@@ -224,6 +225,28 @@ extern "C" __global__ void spin(long long cycles) {
     assert float(r) == n
 
 
+def test_collected_cupy_streams():
+    # A handle keeps the stream of its last call: a cupy stream collected after that call was used by
+    # the next call's stream switch (an event recorded on it) and crashed the interpreter there.
+    cupy = need("cupy")
+    x = cupy.ones(1000, dtype=cupy.float32)
+    for _ in range(20):
+        s = cupy.cuda.Stream(non_blocking=True)
+        with s:
+            r = hr.sum(x)
+        s.synchronize()
+        assert float(r) == 1000
+        del s
+        gc.collect()
+    assert float(hr.sum(x)) == 1000  # the default stream, after the last stream object is gone
+    torch = _torch()
+    if torch is not None and torch.cuda.is_available():  # torch's stream on the same thread's handle
+        with cupy.cuda.Stream(non_blocking=True):
+            hr.sum(x)
+        gc.collect()
+        assert hr.sum(torch.ones(10, device="cuda")).item() == 10
+
+
 def test_torch_second_gpu_and_current_device():
     torch = need("torch")
     if torch.cuda.device_count() < 2:
@@ -248,6 +271,17 @@ def test_torch_out_and_errors():
         hr.sum(x, axis=0, out=torch.empty(4))
     with pytest.raises(TypeError):
         hr.sum(x, axis=0, out=np.empty(4, np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        hr.sum(x, axis=0, out=torch.empty(5, device="cuda"))
+    with pytest.raises(TypeError, match="dtype"):
+        hr.sum(x, axis=0, out=torch.empty(4, dtype=torch.float16, device="cuda"))
+    with pytest.raises(ValueError, match="contiguous"):
+        hr.sum(x, axis=0, out=torch.empty(8, device="cuda")[::2])
+    with pytest.raises(ValueError, match="device"):  # a GPU out for a host input
+        hr.sum(x.cpu(), axis=0, out=out)
+    with pytest.raises(TypeError):  # argmax's indices are int64
+        hr.argmax(x, axis=0, out=torch.empty(4, dtype=torch.int32, device="cuda"))
+    assert torch.equal(out.cpu(), torch.tensor([12.0, 15.0, 18.0, 21.0]))  # refused calls wrote nothing
     assert hr.sum(torch.empty(0, 3, device="cuda"), axis=0).tolist() == [0.0, 0.0, 0.0]
     assert hr.sum(torch.empty(0, 3, device="cuda"), axis=1).shape == (0,)
     with pytest.raises(ValueError):
