@@ -307,8 +307,10 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_destroy(hipreduce_handle handle);
  * stream. Work already enqueued on the old stream may still be using the handle's
  * workspace: the new stream is ordered after it (an event recorded on the old
  * stream that the new one waits for; no host synchronisation), so switching streams
- * between calls is always safe. A runtime failure there returns its status and
- * keeps the old stream. The CPU device ignores the stream. */
+ * between calls is always safe, provided the old stream still exists (the event is
+ * recorded on it: destroy a stream only after switching the handle away from it). A
+ * runtime failure there returns its status and keeps the old stream. The CPU device
+ * ignores the stream. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_set_stream(hipreduce_handle handle, void* stream);
 
 /* Algorithm for later calls (default AUTO). The CPU device always runs AUTO's order. */
