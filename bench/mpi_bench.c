@@ -1,21 +1,31 @@
 /* hipreduce-mpi-bench: the reproducible collective sum (hipreduce_mpi_reduce) against what users
  * do today, a local hipreduce_reduce followed by MPI_Allreduce of the local result (whose bits
- * change with the rank count). f32 sum into f32, n elements per rank, median of reps timed calls
- * after a warm-up, both contenders taking turns call by call; times are the slowest rank's.
+ * change with the rank count), and, on GPU ranks of a build with NCCL, the local result reduced by
+ * ncclAllReduce in device memory. f32 sum into f32, median of reps timed calls after a warm-up,
+ * the contenders taking turns call by call; times are the slowest rank's.
  *
- *   mpiexec -n P hipreduce-mpi-bench [--gpu] [--reps=R] [--threads=T] [n ...]   (n: 1024, 2^24, ...)
- * Default sizes 2^10, 2^24, 2^28. --gpu: each rank reduces device memory of GPU 0 (needs a GPU
- * build; ranks share the GPU). --threads: the cpu device's threads per rank (default 1: ranks on
- * one node share its cores, and idle pool threads polling beside a busy-waiting MPI rank skew
- * the times; 0 = the library's default, every core). */
+ *   mpiexec -n P hipreduce-mpi-bench [--gpu] [--split] [--reps=R] [--threads=T] [n ...]   (n: 1024, 2^24, ...)
+ * Default sizes 2^10, 2^24, 2^28, n elements a rank; --split: n is the global length, split evenly
+ * over the ranks, so runs with different rank counts reduce the same array (the printed hex shows
+ * which sums keep their bits). --gpu: each rank reduces device memory on its node's GPU of its
+ * local rank (one GPU a rank where there are enough; local_gpu.h). --threads: the cpu device's
+ * threads per rank (default 1: ranks on one node share its cores, and idle pool threads polling
+ * beside a busy-waiting MPI rank skew the times; 0 = the library's default, every core). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../test/gpu_memory.h"
+#include "../test/mpi/local_gpu.h"
 #include "hipreduce/hipreduce_mpi.h"
+#ifdef HIPREDUCE_BENCH_NCCL
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#endif
+
+/* The global array: element g's value depends on g alone, so every split holds the same data. */
+static float value_at(uint64_t g) { return (float)((g * 2654435761u) % 1000) * 0.001f - 0.5f; }
 
 static int compare(const void* a, const void* b)
 {
@@ -32,13 +42,14 @@ static uint64_t parse_size(const char* s)
 int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, ranks, gpu = 0, reps = 20, threads = 1;
+    int rank, ranks, gpu = 0, split = 0, reps = 20, threads = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     uint64_t sizes[16] = {1u << 10, 1u << 24, 1u << 28};
     int count = 3, given = 0;
     for (int a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--gpu") == 0) gpu = 1;
+        else if (strcmp(argv[a], "--split") == 0) split = 1;
         else if (strncmp(argv[a], "--reps=", 7) == 0) reps = atoi(argv[a] + 7);
         else if (strncmp(argv[a], "--threads=", 10) == 0) threads = atoi(argv[a] + 10);
         else if (given < 16) sizes[given++] = parse_size(argv[a]);
@@ -50,38 +61,71 @@ int main(int argc, char** argv)
         MPI_Finalize();
         return 77;
     }
+    const int ordinal = gpu ? local_gpu(MPI_COMM_WORLD) : 0;
+    /* distinct GPUs in use: NCCL needs one a rank */
+    unsigned long long bit = gpu && ordinal >= 0 && ordinal < 64 ? 1ull << ordinal : 0, used = 0;
+    MPI_Allreduce(&bit, &used, 1, MPI_UNSIGNED_LONG_LONG, MPI_BOR, MPI_COMM_WORLD);
+    int gpus = 0;
+    for (; used; used &= used - 1) ++gpus;
     hipreduce_handle h;
-    if (hipreduce_create(&h, gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
+    if (ordinal < 0 ||
+        hipreduce_create(&h, gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, ordinal) != HIPREDUCE_STATUS_SUCCESS) {
         fprintf(stderr, "hipreduce_create: %s\n", hipreduce_create_error_message());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    int contenders = 2;
+#ifdef HIPREDUCE_BENCH_NCCL
+    ncclComm_t nccl = NULL;
+    float* d_sum = NULL; /* [0] the local result, [1] NCCL's */
+    if (gpu && gpus == ranks) {
+        ncclUniqueId id;
+        if (rank == 0) ncclGetUniqueId(&id);
+        MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (ncclCommInitRank(&nccl, ranks, id, rank) != ncclSuccess || cudaMalloc((void**)&d_sum, 2 * sizeof(float)) != cudaSuccess)
+            MPI_Abort(MPI_COMM_WORLD, 5);
+        contenders = 3;
+    }
+#endif
     hipreduce_set_threads(h, (unsigned)threads);
     if (rank == 0)
-        printf("# %d ranks, %s (%d threads a rank), f32 sum, median of %d; times of the slowest rank\n%12s %14s %14s %8s\n", ranks,
-               gpu ? "GPU" : "cpu device", threads, reps, "n/rank", "repro_us", "local+allred_us", "ratio");
+        printf("# %d ranks, %s (%d GPUs, %d threads a rank), f32 sum, n %s, median of %d; times of the slowest rank\n"
+               "%12s %12s %12s %8s %12s %8s   %s\n",
+               ranks, gpu ? "GPU" : "cpu device", gpus, threads, split ? "global" : "a rank", reps, "n", "repro_us",
+               "allred_us", "ratio", "nccl_us", "ratio", "sums: repro, local + MPI_Allreduce");
     for (int c = 0; c < count; ++c) {
-        const uint64_t n = sizes[c];
-        float* x = (float*)malloc((size_t)n * sizeof *x);
+        const uint64_t global = split ? sizes[c] : sizes[c] * (uint64_t)ranks;
+        const uint64_t first = split ? global * (uint64_t)rank / (uint64_t)ranks : sizes[c] * (uint64_t)rank;
+        const uint64_t n = split ? global * (uint64_t)(rank + 1) / (uint64_t)ranks - first : sizes[c];
+        float* x = (float*)malloc((size_t)n * sizeof *x + 1);
         if (x == NULL) MPI_Abort(MPI_COMM_WORLD, 2);
-        for (uint64_t i = 0; i < n; ++i) x[i] = (float)((i * 2654435761u + (uint64_t)rank * 40503u) % 1000) * 0.001f - 0.5f;
+        for (uint64_t i = 0; i < n; ++i) x[i] = value_at(first + i);
         void* dx = x;
         if (gpu && ((dx = gm_alloc(n * sizeof *x)) == NULL || gm_to_device(dx, x, n * sizeof *x) != 0))
             MPI_Abort(MPI_COMM_WORLD, 3);
-        double* t[2];
-        t[0] = (double*)malloc((size_t)reps * sizeof(double));
-        t[1] = (double*)malloc((size_t)reps * sizeof(double));
+        double* t[3];
+        for (int k = 0; k < 3; ++k) t[k] = (double*)malloc((size_t)reps * sizeof(double));
         float r0 = 0, r1 = 0, local;
         for (int rep = -2; rep < reps; ++rep)
-            for (int k = 0; k < 2; ++k) {
+            for (int k = 0; k < contenders; ++k) {
                 MPI_Barrier(MPI_COMM_WORLD);
                 const double start = MPI_Wtime();
                 hipreduce_status s;
                 if (k == 0) {
                     s = hipreduce_mpi_reduce(h, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F32, dx, n, HIPREDUCE_F32, &r0,
                                              HIPREDUCE_RESULT_HOST);
-                } else {
+                } else if (k == 1) {
                     s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, dx, n, HIPREDUCE_F32, &local, HIPREDUCE_RESULT_HOST);
                     MPI_Allreduce(&local, &r1, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+                } else {
+#ifdef HIPREDUCE_BENCH_NCCL /* on the handle's stream (the default one), the result read as the others are */
+                    float r2;
+                    s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, dx, n, HIPREDUCE_F32, d_sum, HIPREDUCE_RESULT_DEVICE);
+                    if (ncclAllReduce(d_sum, d_sum + 1, 1, ncclFloat, ncclSum, nccl, 0) != ncclSuccess ||
+                        cudaMemcpy(&r2, d_sum + 1, sizeof r2, cudaMemcpyDeviceToHost) != cudaSuccess)
+                        MPI_Abort(MPI_COMM_WORLD, 6);
+#else
+                    s = HIPREDUCE_STATUS_NOT_SUPPORTED;
+#endif
                 }
                 double mine = MPI_Wtime() - start, slowest;
                 MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -91,13 +135,22 @@ int main(int argc, char** argv)
                 }
                 if (rep >= 0) t[k][rep] = slowest;
             }
-        qsort(t[0], (size_t)reps, sizeof(double), compare);
-        qsort(t[1], (size_t)reps, sizeof(double), compare);
-        const double a = t[0][reps / 2] * 1e6, b = t[1][reps / 2] * 1e6;
-        if (rank == 0) printf("%12llu %14.1f %14.1f %8.3f   (sums %.9g, %.9g)\n", (unsigned long long)n, a, b, a / b, r0, r1);
+        double med[3] = {0, 0, 0};
+        for (int k = 0; k < contenders; ++k) {
+            qsort(t[k], (size_t)reps, sizeof(double), compare);
+            med[k] = t[k][reps / 2] * 1e6;
+        }
+        char nccl_cols[32] = "           -        -";
+        if (contenders == 3) snprintf(nccl_cols, sizeof nccl_cols, "%12.1f %8.3f", med[2], med[0] / med[2]);
+        if (rank == 0)
+            printf("%12llu %12.1f %12.1f %8.3f %s   %a %a\n", (unsigned long long)(split ? global : n), med[0], med[1],
+                   med[0] / med[1], nccl_cols, r0, r1);
         if (gpu) gm_free(dx);
-        free(x), free(t[0]), free(t[1]);
+        free(x), free(t[0]), free(t[1]), free(t[2]);
     }
+#ifdef HIPREDUCE_BENCH_NCCL
+    if (nccl) ncclCommDestroy(nccl), cudaFree(d_sum);
+#endif
     hipreduce_destroy(h);
     MPI_Finalize();
     return 0;

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_memory.h"
 #include "hipreduce/hipreduce_mpi.h"
+#include "local_gpu.h"
 
 static int rank, ranks, quick, failures, checks;
 static hipreduce_handle cpu, mine; /* the reference's handle and this rank's */
@@ -565,8 +565,17 @@ int main(int argc, char** argv)
             return 77;
         }
     }
-    if (hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS ||
-        hipreduce_create(&mine, on_gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
+    /* One GPU a rank where the node has enough, else ranks share them (local_gpu.h). */
+    const int ordinal = strcmp(mode, "cpu") != 0 ? local_gpu(MPI_COMM_WORLD) : 0; /* collective */
+    if (strcmp(mode, "cpu") != 0) {
+        unsigned long long mine_bit = on_gpu && ordinal >= 0 && ordinal < 64 ? 1ull << ordinal : 0, used = 0;
+        MPI_Allreduce(&mine_bit, &used, 1, MPI_UNSIGNED_LONG_LONG, MPI_BOR, MPI_COMM_WORLD);
+        int gpus_used = 0;
+        for (; used; used &= used - 1) ++gpus_used;
+        if (rank == 0) printf("GPU ranks on %d GPU(s) of %d\n", gpus_used, gm_count());
+    }
+    if (hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS || (on_gpu && ordinal < 0) ||
+        hipreduce_create(&mine, on_gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, on_gpu ? ordinal : 0) != HIPREDUCE_STATUS_SUCCESS) {
         fprintf(stderr, "[rank %d] hipreduce_create failed: %s\n", rank, hipreduce_create_error_message());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
