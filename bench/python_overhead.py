@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
-"""Per-call cost of the Python package on a torch CUDA tensor (issue 20's speed lines), and GB/s at
-large sizes against torch and cupy.
+"""Per-call cost of the Python package on GPU arrays (issue 20's speed lines), and GB/s at large sizes
+against torch and cupy.
 
-Per call (host time, 20000 calls in a loop, then one synchronisation; median of 7 rounds):
-  hipreduce.sum(t)          the public function
-  _core.reduce_axis(...)    the binding alone with preallocated result and raw pointers: the C call
-                            plus nanobind's argument conversion (about 0.1 us), i.e. the C API floor
-  torch.sum(t)              torch's own
-for t of 1 and 2**10 float32 elements. The overhead over the C call is the first minus the second.
-Large sizes (CUDA events, median of 20 after warm-up): sum of 2**28 float32, argmax per row of
-4096 x 65536 float32, segment sum of ragged segments of 0..511 elements, against torch (and cupy where
-installed). Usage: python bench/python_overhead.py [--device N]
+Per call (host time of `calls` calls in a loop, then one synchronisation; `rounds` rounds, median and
+the spread min-max over the rounds), for a torch CUDA tensor of 1 and 2**10 float32 elements:
+  hipreduce.sum(t)        the public function (allocates its 0-d result, as torch.sum does)
+  hipreduce.sum(t, out=)  into a preallocated result
+  C loop                  hipreduce_reduce called from C in a loop (_core._reduce_loop), with a
+                          preallocated result: the C API's own cost, the floor
+  torch.sum(t)            torch's own
+and the same for a cupy array (hipreduce.sum, cupy.sum). The package's overhead is the first minus
+the C loop. --breakdown also times the pieces of the call path one by one (the framework's attribute
+reads, its allocation, the current-stream query, the binding) to show where that overhead goes.
+
+Large sizes (CUDA events, median of 20 after warm-up, and the spread): sum of 2**28 float32, argmax
+per row of 4096 x 65536 float32, segment sum of ragged segments of 0..511 elements, against torch
+(and cupy where installed). Usage: python bench/python_overhead.py [--device N] [--breakdown]
 """
 import argparse
 import statistics
 import time
+import timeit
 
 import numpy as np
 import torch
@@ -22,17 +28,95 @@ import torch
 import hipreduce as hr
 from hipreduce import _core
 
+F32 = 10  # hipreduce_dtype code of float32
 
-def per_call_us(fn, calls=20000, rounds=7):
+
+def rounds_us(fn, calls, rounds, sync):
+    """Per-call host time of each round (us): calls x fn(), then sync() inside the timing."""
     out = []
     for _ in range(rounds):
-        torch.cuda.synchronize()
+        sync()
         t0 = time.perf_counter()
         for _ in range(calls):
             fn()
-        torch.cuda.synchronize()
+        sync()
         out.append((time.perf_counter() - t0) / calls * 1e6)
-    return statistics.median(out)
+    return out
+
+
+def cell(samples):
+    return f"{statistics.median(samples):.2f} ({min(samples):.2f}-{max(samples):.2f})"
+
+
+def per_call_table(dev, calls, rounds, cupy):
+    sync = torch.cuda.synchronize
+    print(f"per-call host time, us: median (min-max) of {rounds} rounds of {calls} calls")
+    print(f"{'array':<14} {'n':>5} {'hipreduce.sum':>20} {'sum(out=)':>20} {'C loop':>20} "
+          f"{'overhead':>9} {'framework sum':>20}")
+    for n in (1, 1 << 10):
+        t = torch.ones(n, device=dev)
+        out = torch.empty((), device=dev)
+        stream = torch.cuda.current_stream(dev).cuda_stream
+        x_mem, out_mem = (t.data_ptr(), dev.index, t.nbytes), (out.data_ptr(), dev.index, out.nbytes)
+        hr_us = rounds_us(lambda: hr.sum(t), calls, rounds, sync)
+        out_us = rounds_us(lambda: hr.sum(t, out=out), calls, rounds, sync)
+        c_us = []
+        for _ in range(rounds):  # the loop runs in C: one Python call per round
+            sync()
+            t0 = time.perf_counter()
+            _core._reduce_loop(dev.index, stream, 0, F32, x_mem, n, F32, out_mem, calls)
+            sync()
+            c_us.append((time.perf_counter() - t0) / calls * 1e6)
+        fw_us = rounds_us(lambda: torch.sum(t), calls, rounds, sync)
+        over = statistics.median(hr_us) - statistics.median(c_us)
+        print(f"{'torch':<14} {n:>5} {cell(hr_us):>20} {cell(out_us):>20} {cell(c_us):>20} {over:>9.2f} "
+              f"{cell(fw_us):>20}")
+        if cupy is not None:
+            c = cupy.ones(n, dtype=cupy.float32)
+            cout = cupy.empty((), dtype=cupy.float32)
+            hr_us = rounds_us(lambda: hr.sum(c), calls, rounds, sync)
+            out_us = rounds_us(lambda: hr.sum(c, out=cout), calls, rounds, sync)
+            fw_us = rounds_us(lambda: cupy.sum(c), calls, rounds, sync)
+            over = statistics.median(hr_us) - statistics.median(c_us)
+            print(f"{'cupy':<14} {n:>5} {cell(hr_us):>20} {cell(out_us):>20} {'(as torch)':>20} "
+                  f"{over:>9.2f} {cell(fw_us):>20}")
+
+
+def breakdown(dev, cupy):
+    """Host time of each piece of the call path, timeit-style (median of 5 rounds), no GPU work except
+    where the piece launches some (marked)."""
+    from hipreduce import _arrays
+    t = torch.ones(1, device=dev)
+    out = torch.empty((), device=dev)
+    fw, _ = _arrays.framework_of(t)
+    stream = fw.stream(dev.index)
+    x_mem, out_mem = fw.memory(t, F32), fw.memory(out, F32)
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    env = dict(t=t, out=out, fw=fw, torch=torch, dev=dev, stream=stream, x_mem=x_mem, out_mem=out_mem,
+               core=_core, raw=raw, f32=torch.float32, hr=hr, cupy=cupy)
+    pieces = [
+        "t.dtype", "t.is_cuda", "t.get_device()", "t.device", "t.is_contiguous()", "t.contiguous()",
+        "t.numel()", "t.shape", "t.dim()", "t.data_ptr()", "t.nbytes",
+        "raw(0)", "torch.cuda.current_stream(dev)",
+        "t.new_empty((), dtype=f32)", "torch.empty((), dtype=f32, device=dev)", "torch.empty_like(out)",
+        "fw.prepare(t)", "fw.empty((), 10, t)", "fw.memory(t, 10)", "fw.stream(0)",
+        "core.reduce_axis(0, stream, 0, 10, x_mem, 1, 1, 1, 10, out_mem)  # launches",
+        "hr.sum(t)  # launches", "torch.sum(t)  # launches",
+    ]
+    if cupy is not None:
+        env["c"] = cupy.ones(1, dtype=cupy.float32)
+        pieces += ["c.flags.c_contiguous", "c.dtype", "c.device.id", "c.data.ptr", "c.nbytes",
+                   "cupy.cuda.runtime.getDevice()", "cupy.cuda.get_current_stream()",
+                   "cupy.empty((), cupy.float32)", "hr.sum(c)  # launches", "cupy.sum(c)  # launches"]
+    print("\nbreakdown, us per call (median of 5 rounds)")
+    for stmt in pieces:
+        number = 2000 if "launches" in stmt else 20000
+        samples = []
+        for _ in range(5):
+            torch.cuda.synchronize()
+            samples.append(timeit.timeit(stmt.split("  #")[0], globals=env, number=number) / number * 1e6)
+        torch.cuda.synchronize()
+        print(f"  {stmt:<72} {statistics.median(samples):7.3f}")
 
 
 def gpu_ms(fn, reps=20):
@@ -46,50 +130,28 @@ def gpu_ms(fn, reps=20):
         b.record()
         b.synchronize()
         times.append(a.elapsed_time(b))
-    return statistics.median(times)
+    return times
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--device", type=int, default=0)
-    args = ap.parse_args()
-    dev = torch.device("cuda", args.device)
-    torch.cuda.set_device(dev)
-    print(f"hipreduce {hr.__version__} ({hr.backend()}), torch {torch.__version__}, "
-          f"{torch.cuda.get_device_name(dev)}")
-    print("per-call host time, us (median of 7 rounds of 20000 calls)")
-    print(f"{'n':>6} {'hipreduce.sum':>14} {'_core (C floor)':>16} {'overhead':>9} {'torch.sum':>10}")
-    for n in (1, 1 << 10):
-        t = torch.ones(n, device=dev)
-        out = torch.empty((), device=dev)
-        stream = torch.cuda.current_stream(dev).cuda_stream
-        ptr, optr = t.data_ptr(), out.data_ptr()
-        hr_us = per_call_us(lambda: hr.sum(t))
-        core_us = per_call_us(lambda: _core.reduce_axis(args.device, stream, 0, 10, ptr, 1, n, 1, 10, optr))
-        torch_us = per_call_us(lambda: torch.sum(t))
-        print(f"{n:>6} {hr_us:>14.2f} {core_us:>16.2f} {hr_us - core_us:>9.2f} {torch_us:>10.2f}")
-
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
-    print("\nlarge sizes: GPU time (CUDA events), ms and GB/s of input read")
+def large_sizes(dev, cupy):
+    print("\nlarge sizes: GPU time (CUDA events), ms: median (min-max) of 20, GB/s of input read at the median")
     x = torch.randn(1 << 28, device=dev)
     rows = torch.randn(4096, 65536, device=dev)
     rng = np.random.default_rng(0)
     lengths = rng.integers(0, 512, size=(1 << 27) // 256)
     offsets = torch.tensor(np.concatenate([[0], np.cumsum(lengths)]), device=dev)
     seg_x = torch.randn(int(offsets[-1]), device=dev)
+    cx = cupy.from_dlpack(x) if cupy else None
+    cr = cupy.from_dlpack(rows) if cupy else None
     cases = [
         ("sum 2^28 f32", x.numel() * 4, lambda: hr.sum(x), lambda: torch.sum(x),
-         (lambda cx: lambda: cupy.sum(cx))(cupy.from_dlpack(x)) if cupy else None),
+         (lambda: cupy.sum(cx)) if cupy else None),
         ("argmax rows 4096x65536", rows.numel() * 4, lambda: hr.argmax(rows, axis=1),
-         lambda: torch.argmax(rows, dim=1),
-         (lambda cr: lambda: cupy.argmax(cr, axis=1))(cupy.from_dlpack(rows)) if cupy else None),
+         lambda: torch.argmax(rows, dim=1), (lambda: cupy.argmax(cr, axis=1)) if cupy else None),
         ("segment sum 0..511", seg_x.numel() * 4, lambda: hr.segment_reduce(seg_x, offsets, "sum"),
          lambda: torch.segment_reduce(seg_x, "sum", offsets=offsets), None),
     ]
-    print(f"{'case':<24} {'hipreduce':>16} {'torch':>16} {'cupy':>16}")
+    print(f"{'case':<24} {'hipreduce':>28} {'torch':>28} {'cupy':>28}")
     for name, nbytes, f_hr, f_torch, f_cupy in cases:
         cells = []
         for f in (f_hr, f_torch, f_cupy):
@@ -97,8 +159,32 @@ def main():
                 cells.append("-")
                 continue
             ms = gpu_ms(f)
-            cells.append(f"{ms:.3f} {nbytes / ms / 1e6:.0f}")
-        print(f"{name:<24} {cells[0]:>16} {cells[1]:>16} {cells[2]:>16}")
+            med = statistics.median(ms)
+            cells.append(f"{med:.3f} ({min(ms):.3f}-{max(ms):.3f}) {nbytes / med / 1e6:.0f}")
+        print(f"{name:<24} {cells[0]:>28} {cells[1]:>28} {cells[2]:>28}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--device", type=int, default=0)
+    ap.add_argument("--calls", type=int, default=20000)
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--breakdown", action="store_true", help="also time each piece of the call path")
+    ap.add_argument("--no-large", action="store_true", help="skip the large sizes")
+    args = ap.parse_args()
+    dev = torch.device("cuda", args.device)
+    torch.cuda.set_device(dev)
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    print(f"hipreduce {hr.__version__} ({hr.backend()}), torch {torch.__version__}, "
+          f"cupy {cupy.__version__ if cupy else '-'}, {torch.cuda.get_device_name(dev)}")
+    per_call_table(dev, args.calls, args.rounds, cupy)
+    if args.breakdown:
+        breakdown(dev, cupy)
+    if not args.no_large:
+        large_sizes(dev, cupy)
 
 
 if __name__ == "__main__":
