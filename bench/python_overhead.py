@@ -2,8 +2,9 @@
 """Per-call cost of the Python package on GPU arrays (issue 20's speed lines), and GB/s at large sizes
 against torch and cupy.
 
-Per call (host time of `calls` calls in a loop, then one synchronisation; `rounds` rounds, median and
-the spread min-max over the rounds), for a torch CUDA tensor of 1 and 2**10 float32 elements:
+Per call (host time of `calls` calls in a loop, then one synchronisation; `rounds` rounds, the
+columns taking turns round by round; median and the spread min-max over the rounds), for a torch CUDA
+tensor of 1 and 2**10 float32 elements:
   hipreduce.sum(t)        the public function (allocates its 0-d result, as torch.sum does)
   hipreduce.sum(t, out=)  into a preallocated result
   C loop                  hipreduce_reduce called from C in a loop (_core._reduce_loop), with a
@@ -31,17 +32,32 @@ from hipreduce import _core
 F32 = 10  # hipreduce_dtype code of float32
 
 
-def rounds_us(fn, calls, rounds, sync):
-    """Per-call host time of each round (us): calls x fn(), then sync() inside the timing."""
-    out = []
+def one_round_us(fn, calls, sync):
+    """Per-call host time (us) of calls x fn(), with a synchronisation before and one inside the timing."""
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    sync()
+    return (time.perf_counter() - t0) / calls * 1e6
+
+
+def interleaved_us(variants, calls, rounds, sync):
+    """{name: [per-call us of each round]}: the variants take turns round by round, so that a drift
+    of the host's speed reaches each of them alike. A variant marked 'loop' is called once a round
+    with the call count (its loop runs in C)."""
+    samples = {name: [] for name in variants}
     for _ in range(rounds):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        out.append((time.perf_counter() - t0) / calls * 1e6)
-    return out
+        for name, (fn, in_c) in variants.items():
+            if in_c:
+                sync()
+                t0 = time.perf_counter()
+                fn(calls)
+                sync()
+                samples[name].append((time.perf_counter() - t0) / calls * 1e6)
+            else:
+                samples[name].append(one_round_us(fn, calls, sync))
+    return samples
 
 
 def cell(samples):
@@ -50,36 +66,37 @@ def cell(samples):
 
 def per_call_table(dev, calls, rounds, cupy):
     sync = torch.cuda.synchronize
-    print(f"per-call host time, us: median (min-max) of {rounds} rounds of {calls} calls")
-    print(f"{'array':<14} {'n':>5} {'hipreduce.sum':>20} {'sum(out=)':>20} {'C loop':>20} "
-          f"{'overhead':>9} {'framework sum':>20}")
+    print(f"per-call host time, us: median (min-max) of {rounds} rounds of {calls} calls, the columns "
+          "taking turns; overhead = hipreduce.sum - C loop (medians)")
+    print(f"{'array':<6} {'n':>5} {'hipreduce.sum':>20} {'sum(out=)':>20} {'C loop':>20} "
+          f"{'overhead':>9} {'out= over':>9} {'framework sum':>20}")
     for n in (1, 1 << 10):
         t = torch.ones(n, device=dev)
         out = torch.empty((), device=dev)
         stream = torch.cuda.current_stream(dev).cuda_stream
         x_mem, out_mem = (t.data_ptr(), dev.index, t.nbytes), (out.data_ptr(), dev.index, out.nbytes)
-        hr_us = rounds_us(lambda: hr.sum(t), calls, rounds, sync)
-        out_us = rounds_us(lambda: hr.sum(t, out=out), calls, rounds, sync)
-        c_us = []
-        for _ in range(rounds):  # the loop runs in C: one Python call per round
-            sync()
-            t0 = time.perf_counter()
-            _core._reduce_loop(dev.index, stream, 0, F32, x_mem, n, F32, out_mem, calls)
-            sync()
-            c_us.append((time.perf_counter() - t0) / calls * 1e6)
-        fw_us = rounds_us(lambda: torch.sum(t), calls, rounds, sync)
-        over = statistics.median(hr_us) - statistics.median(c_us)
-        print(f"{'torch':<14} {n:>5} {cell(hr_us):>20} {cell(out_us):>20} {cell(c_us):>20} {over:>9.2f} "
-              f"{cell(fw_us):>20}")
+        variants = {
+            "torch hr": (lambda: hr.sum(t), False),
+            "torch out": (lambda: hr.sum(t, out=out), False),
+            "C loop": (lambda k: _core._reduce_loop(dev.index, stream, 0, F32, x_mem, n, F32, out_mem, k), True),
+            "torch sum": (lambda: torch.sum(t), False),
+        }
         if cupy is not None:
             c = cupy.ones(n, dtype=cupy.float32)
             cout = cupy.empty((), dtype=cupy.float32)
-            hr_us = rounds_us(lambda: hr.sum(c), calls, rounds, sync)
-            out_us = rounds_us(lambda: hr.sum(c, out=cout), calls, rounds, sync)
-            fw_us = rounds_us(lambda: cupy.sum(c), calls, rounds, sync)
-            over = statistics.median(hr_us) - statistics.median(c_us)
-            print(f"{'cupy':<14} {n:>5} {cell(hr_us):>20} {cell(out_us):>20} {'(as torch)':>20} "
-                  f"{over:>9.2f} {cell(fw_us):>20}")
+            variants.update({
+                "cupy hr": (lambda: hr.sum(c), False),
+                "cupy out": (lambda: hr.sum(c, out=cout), False),
+                "cupy sum": (lambda: cupy.sum(c), False),
+            })
+        for fn, in_c in variants.values():  # warm-up: workspaces, allocator pools, templates
+            fn(100) if in_c else [fn() for _ in range(100)]
+        got = interleaved_us(variants, calls, rounds, sync)
+        floor = statistics.median(got["C loop"])
+        for fw in ("torch", "cupy") if cupy is not None else ("torch",):
+            print(f"{fw:<6} {n:>5} {cell(got[fw + ' hr']):>20} {cell(got[fw + ' out']):>20} {cell(got['C loop']):>20} "
+                  f"{statistics.median(got[fw + ' hr']) - floor:>9.2f} "
+                  f"{statistics.median(got[fw + ' out']) - floor:>9.2f} {cell(got[fw + ' sum']):>20}")
 
 
 def breakdown(dev, cupy):
@@ -98,10 +115,11 @@ def breakdown(dev, cupy):
         "t.dtype", "t.is_cuda", "t.get_device()", "t.device", "t.is_contiguous()", "t.contiguous()",
         "t.numel()", "t.shape", "t.dim()", "t.data_ptr()", "t.nbytes",
         "raw(0)", "torch.cuda.current_stream(dev)",
-        "t.new_empty((), dtype=f32)", "torch.empty((), dtype=f32, device=dev)", "torch.empty_like(out)",
+        "t.new_empty((), dtype=f32)", "torch.empty((), dtype=f32, device=dev)",
+        "torch.empty((), dtype=f32, device=0)", "torch.empty_like(out)",
         "fw.prepare(t)", "fw.empty((), 10, t)", "fw.memory(t, 10)", "fw.stream(0)",
         "core.reduce_axis(0, stream, 0, 10, x_mem, 1, 1, 1, 10, out_mem)  # launches",
-        "hr.sum(t)  # launches", "torch.sum(t)  # launches",
+        "hr.sum(t)  # launches", "hr.sum(t, out=out)  # launches", "torch.sum(t)  # launches",
     ]
     if cupy is not None:
         env["c"] = cupy.ones(1, dtype=cupy.float32)
