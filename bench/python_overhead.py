@@ -14,7 +14,7 @@ and the same for a cupy array (hipreduce.sum, cupy.sum). The package's overhead 
 the C loop. --breakdown also times the pieces of the call path one by one (the framework's attribute
 reads, its allocation, the current-stream query, the binding) to show where that overhead goes.
 
-Large sizes (CUDA events, median of 20 after warm-up, and the spread): sum of 2**28 float32, argmax
+Large sizes (CUDA events, median of 20 after warm-up, and the spread): sum of 2**20 and 2**28 float32, argmax
 per row of 4096 x 65536 float32, segment sum of ragged segments of 0..511 elements, against torch
 (and cupy where installed). Usage: python bench/python_overhead.py [--device N] [--breakdown]
 """
@@ -44,8 +44,8 @@ def one_round_us(fn, calls, sync):
 
 def interleaved_us(variants, calls, rounds, sync):
     """{name: [per-call us of each round]}: the variants take turns round by round, so that a drift
-    of the host's speed reaches each of them alike. A variant marked 'loop' is called once a round
-    with the call count (its loop runs in C)."""
+    of the host's speed reaches each of them alike. A variant (fn, True) is called once a round with
+    the call count (its loop runs in C)."""
     samples = {name: [] for name in variants}
     for _ in range(rounds):
         for name, (fn, in_c) in variants.items():
@@ -154,14 +154,18 @@ def gpu_ms(fn, reps=20):
 def large_sizes(dev, cupy):
     print("\nlarge sizes: GPU time (CUDA events), ms: median (min-max) of 20, GB/s of input read at the median")
     x = torch.randn(1 << 28, device=dev)
+    mid = torch.randn(1 << 20, device=dev)
     rows = torch.randn(4096, 65536, device=dev)
     rng = np.random.default_rng(0)
     lengths = rng.integers(0, 512, size=(1 << 27) // 256)
     offsets = torch.tensor(np.concatenate([[0], np.cumsum(lengths)]), device=dev)
     seg_x = torch.randn(int(offsets[-1]), device=dev)
     cx = cupy.from_dlpack(x) if cupy else None
+    cmid = cupy.from_dlpack(mid) if cupy else None
     cr = cupy.from_dlpack(rows) if cupy else None
     cases = [
+        ("sum 2^20 f32", mid.numel() * 4, lambda: hr.sum(mid), lambda: torch.sum(mid),
+         (lambda: cupy.sum(cmid)) if cupy else None),
         ("sum 2^28 f32", x.numel() * 4, lambda: hr.sum(x), lambda: torch.sum(x),
          (lambda: cupy.sum(cx)) if cupy else None),
         ("argmax rows 4096x65536", rows.numel() * 4, lambda: hr.argmax(rows, axis=1),

@@ -105,29 +105,26 @@ def _normalize_axis(axis, ndim):
     return a % ndim
 
 
-def _checked_out(fw, out, shape, code, device, name):
-    """out, checked: its framework, device, shape, dtype, C-contiguous and writable."""
+def _checked_out(fw, out, shape, code, device):
+    """out's dtype code, once out is checked: an array of the input's framework on its device, of the
+    result's shape, of dtype code (None: any the library allows, out's dtype is then the result's, as
+    in numpy), C-contiguous and writable."""
     if not fw.is_array(out):
-        raise TypeError(f"hipreduce: {name} must be an array of the input's framework, not {type(out).__name__}")
-    if fw.device(out) != device:
-        raise ValueError(f"hipreduce: {name} is on another device than the input")
-    if tuple(fw.shape(out)) != tuple(shape):
-        raise ValueError(f"hipreduce: {name} has shape {tuple(fw.shape(out))}, the result has {tuple(shape)}")
-    if fw.dtype_code(out) != code:
-        raise TypeError(f"hipreduce: {name} has dtype {dt.NAMES[fw.dtype_code(out)]}, "
-                        f"the result is {dt.NAMES[code]}")
-    if not fw.is_contiguous(out):
-        raise ValueError(f"hipreduce: {name} must be C-contiguous and writable")
-    return out
+        raise TypeError(f"hipreduce: out must be an array of the input's framework, not {type(out).__name__}")
+    out_shape, out_code, out_device, writable = fw.describe(out)
+    if out_device != device:
+        raise ValueError("hipreduce: out is on another device than the input")
+    if tuple(out_shape) != tuple(shape):
+        raise ValueError(f"hipreduce: out has shape {tuple(out_shape)}, the result has {tuple(shape)}")
+    if code is not None and out_code != code:
+        raise TypeError(f"hipreduce: out has dtype {dt.NAMES[out_code]}, the result is {dt.NAMES[code]}")
+    if not writable:
+        raise ValueError("hipreduce: out must be C-contiguous and writable")
+    return out_code
 
 
-def _result_code(fw, op, code, dtype, out):
-    """The result dtype: dtype=, else out's dtype (as numpy does), else the framework's default."""
-    if dtype is not None:
-        return dt.code_of(dtype)
-    if out is not None and fw.is_array(out):
-        return fw.dtype_code(out)
-    return fw.defaults[op][code]
+def _code_of(dtype):
+    return None if dtype is None else dt.code_of(dtype)
 
 
 def _prepare(x):
@@ -153,12 +150,11 @@ def _reduce(op, x, axis, dtype, keepdims, out):
         outer, extent, inner, shape = _layout(fw, x, axis, keepdims)
     if extent == 0 and op in dt.NO_IDENTITY:
         raise ValueError(f"hipreduce: {_OP_NAMES[op]} of an empty axis (no identity, as in numpy)")
-    if out is None:
+    if out is None:  # the result dtype: dtype=, else out's, else the framework's default
         out_code = fw.defaults[op][code] if dtype is None else dt.code_of(dtype)
         res = fw.empty(shape, out_code, x)
     else:
-        out_code = _result_code(fw, op, code, dtype, out)
-        res = _checked_out(fw, out, shape, out_code, device, "out")
+        res, out_code = out, _checked_out(fw, out, shape, _code_of(dtype), device)
     _core.reduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
                       out_code, fw.memory(res, out_code))
     return fw.scalar(res) if out is None and not keepdims and axis is None else res
@@ -171,7 +167,11 @@ def _argreduce(op, x, axis, keepdims, out, return_value):
     outer, extent, inner, shape = _layout(fw, x, axis, keepdims)
     if extent == 0:
         raise ValueError(f"hipreduce: {_OP_NAMES[op]} of an empty axis (no identity, as in numpy)")
-    indices = fw.empty(shape, dt.I64, x) if out is None else _checked_out(fw, out, shape, dt.I64, device, "out")
+    if out is None:
+        indices = fw.empty(shape, dt.I64, x)
+    else:
+        indices = out
+        _checked_out(fw, out, shape, dt.I64, device)
     values = fw.empty(shape, code, x)
     _core.argreduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
                          fw.memory(values, code), fw.memory(indices, dt.I64))
@@ -277,8 +277,11 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
     if tuple(fw.shape(x)) != tuple(fw.shape(y)):
         raise ValueError(f"hipreduce: dot of shapes {tuple(fw.shape(x))} and {tuple(fw.shape(y))}")
     n = fw.size(x)
-    out_code = _result_code(fw, dt.OPS_DOT, code, dtype, out)
-    res = fw.empty((), out_code, x) if out is None else _checked_out(fw, out, (), out_code, device, "out")
+    if out is None:
+        out_code = fw.defaults[dt.OPS_DOT][code] if dtype is None else dt.code_of(dtype)
+        res = fw.empty((), out_code, x)
+    else:
+        res, out_code = out, _checked_out(fw, out, (), _code_of(dtype), device)
     _core.dot(device, fw.stream(device), code, fw.memory(x, code), fw.memory(y, code), n, out_code,
               fw.memory(res, out_code))
     return fw.scalar(res) if out is None else res
@@ -314,15 +317,20 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
     if code_op in dt.ARG_OPS:
         if dtype is not None:
             raise TypeError("hipreduce: argmin/argmax give int64 indices (no dtype=)")
-        indices = (fw.empty((num_segments,), dt.I64, x) if out is None
-                   else _checked_out(fw, out, (num_segments,), dt.I64, device, "out"))
+        if out is None:
+            indices = fw.empty((num_segments,), dt.I64, x)
+        else:
+            indices = out
+            _checked_out(fw, out, (num_segments,), dt.I64, device)
         values = fw.empty((num_segments,), code, x)
         _core.argreduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                                  fw.memory(values, code), fw.memory(indices, dt.I64))
         return indices
-    out_code = _result_code(fw, code_op, code, dtype, out)
-    res = (fw.empty((num_segments,), out_code, x) if out is None
-           else _checked_out(fw, out, (num_segments,), out_code, device, "out"))
+    if out is None:
+        out_code = fw.defaults[code_op][code] if dtype is None else dt.code_of(dtype)
+        res = fw.empty((num_segments,), out_code, x)
+    else:
+        res, out_code = out, _checked_out(fw, out, (num_segments,), _code_of(dtype), device)
     _core.reduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                           out_code, fw.memory(res, out_code))
     return res

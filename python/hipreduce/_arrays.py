@@ -65,16 +65,13 @@ class NumpyArrays:
         return np.empty(shape, d)
 
     @staticmethod
-    def dtype_code(a):
-        return dt.code_of_numpy(a.dtype)
+    def describe(a):
+        """(shape, dtype code, device, C-contiguous and writable) of a result array passed in."""
+        return a.shape, dt.code_of_numpy(a.dtype), CPU, a.flags.c_contiguous and a.flags.writeable
 
     @staticmethod
     def is_array(a):
         return isinstance(a, np.ndarray)
-
-    @staticmethod
-    def is_contiguous(a):
-        return a.flags.c_contiguous and a.flags.writeable
 
     @staticmethod
     def shape(a):
@@ -186,15 +183,11 @@ class TorchArrays:
             raise TypeError(f"hipreduce: this torch has no {dt.NAMES[code]} dtype")
         return d
 
-    def dtype_code(self, a):
-        return self.code(a)
+    def describe(self, a):
+        return a.shape, self.code(a), a.get_device() if a.is_cuda else self.device(a), a.is_contiguous()
 
     def is_array(self, a):
         return isinstance(a, self.torch.Tensor)
-
-    @staticmethod
-    def is_contiguous(a):
-        return a.is_contiguous()
 
     @staticmethod
     def shape(a):
@@ -289,15 +282,11 @@ class CupyArrays:
             return self.cupy.empty(shape, d)
 
     @staticmethod
-    def dtype_code(a):
-        return dt.code_of_numpy(a.dtype)
+    def describe(a):
+        return a.shape, dt.code_of_numpy(a.dtype), a.device.id, a.flags.c_contiguous
 
     def is_array(self, a):
         return isinstance(a, self.cupy.ndarray)
-
-    @staticmethod
-    def is_contiguous(a):
-        return a.flags.c_contiguous
 
     @staticmethod
     def shape(a):
