@@ -23,8 +23,7 @@ CPU = -1  # the device value of host memory (the cpu device)
 # attribute reads: a call on a small GPU array costs what these cost (bench/python_overhead.py).
 
 class NumpyArrays:
-    torch_rules = False
-    defaults = dt.DEFAULTS[False]
+    defaults = dt.DEFAULTS[False]  # numpy's default result dtypes, [op][code]
 
     @staticmethod
     def prepare(x):
@@ -110,8 +109,7 @@ def host_offsets(offsets, n):
 
 
 class TorchArrays:
-    torch_rules = True
-    defaults = dt.DEFAULTS[True]
+    defaults = dt.DEFAULTS[True]  # torch's default result dtypes (every integer sum into int64)
 
     def __init__(self, torch):
         self.torch = torch
@@ -229,7 +227,6 @@ def device_offsets_torch(torch, offsets, device, n):
 
 
 class CupyArrays:
-    torch_rules = False
     defaults = dt.DEFAULTS[False]
 
     def __init__(self, cupy):
