@@ -6,6 +6,9 @@
 #   build  `pip install .` with the cpu backend (pip fetches the build dependencies, scikit-build-core
 #          and nanobind, into its isolated build environment; a GPU compiler on the machine is ignored)
 #   test   pytest over python/tests against the installed package (the GPU cases report skipped)
+#   ctest  the CTest route of the README's test command: a plain cpu build whose configure finds the
+#          venv's Python (HIPREDUCE_PYTHON=AUTO) builds the extension and registers `python`, which
+#          must pass, and no python_gpu (a cpu build has no GPU suite); `ctest -L python` runs it
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 start=$SECONDS
@@ -24,7 +27,7 @@ fi
 venv=$(mktemp -d /tmp/hipreduce-python-ci.XXXXXX)
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check numpy pytest ml_dtypes
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check numpy pytest ml_dtypes nanobind
 rm -rf build-python
 HIPREDUCE_BACKEND=cpu "$venv/bin/python" -m pip install --disable-pip-version-check ./
 echo "CI: the package installed in $((SECONDS - start)) s"
@@ -32,4 +35,18 @@ echo "CI: the package installed in $((SECONDS - start)) s"
 # From the tests' folder, so that `import hipreduce` finds the installed package, not python/hipreduce.
 cd python/tests
 HIPREDUCE_REQUIRE_BF16=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider -rs .
+cd ../..
+echo "CI: pip install and pytest took $((SECONDS - start)) s"
+
+ctest_start=$SECONDS
+build=$(mktemp -d /tmp/hipreduce-python-ctest.XXXXXX)
+trap 'rm -rf "$venv" "$build"' EXIT
+cmake -S . -B "$build" -DHIPREDUCE_BACKEND=cpu -DPython_EXECUTABLE="$venv/bin/python" | tee "$build/configure.log"
+grep -q "Python package and its tests (ctest -L python)" "$build/configure.log" || {
+    echo "CI: configure did not register the Python suites (HIPREDUCE_PYTHON=AUTO)" >&2
+    exit 1
+}
+cmake --build "$build" -j2 --target _core _core_stub
+ctest --test-dir "$build" -L python --output-on-failure --no-tests=error
+echo "CI: the CTest route took $((SECONDS - ctest_start)) s"
 printf '\n======== python CI passed in %d s ========\n' $((SECONDS - start))

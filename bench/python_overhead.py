@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
-"""Per-call cost of the Python package on a torch CUDA tensor (issue 20's speed lines), and GB/s at
-large sizes against torch and cupy.
+"""Per-call cost of the Python package on GPU arrays (issue 20's speed lines), and GB/s at large sizes
+against torch and cupy.
 
-Per call (host time, 20000 calls in a loop, then one synchronisation; median of 7 rounds):
-  hipreduce.sum(t)          the public function
-  _core.reduce_axis(...)    the binding alone with preallocated result and raw pointers: the C call
-                            plus nanobind's argument conversion (about 0.1 us), i.e. the C API floor
-  torch.sum(t)              torch's own
-for t of 1 and 2**10 float32 elements. The overhead over the C call is the first minus the second.
-Large sizes (CUDA events, median of 20 after warm-up): sum of 2**28 float32, argmax per row of
-4096 x 65536 float32, segment sum of ragged segments of 0..511 elements, against torch (and cupy where
-installed). Usage: python bench/python_overhead.py [--device N]
+Per call (host time of `calls` calls in a loop, then one synchronisation; `rounds` rounds, the
+columns taking turns round by round; median and the spread min-max over the rounds), for a torch CUDA
+tensor of 1 and 2**10 float32 elements:
+  hipreduce.sum(t)        the public function (allocates its 0-d result, as torch.sum does)
+  hipreduce.sum(t, out=)  into a preallocated result
+  C loop                  hipreduce_reduce called from C in a loop (_core._reduce_loop), with a
+                          preallocated result: the C API's own cost, the floor
+  torch.sum(t)            torch's own
+and the same for a cupy array (hipreduce.sum, cupy.sum). The package's overhead is the first minus
+the C loop. --breakdown also times the pieces of the call path one by one (the framework's attribute
+reads, its allocation, the current-stream query, the binding) to show where that overhead goes.
+
+Large sizes (CUDA events, median of 20 after warm-up, and the spread): sum of 2**20 and 2**28 float32, argmax
+per row of 4096 x 65536 float32, segment sum of ragged segments of 0..511 elements, against torch
+(and cupy where installed). Usage: python bench/python_overhead.py [--device N] [--breakdown]
 """
 import argparse
 import statistics
 import time
+import timeit
 
 import numpy as np
 import torch
@@ -22,17 +29,112 @@ import torch
 import hipreduce as hr
 from hipreduce import _core
 
+F32 = 10  # hipreduce_dtype code of float32
 
-def per_call_us(fn, calls=20000, rounds=7):
-    out = []
+
+def one_round_us(fn, calls, sync):
+    """Per-call host time (us) of calls x fn(), with a synchronisation before and one inside the timing."""
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    sync()
+    return (time.perf_counter() - t0) / calls * 1e6
+
+
+def interleaved_us(variants, calls, rounds, sync):
+    """{name: [per-call us of each round]}: the variants take turns round by round, so that a drift
+    of the host's speed reaches each of them alike. A variant (fn, True) is called once a round with
+    the call count (its loop runs in C)."""
+    samples = {name: [] for name in variants}
     for _ in range(rounds):
+        for name, (fn, in_c) in variants.items():
+            if in_c:
+                sync()
+                t0 = time.perf_counter()
+                fn(calls)
+                sync()
+                samples[name].append((time.perf_counter() - t0) / calls * 1e6)
+            else:
+                samples[name].append(one_round_us(fn, calls, sync))
+    return samples
+
+
+def cell(samples):
+    return f"{statistics.median(samples):.2f} ({min(samples):.2f}-{max(samples):.2f})"
+
+
+def per_call_table(dev, calls, rounds, cupy):
+    sync = torch.cuda.synchronize
+    print(f"per-call host time, us: median (min-max) of {rounds} rounds of {calls} calls, the columns "
+          "taking turns; overhead = hipreduce.sum - C loop (medians)")
+    print(f"{'array':<6} {'n':>5} {'hipreduce.sum':>20} {'sum(out=)':>20} {'C loop':>20} "
+          f"{'overhead':>9} {'out= over':>9} {'framework sum':>20}")
+    for n in (1, 1 << 10):
+        t = torch.ones(n, device=dev)
+        out = torch.empty((), device=dev)
+        stream = torch.cuda.current_stream(dev).cuda_stream
+        x_mem, out_mem = (t.data_ptr(), dev.index, t.nbytes), (out.data_ptr(), dev.index, out.nbytes)
+        variants = {
+            "torch hr": (lambda: hr.sum(t), False),
+            "torch out": (lambda: hr.sum(t, out=out), False),
+            "C loop": (lambda k: _core._reduce_loop(dev.index, stream, 0, F32, x_mem, n, F32, out_mem, k), True),
+            "torch sum": (lambda: torch.sum(t), False),
+        }
+        if cupy is not None:
+            c = cupy.ones(n, dtype=cupy.float32)
+            cout = cupy.empty((), dtype=cupy.float32)
+            variants.update({
+                "cupy hr": (lambda: hr.sum(c), False),
+                "cupy out": (lambda: hr.sum(c, out=cout), False),
+                "cupy sum": (lambda: cupy.sum(c), False),
+            })
+        for fn, in_c in variants.values():  # warm-up: workspaces, allocator pools, templates
+            fn(100) if in_c else [fn() for _ in range(100)]
+        got = interleaved_us(variants, calls, rounds, sync)
+        floor = statistics.median(got["C loop"])
+        for fw in ("torch", "cupy") if cupy is not None else ("torch",):
+            print(f"{fw:<6} {n:>5} {cell(got[fw + ' hr']):>20} {cell(got[fw + ' out']):>20} {cell(got['C loop']):>20} "
+                  f"{statistics.median(got[fw + ' hr']) - floor:>9.2f} "
+                  f"{statistics.median(got[fw + ' out']) - floor:>9.2f} {cell(got[fw + ' sum']):>20}")
+
+
+def breakdown(dev, cupy):
+    """Host time of each piece of the call path, timeit-style (median of 5 rounds), no GPU work except
+    where the piece launches some (marked)."""
+    from hipreduce import _arrays
+    t = torch.ones(1, device=dev)
+    out = torch.empty((), device=dev)
+    fw, _ = _arrays.framework_of(t)
+    stream = fw.stream(dev.index)
+    x_mem, out_mem = fw.memory(t, F32), fw.memory(out, F32)
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    env = dict(t=t, out=out, fw=fw, torch=torch, dev=dev, stream=stream, x_mem=x_mem, out_mem=out_mem,
+               core=_core, raw=raw, f32=torch.float32, hr=hr, cupy=cupy)
+    pieces = [
+        "t.dtype", "t.is_cuda", "t.get_device()", "t.device", "t.is_contiguous()", "t.contiguous()",
+        "t.numel()", "t.shape", "t.dim()", "t.data_ptr()", "t.nbytes",
+        "raw(0)", "torch.cuda.current_stream(dev)",
+        "t.new_empty((), dtype=f32)", "torch.empty((), dtype=f32, device=dev)",
+        "torch.empty((), dtype=f32, device=0)", "torch.empty_like(out)",
+        "fw.prepare(t)", "fw.empty((), 10, t)", "fw.memory(t, 10)", "fw.stream(0)",
+        "core.reduce_axis(0, stream, 0, 10, x_mem, 1, 1, 1, 10, out_mem)  # launches",
+        "hr.sum(t)  # launches", "hr.sum(t, out=out)  # launches", "torch.sum(t)  # launches",
+    ]
+    if cupy is not None:
+        env["c"] = cupy.ones(1, dtype=cupy.float32)
+        pieces += ["c.flags.c_contiguous", "c.dtype", "c.device.id", "c.data.ptr", "c.nbytes",
+                   "cupy.cuda.runtime.getDevice()", "cupy.cuda.get_current_stream()",
+                   "cupy.empty((), cupy.float32)", "hr.sum(c)  # launches", "cupy.sum(c)  # launches"]
+    print("\nbreakdown, us per call (median of 5 rounds)")
+    for stmt in pieces:
+        number = 2000 if "launches" in stmt else 20000
+        samples = []
+        for _ in range(5):
+            torch.cuda.synchronize()
+            samples.append(timeit.timeit(stmt.split("  #")[0], globals=env, number=number) / number * 1e6)
         torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        torch.cuda.synchronize()
-        out.append((time.perf_counter() - t0) / calls * 1e6)
-    return statistics.median(out)
+        print(f"  {stmt:<72} {statistics.median(samples):7.3f}")
 
 
 def gpu_ms(fn, reps=20):
@@ -46,50 +148,32 @@ def gpu_ms(fn, reps=20):
         b.record()
         b.synchronize()
         times.append(a.elapsed_time(b))
-    return statistics.median(times)
+    return times
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--device", type=int, default=0)
-    args = ap.parse_args()
-    dev = torch.device("cuda", args.device)
-    torch.cuda.set_device(dev)
-    print(f"hipreduce {hr.__version__} ({hr.backend()}), torch {torch.__version__}, "
-          f"{torch.cuda.get_device_name(dev)}")
-    print("per-call host time, us (median of 7 rounds of 20000 calls)")
-    print(f"{'n':>6} {'hipreduce.sum':>14} {'_core (C floor)':>16} {'overhead':>9} {'torch.sum':>10}")
-    for n in (1, 1 << 10):
-        t = torch.ones(n, device=dev)
-        out = torch.empty((), device=dev)
-        stream = torch.cuda.current_stream(dev).cuda_stream
-        ptr, optr = t.data_ptr(), out.data_ptr()
-        hr_us = per_call_us(lambda: hr.sum(t))
-        core_us = per_call_us(lambda: _core.reduce_axis(args.device, stream, 0, 10, ptr, 1, n, 1, 10, optr))
-        torch_us = per_call_us(lambda: torch.sum(t))
-        print(f"{n:>6} {hr_us:>14.2f} {core_us:>16.2f} {hr_us - core_us:>9.2f} {torch_us:>10.2f}")
-
-    try:
-        import cupy
-    except ImportError:
-        cupy = None
-    print("\nlarge sizes: GPU time (CUDA events), ms and GB/s of input read")
+def large_sizes(dev, cupy):
+    print("\nlarge sizes: GPU time (CUDA events), ms: median (min-max) of 20, GB/s of input read at the median")
     x = torch.randn(1 << 28, device=dev)
+    mid = torch.randn(1 << 20, device=dev)
     rows = torch.randn(4096, 65536, device=dev)
     rng = np.random.default_rng(0)
     lengths = rng.integers(0, 512, size=(1 << 27) // 256)
     offsets = torch.tensor(np.concatenate([[0], np.cumsum(lengths)]), device=dev)
     seg_x = torch.randn(int(offsets[-1]), device=dev)
+    cx = cupy.from_dlpack(x) if cupy else None
+    cmid = cupy.from_dlpack(mid) if cupy else None
+    cr = cupy.from_dlpack(rows) if cupy else None
     cases = [
+        ("sum 2^20 f32", mid.numel() * 4, lambda: hr.sum(mid), lambda: torch.sum(mid),
+         (lambda: cupy.sum(cmid)) if cupy else None),
         ("sum 2^28 f32", x.numel() * 4, lambda: hr.sum(x), lambda: torch.sum(x),
-         (lambda cx: lambda: cupy.sum(cx))(cupy.from_dlpack(x)) if cupy else None),
+         (lambda: cupy.sum(cx)) if cupy else None),
         ("argmax rows 4096x65536", rows.numel() * 4, lambda: hr.argmax(rows, axis=1),
-         lambda: torch.argmax(rows, dim=1),
-         (lambda cr: lambda: cupy.argmax(cr, axis=1))(cupy.from_dlpack(rows)) if cupy else None),
+         lambda: torch.argmax(rows, dim=1), (lambda: cupy.argmax(cr, axis=1)) if cupy else None),
         ("segment sum 0..511", seg_x.numel() * 4, lambda: hr.segment_reduce(seg_x, offsets, "sum"),
          lambda: torch.segment_reduce(seg_x, "sum", offsets=offsets), None),
     ]
-    print(f"{'case':<24} {'hipreduce':>16} {'torch':>16} {'cupy':>16}")
+    print(f"{'case':<24} {'hipreduce':>28} {'torch':>28} {'cupy':>28}")
     for name, nbytes, f_hr, f_torch, f_cupy in cases:
         cells = []
         for f in (f_hr, f_torch, f_cupy):
@@ -97,8 +181,32 @@ def main():
                 cells.append("-")
                 continue
             ms = gpu_ms(f)
-            cells.append(f"{ms:.3f} {nbytes / ms / 1e6:.0f}")
-        print(f"{name:<24} {cells[0]:>16} {cells[1]:>16} {cells[2]:>16}")
+            med = statistics.median(ms)
+            cells.append(f"{med:.3f} ({min(ms):.3f}-{max(ms):.3f}) {nbytes / med / 1e6:.0f}")
+        print(f"{name:<24} {cells[0]:>28} {cells[1]:>28} {cells[2]:>28}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--device", type=int, default=0)
+    ap.add_argument("--calls", type=int, default=20000)
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--breakdown", action="store_true", help="also time each piece of the call path")
+    ap.add_argument("--no-large", action="store_true", help="skip the large sizes")
+    args = ap.parse_args()
+    dev = torch.device("cuda", args.device)
+    torch.cuda.set_device(dev)
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    print(f"hipreduce {hr.__version__} ({hr.backend()}), torch {torch.__version__}, "
+          f"cupy {cupy.__version__ if cupy else '-'}, {torch.cuda.get_device_name(dev)}")
+    per_call_table(dev, args.calls, args.rounds, cupy)
+    if args.breakdown:
+        breakdown(dev, cupy)
+    if not args.no_large:
+        large_sizes(dev, cupy)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from typing import Any, Optional, Protocol, Sequence, Union
 
 from . import _core
 from . import _dtypes as dt
-from ._arrays import CPU, framework_of
+from ._arrays import BY_TYPE, CPU, framework_of
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
            "norm", "dot", "segment_reduce", "backend", "device_count", "set_cpu_threads", "__version__"]
@@ -71,12 +71,13 @@ def set_cpu_threads(threads: int) -> None:
     _core.set_cpu_threads(operator.index(threads))
 
 
-def _layout(shape, axis):
-    """(outer, extent, inner, result shape, keepdims shape) of reducing axis (None: all) of shape.
-    A tuple of axes must be adjacent (it then is one axis of a reshaped view)."""
+def _layout(fw, x, axis, keepdims):
+    """(outer, extent, inner, result shape) of reducing axis (None: all) of x; the result keeps the
+    reduced axes as 1 with keepdims. A tuple of axes must be adjacent (one axis of a reshaped view)."""
+    if axis is None:  # the common case first: no shape tuple needed
+        return 1, fw.size(x), 1, (1,) * fw.ndim(x) if keepdims else ()
+    shape = fw.shape(x)
     ndim = len(shape)
-    if axis is None:
-        return 1, math.prod(shape), 1, (), (1,) * ndim
     if isinstance(axis, (tuple, list)):
         axes = sorted(_normalize_axis(a, ndim) for a in axis)
         if not axes:
@@ -90,7 +91,8 @@ def _layout(shape, axis):
         lo = _normalize_axis(axis, ndim)
         hi = lo + 1
     outer, extent, inner = math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])
-    return outer, extent, inner, shape[:lo] + shape[hi:], shape[:lo] + (1,) * (hi - lo) + shape[hi:]
+    kept = (1,) * (hi - lo) if keepdims else ()
+    return outer, extent, inner, tuple(shape[:lo]) + kept + tuple(shape[hi:])
 
 
 def _normalize_axis(axis, ndim):
@@ -103,46 +105,56 @@ def _normalize_axis(axis, ndim):
     return a % ndim
 
 
-def _result(fw, like, shape, code, out, device, name):
-    """out, checked (its framework, device, shape, dtype, C-contiguous), or a new array."""
-    if out is None:
-        return fw.empty(shape, code, like)
+def _checked_out(fw, out, shape, code, device):
+    """out's dtype code, once out is checked: an array of the input's framework on its device, of the
+    result's shape, of dtype code (None: any the library allows, out's dtype is then the result's, as
+    in numpy), C-contiguous and writable."""
     if not fw.is_array(out):
-        raise TypeError(f"hipreduce: {name} must be an array of the input's framework, not {type(out).__name__}")
-    if fw.device(out) != device:
-        raise ValueError(f"hipreduce: {name} is on another device than the input")
-    if tuple(fw.shape(out)) != tuple(shape):
-        raise ValueError(f"hipreduce: {name} has shape {tuple(fw.shape(out))}, the result has {tuple(shape)}")
-    if fw.dtype_code(out) != code:
-        raise TypeError(f"hipreduce: {name} has dtype {dt.NAMES[fw.dtype_code(out)]}, "
-                        f"the result is {dt.NAMES[code]}")
-    if not fw.is_contiguous(out):
-        raise ValueError(f"hipreduce: {name} must be C-contiguous and writable")
-    return out
+        raise TypeError(f"hipreduce: out must be an array of the input's framework, not {type(out).__name__}")
+    out_shape, out_code, out_device, writable = fw.describe(out)
+    if out_device != device:
+        raise ValueError("hipreduce: out is on another device than the input")
+    if tuple(out_shape) != tuple(shape):
+        raise ValueError(f"hipreduce: out has shape {tuple(out_shape)}, the result has {tuple(shape)}")
+    if code is not None and out_code != code:
+        raise TypeError(f"hipreduce: out has dtype {dt.NAMES[out_code]}, the result is {dt.NAMES[code]}")
+    if not writable:
+        raise ValueError("hipreduce: out must be C-contiguous and writable")
+    return out_code
 
 
-def _result_code(fw, op, code, dtype, out):
-    """The result dtype: dtype=, else out's dtype (as numpy does), else the framework's default."""
-    if dtype is not None:
-        return dt.code_of(dtype)
-    if out is not None and fw.is_array(out):
-        return fw.dtype_code(out)
-    return dt.DEFAULT_RESULT[op, code, fw.torch_rules]
+def _code_of(dtype):
+    return None if dtype is None else dt.code_of(dtype)
 
 
 def _prepare(x):
-    fw, x = framework_of(x)
-    x = fw.contiguous(x)
-    return fw, x, fw.code(x), fw.device(x)
+    """(framework, x made C-contiguous, its dtype code, its device)."""
+    fw = BY_TYPE.get(type(x))
+    if fw is None:
+        fw, x = framework_of(x)
+    x, code, device = fw.prepare(x)
+    return fw, x, code, device
 
 
+# The call path below runs on every call: for a small GPU array its cost is the package's overhead
+# over the C call (bench/python_overhead.py), so it reads each attribute once and allocates only the
+# result.
 def _reduce(op, x, axis, dtype, keepdims, out):
-    fw, x, code, device = _prepare(x)
-    outer, extent, inner, shape, kept = _layout(fw.shape(x), axis)
+    fw = BY_TYPE.get(type(x))  # _prepare and _layout's first case, inlined: each call costs 50-100 ns
+    if fw is None:
+        fw, x = framework_of(x)
+    x, code, device = fw.prepare(x)
+    if axis is None and not keepdims:
+        outer, extent, inner, shape = 1, fw.size(x), 1, ()
+    else:
+        outer, extent, inner, shape = _layout(fw, x, axis, keepdims)
     if extent == 0 and op in dt.NO_IDENTITY:
         raise ValueError(f"hipreduce: {_OP_NAMES[op]} of an empty axis (no identity, as in numpy)")
-    out_code = _result_code(fw, op, code, dtype, out)
-    res = _result(fw, x, kept if keepdims else shape, out_code, out, device, "out")
+    if out is None:  # the result dtype: dtype=, else out's, else the framework's default
+        out_code = fw.defaults[op][code] if dtype is None else dt.code_of(dtype)
+        res = fw.empty(shape, out_code, x)
+    else:
+        res, out_code = out, _checked_out(fw, out, shape, _code_of(dtype), device)
     _core.reduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
                       out_code, fw.memory(res, out_code))
     return fw.scalar(res) if out is None and not keepdims and axis is None else res
@@ -152,11 +164,14 @@ def _argreduce(op, x, axis, keepdims, out, return_value):
     fw, x, code, device = _prepare(x)
     if isinstance(axis, (tuple, list)):
         raise TypeError("hipreduce: argmin/argmax take one axis or None (a flat index), not a tuple")
-    outer, extent, inner, shape, kept = _layout(fw.shape(x), axis)
+    outer, extent, inner, shape = _layout(fw, x, axis, keepdims)
     if extent == 0:
         raise ValueError(f"hipreduce: {_OP_NAMES[op]} of an empty axis (no identity, as in numpy)")
-    shape = kept if keepdims else shape
-    indices = _result(fw, x, shape, dt.I64, out, device, "out")
+    if out is None:
+        indices = fw.empty(shape, dt.I64, x)
+    else:
+        indices = out
+        _checked_out(fw, out, shape, dt.I64, device)
     values = fw.empty(shape, code, x)
     _core.argreduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
                          fw.memory(values, code), fw.memory(indices, dt.I64))
@@ -261,9 +276,12 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
         raise ValueError("hipreduce: dot of arrays on two devices")
     if tuple(fw.shape(x)) != tuple(fw.shape(y)):
         raise ValueError(f"hipreduce: dot of shapes {tuple(fw.shape(x))} and {tuple(fw.shape(y))}")
-    n = _layout(fw.shape(x), None)[1]
-    out_code = _result_code(fw, dt.OPS_DOT, code, dtype, out)
-    res = _result(fw, x, (), out_code, out, device, "out")
+    n = fw.size(x)
+    if out is None:
+        out_code = fw.defaults[dt.OPS_DOT][code] if dtype is None else dt.code_of(dtype)
+        res = fw.empty((), out_code, x)
+    else:
+        res, out_code = out, _checked_out(fw, out, (), _code_of(dtype), device)
     _core.dot(device, fw.stream(device), code, fw.memory(x, code), fw.memory(y, code), n, out_code,
               fw.memory(res, out_code))
     return fw.scalar(res) if out is None else res
@@ -299,13 +317,20 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
     if code_op in dt.ARG_OPS:
         if dtype is not None:
             raise TypeError("hipreduce: argmin/argmax give int64 indices (no dtype=)")
-        indices = _result(fw, x, (num_segments,), dt.I64, out, device, "out")
+        if out is None:
+            indices = fw.empty((num_segments,), dt.I64, x)
+        else:
+            indices = out
+            _checked_out(fw, out, (num_segments,), dt.I64, device)
         values = fw.empty((num_segments,), code, x)
         _core.argreduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                                  fw.memory(values, code), fw.memory(indices, dt.I64))
         return indices
-    out_code = _result_code(fw, code_op, code, dtype, out)
-    res = _result(fw, x, (num_segments,), out_code, out, device, "out")
+    if out is None:
+        out_code = fw.defaults[code_op][code] if dtype is None else dt.code_of(dtype)
+        res = fw.empty((num_segments,), out_code, x)
+    else:
+        res, out_code = out, _checked_out(fw, out, (num_segments,), _code_of(dtype), device)
     _core.reduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                           out_code, fw.memory(res, out_code))
     return res

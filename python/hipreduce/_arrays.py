@@ -17,12 +17,18 @@ from . import _dtypes as dt
 CPU = -1  # the device value of host memory (the cpu device)
 
 
+# An adapter per framework. On the call path (__init__._reduce and friends): prepare(x) gives the
+# C-contiguous input, its dtype code and device in one call; size/ndim/shape; empty() allocates a
+# result like the input; stream(device) and memory(a, code) are what _core takes. Each is a few
+# attribute reads: a call on a small GPU array costs what these cost (bench/python_overhead.py).
+
 class NumpyArrays:
-    torch_rules = False
+    defaults = dt.DEFAULTS[False]  # numpy's default result dtypes, [op][code]
 
     @staticmethod
-    def code(x):
-        return dt.code_of_numpy(x.dtype)
+    def prepare(x):
+        x = NumpyArrays.contiguous(x)
+        return x, dt.code_of_numpy(x.dtype), CPU
 
     @staticmethod
     def contiguous(x):
@@ -31,6 +37,10 @@ class NumpyArrays:
         if x.flags.c_contiguous and x.dtype.isnative:
             return x
         return np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+
+    @staticmethod
+    def code(x):
+        return dt.code_of_numpy(x.dtype)
 
     @staticmethod
     def device(x):
@@ -54,20 +64,25 @@ class NumpyArrays:
         return np.empty(shape, d)
 
     @staticmethod
-    def dtype_code(a):
-        return dt.code_of_numpy(a.dtype)
+    def describe(a):
+        """(shape, dtype code, device, C-contiguous and writable) of a result array passed in."""
+        return a.shape, dt.code_of_numpy(a.dtype), CPU, a.flags.c_contiguous and a.flags.writeable
 
     @staticmethod
     def is_array(a):
         return isinstance(a, np.ndarray)
 
     @staticmethod
-    def is_contiguous(a):
-        return a.flags.c_contiguous and a.flags.writeable
-
-    @staticmethod
     def shape(a):
         return a.shape
+
+    @staticmethod
+    def size(a):
+        return a.size
+
+    @staticmethod
+    def ndim(a):
+        return a.ndim
 
     @staticmethod
     def scalar(a):
@@ -93,74 +108,96 @@ def host_offsets(offsets, n):
     return np.ascontiguousarray(o, dtype=np.uint64)
 
 
-def device_memory(ptr, device, nbytes, contiguous):
-    """What _core takes for a torch/cupy array: (pointer, device, bytes), which it checks against the
-    call's device and size; the array must be C-contiguous (its bytes are [pointer, pointer + bytes))."""
-    if not contiguous:
-        raise ValueError("hipreduce: an array passed to the library must be C-contiguous")
-    return ptr, device, nbytes
-
-
 class TorchArrays:
-    torch_rules = True
+    defaults = dt.DEFAULTS[True]  # torch's default result dtypes (every integer sum into int64)
 
     def __init__(self, torch):
         self.torch = torch
+        self.codes, self.dtypes = dt.torch_tables()
         # The raw current stream without building a torch.cuda.Stream object (what triton uses);
         # the public torch.cuda.current_stream otherwise. A pointer is enough: torch never destroys
         # its pooled streams (only a torch.cuda.ExternalStream's owner can; see _core's handle_for).
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         self._raw_stream = raw if raw is not None else (
             lambda device: torch.cuda.current_stream(device).cuda_stream)
+        self._empty_like = torch.empty_like
+        self._zero_d = {}  # (dtype code, device) -> a 0-d tensor, the template of 0-d results
+
+    def prepare(self, x):
+        if not x.is_contiguous():
+            x = x.contiguous()
+        code = self.codes.get(x.dtype)
+        if code is None:
+            code = self.code(x)  # raises
+        if x.is_cuda:  # also ROCm builds of torch; get_device() is the ordinal, without a torch.device
+            return x, code, x.get_device()
+        return x, code, self.device(x)
+
+    @staticmethod
+    def contiguous(x):
+        return x if x.is_contiguous() else x.contiguous()
 
     def code(self, x):
-        code = dt.torch_tables()[0].get(x.dtype)
+        code = self.codes.get(x.dtype)
         if code is None:
             raise TypeError(f"hipreduce: tensors of dtype {x.dtype} are not supported "
                             f"(supported: {', '.join(dt.NAMES)})")
         return code
 
     @staticmethod
-    def contiguous(x):
-        return x.contiguous()  # returns x itself when it is contiguous
-
-    @staticmethod
     def device(x):
         d = x.device
         if d.type == "cpu":
             return CPU
-        if d.type == "cuda":  # also ROCm builds of torch
+        if d.type == "cuda":
             return d.index if d.index is not None else 0
         raise TypeError(f"hipreduce: tensors on {d} are not supported (cpu or cuda)")
 
     @staticmethod
     def memory(x, code):
-        # get_device(): the CUDA ordinal, -1 for a CPU tensor (what device() gives, without building
-        # a torch.device; other device types were refused by device() before any memory is taken).
-        return device_memory(x.data_ptr(), x.get_device(), x.nbytes, x.is_contiguous())
+        # (pointer, device, bytes) for _core, which checks them against the call. get_device(): the
+        # CUDA ordinal, -1 for a CPU tensor. Every tensor here is C-contiguous (prepare() made the
+        # inputs so, the results were checked or allocated), so its bytes start at the pointer.
+        return x.data_ptr(), x.get_device(), x.nbytes
 
     def stream(self, device):
         return 0 if device == CPU else self._raw_stream(device)
 
     def empty(self, shape, code, like):
-        d = dt.torch_tables()[1][code]
+        # On like's device. A 0-d result (axis=None) is empty_like of a 0-d tensor of the dtype and
+        # device kept for that: 1.6 us on the H200's host against 2.3 for new_empty and 2.7 for
+        # torch.empty(device=...), the larger part of a small call's cost (bench/python_overhead.py).
+        if not shape:
+            key = (code, like.get_device())
+            template = self._zero_d.get(key)
+            if template is None:
+                template = self._zero_d[key] = like.new_empty((), dtype=self._dtype(code))
+            return self._empty_like(template)
+        return like.new_empty(shape, dtype=self._dtype(code))
+
+    def _dtype(self, code):
+        d = self.dtypes[code]
         if d is None:
             raise TypeError(f"hipreduce: this torch has no {dt.NAMES[code]} dtype")
-        return like.new_empty(shape, dtype=d)  # like's device; cheaper than torch.empty(device=...)
+        return d
 
-    def dtype_code(self, a):
-        return self.code(a)
+    def describe(self, a):
+        return a.shape, self.code(a), a.get_device() if a.is_cuda else self.device(a), a.is_contiguous()
 
     def is_array(self, a):
         return isinstance(a, self.torch.Tensor)
 
     @staticmethod
-    def is_contiguous(a):
-        return a.is_contiguous()
-
-    @staticmethod
     def shape(a):
         return tuple(a.shape)
+
+    @staticmethod
+    def size(a):
+        return a.numel()
+
+    @staticmethod
+    def ndim(a):
+        return a.dim()
 
     @staticmethod
     def scalar(a):
@@ -190,17 +227,24 @@ def device_offsets_torch(torch, offsets, device, n):
 
 
 class CupyArrays:
-    torch_rules = False
+    defaults = dt.DEFAULTS[False]
 
     def __init__(self, cupy):
         self.cupy = cupy
+        self._get_device = cupy.cuda.runtime.getDevice
+        self._current_stream = cupy.cuda.get_current_stream
+
+    def prepare(self, x):
+        if not x.flags.c_contiguous:
+            x = self.cupy.ascontiguousarray(x)
+        return x, dt.code_of_numpy(x.dtype), x.device.id
+
+    def contiguous(self, x):
+        return x if x.flags.c_contiguous else self.cupy.ascontiguousarray(x)
 
     @staticmethod
     def code(x):
         return dt.code_of_numpy(x.dtype)
-
-    def contiguous(self, x):
-        return x if x.flags.c_contiguous else self.cupy.ascontiguousarray(x)
 
     @staticmethod
     def device(x):
@@ -208,41 +252,50 @@ class CupyArrays:
 
     @staticmethod
     def memory(x, code):
-        return device_memory(x.data.ptr, x.device.id, x.nbytes, x.flags.c_contiguous)
+        # (pointer, device, bytes), as TorchArrays.memory; every array here is C-contiguous.
+        return x.data.ptr, x.device.id, x.nbytes
 
     def _on(self, device):
         """cupy allocates and names streams for its current device: the array's device, made current
         for the duration when it is not."""
-        cuda = self.cupy.cuda
-        return contextlib.nullcontext() if cuda.runtime.getDevice() == device else cuda.Device(device)
+        return contextlib.nullcontext() if self._get_device() == device else self.cupy.cuda.Device(device)
 
     def stream(self, device):
         # The Stream object, not its pointer: _core holds it while the thread's handle uses its stream
         # (cupy destroys a stream when its object is collected).
-        with self._on(device):
-            return self.cupy.cuda.get_current_stream()
+        if self._get_device() == device:
+            return self._current_stream()
+        with self.cupy.cuda.Device(device):
+            return self._current_stream()
 
     def empty(self, shape, code, like):
         d = dt.NUMPY[code]
         if d is None:
             raise TypeError("hipreduce: cupy has no bfloat16 dtype")
-        with self._on(like.device.id):
+        device = like.device.id
+        if self._get_device() == device:
+            return self.cupy.empty(shape, d)
+        with self.cupy.cuda.Device(device):
             return self.cupy.empty(shape, d)
 
     @staticmethod
-    def dtype_code(a):
-        return dt.code_of_numpy(a.dtype)
+    def describe(a):
+        return a.shape, dt.code_of_numpy(a.dtype), a.device.id, a.flags.c_contiguous
 
     def is_array(self, a):
         return isinstance(a, self.cupy.ndarray)
 
     @staticmethod
-    def is_contiguous(a):
-        return a.flags.c_contiguous
-
-    @staticmethod
     def shape(a):
         return a.shape
+
+    @staticmethod
+    def size(a):
+        return a.size
+
+    @staticmethod
+    def ndim(a):
+        return a.ndim
 
     @staticmethod
     def scalar(a):
@@ -268,12 +321,16 @@ class CupyArrays:
 NUMPY = NumpyArrays()
 _torch = None
 _cupy = None
+# The adapter of each exact array type seen so far (np.ndarray, torch.Tensor, cupy.ndarray): one
+# dict lookup per call. Subclasses and other array-likes go through framework_of every time.
+BY_TYPE = {np.ndarray: NUMPY}
 
 
 def framework_of(x):
     """The framework of x, and x itself or, for another array-like, x as a numpy array."""
-    if type(x) is np.ndarray:
-        return NUMPY, x
+    fw = BY_TYPE.get(type(x))
+    if fw is not None:
+        return fw, x
     if isinstance(x, np.ndarray):
         if isinstance(x, np.ma.MaskedArray):  # np.asarray would drop the mask and reduce masked values
             raise TypeError("hipreduce: masked arrays are not supported (reduce x.filled(value) or x.compressed())")
@@ -283,11 +340,13 @@ def framework_of(x):
     if torch is not None and isinstance(x, torch.Tensor):
         if _torch is None:
             _torch = TorchArrays(torch)
+            BY_TYPE[torch.Tensor] = _torch
         return _torch, x
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(x, cupy.ndarray):
         if _cupy is None:
             _cupy = CupyArrays(cupy)
+            BY_TYPE[cupy.ndarray] = _cupy
         return _cupy, x
     dlpack_device = getattr(x, "__dlpack_device__", None)
     if dlpack_device is not None:

@@ -111,6 +111,7 @@ def default_result(op: int, code: int, torch_rules: bool) -> int:
     return code
 
 
-# default_result for every (op, input code, torch rules): one dict lookup on the call path.
-DEFAULT_RESULT = {(op, code, rules): default_result(op, code, rules)
-                  for op in list(OPS.values()) + [OPS_DOT] for code in range(len(NAMES)) for rules in (False, True)}
+# default_result for every op and input code, one table per rule set ([False]: numpy's, [True]:
+# torch's), indexed [op][code]: two list lookups on the call path.
+DEFAULTS = tuple(tuple(tuple(default_result(op, code, rules) for code in range(len(NAMES)))
+                       for op in range(OPS_DOT + 1)) for rules in (False, True))

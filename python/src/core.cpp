@@ -154,8 +154,9 @@ private:
         uintptr_t ptr = 0;
         int on = 0;
         uint64_t size = 0;
-        if (PyTuple_GET_SIZE(obj.ptr()) != 3 || !nb::try_cast(obj[0], ptr) || !nb::try_cast(obj[1], on) ||
-            !nb::try_cast(obj[2], size))
+        PyObject* t = obj.ptr();
+        if (PyTuple_GET_SIZE(t) != 3 || !nb::try_cast(nb::handle(PyTuple_GET_ITEM(t, 0)), ptr) ||
+            !nb::try_cast(nb::handle(PyTuple_GET_ITEM(t, 1)), on) || !nb::try_cast(nb::handle(PyTuple_GET_ITEM(t, 2)), size))
             refuse(name, "must be (pointer, device, bytes) as ints", true);
         if (on != device)
             refuse(name, "is in " + where(on) + ", the call runs on " +
@@ -336,6 +337,25 @@ void argreduce_segments(int device, nb::handle stream, int op, int dt, nb::handl
     if (s != HIPREDUCE_STATUS_SUCCESS) raise_status(s, "hipreduce_argreduce_segments", h);
 }
 
+// For bench/python_overhead.py: `calls` hipreduce_reduce calls of one row of n elements in a C loop,
+// no Python between them: the C API's own cost per call, against which the package's is measured.
+void reduce_loop(int device, nb::handle stream, int op, int in_dt, nb::handle x, uint64_t n, int out_dt,
+                 nb::handle out, uint64_t calls)
+{
+    memory in(x, device, mul(n, size_of(in_dt)), false, "x");
+    memory res(out, device, size_of(out_dt), true, "out");
+    hipreduce_handle h = handle_for(device, stream);
+    const hipreduce_location loc = device == cpu_device ? HIPREDUCE_RESULT_HOST : HIPREDUCE_RESULT_DEVICE;
+    hipreduce_status s = HIPREDUCE_STATUS_SUCCESS;
+    {
+        nb::gil_scoped_release unlocked;
+        for (uint64_t i = 0; i < calls && s == HIPREDUCE_STATUS_SUCCESS; ++i)
+            s = hipreduce_reduce(h, static_cast<hipreduce_op>(op), static_cast<hipreduce_dtype>(in_dt), in.get(), n,
+                                 static_cast<hipreduce_dtype>(out_dt), res.get(), loc);
+    }
+    if (s != HIPREDUCE_STATUS_SUCCESS) raise_status(s, "hipreduce_reduce", h);
+}
+
 int device_count()
 {
     int n = 0;
@@ -375,6 +395,9 @@ NB_MODULE(_core, m)
     m.def("argreduce_segments", &argreduce_segments, nb::arg("device"), nb::arg("stream"), nb::arg("op"),
           nb::arg("dtype"), nb::arg("x").none(), nb::arg("x_size"), nb::arg("num_segments"), nb::arg("offsets").none(),
           nb::arg("values").none(), nb::arg("indices").none(), "hipreduce_argreduce_segments.");
+    m.def("_reduce_loop", &reduce_loop, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"),
+          nb::arg("x").none(), nb::arg("n"), nb::arg("out_dtype"), nb::arg("out").none(), nb::arg("calls"),
+          "calls x hipreduce_reduce of x's n elements into out in a C loop (bench/python_overhead.py's floor).");
     m.def("backend", [] { return hipreduce_backend_name(); },
           "The GPU backend libhipreduce was built with: 'cuda', 'amd' or 'cpu'.");
     m.def("version", [] { return hipreduce_get_version(); }, "hipreduce_get_version(): MAJOR*10000+MINOR*100+PATCH.");

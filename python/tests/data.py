@@ -41,5 +41,11 @@ def random_array(shape, dtype, seed=0, op=None):
     return v.astype(dtype).reshape(shape)
 
 
+def bits(a):
+    """The bytes of a's values (C order), for bit-equality across devices."""
+    a = np.ascontiguousarray(a)
+    return a.view(f"u{a.dtype.itemsize}").tobytes() if a.dtype.itemsize > 0 else b""
+
+
 def as_f64(x):
     return np.asarray(x).astype(np.float64)
