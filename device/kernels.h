@@ -66,14 +66,16 @@ __device__ __forceinline__ typename R::acc reduce_tile(const typename R::value_t
 #define HR_TREE_MIN_BLOCKS 4
 #endif
 /* __launch_bounds__'s second argument: on CUDA, blocks per SM; on HIP it becomes
- * amdgpu_waves_per_eu, waves per SIMD. gfx9 (wave64, 4 SIMDs per CU): a block is one
- * wave on each SIMD, so waves per SIMD = blocks per CU (4: at most 64 VGPRs on
- * gfx906/908, 128 on gfx90a/940). gfx10 and later (wave32, 2 SIMD32 per CU): a block is
- * 8 waves on 2 SIMDs, 4 per SIMD, so 4 blocks per CU need 16 waves per SIMD (at most 64
- * of the 1024 VGPRs); 4 waves per SIMD there would allow one block per CU and leave
- * the register count unbounded (256). */
+ * amdgpu_waves_per_eu, waves per SIMD, and the host's "SM" is what hipDeviceProp's
+ * multiProcessorCount counts. gfx9 (wave64, a CU of 4 SIMDs): a 256-thread block is one
+ * wave on each SIMD, so waves per SIMD = blocks per CU (4: at most 128 VGPRs on gfx90a/940,
+ * 64 on gfx906/908). gfx10 and later run in WGP mode, where multiProcessorCount counts
+ * workgroup processors (two CUs, 4 SIMD32): a block is 8 waves of 32, 2 per SIMD, so 4 blocks
+ * per WGP are 8 waves per SIMD (at most 128 VGPRs). (A bound of 16, from counting 2 SIMDs,
+ * capped the kernels at 64 VGPRs and ROCm 5.2's clang spilled 33-52 of the tree kernel's to
+ * scratch on gfx1030: -Rpass-analysis=kernel-resource-usage, f32.) */
 #if defined(__GFX10__) || defined(__GFX11__) || defined(__GFX12__)
-#define HR_TREE_MIN_OCCUPANCY (HR_TREE_MIN_BLOCKS * 4)
+#define HR_TREE_MIN_OCCUPANCY (HR_TREE_MIN_BLOCKS * 2)
 #else
 #define HR_TREE_MIN_OCCUPANCY HR_TREE_MIN_BLOCKS
 #endif

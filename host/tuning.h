@@ -8,8 +8,9 @@
  * ptxas gave the i64 kernel 40 registers and a spill inside the streaming loop (1-2%
  * at 2^28 on H200), and the i8 kernel 128 registers (two blocks per SM). On AMD the
  * bound is in waves per SIMD, which kernels.h derives per family from the same 4
- * blocks per CU: 4 waves per SIMD on gfx9 (wave64, a block is one wave per SIMD), 16
- * on gfx10 and later (wave32, a block is 4 waves per SIMD of a CU's two). */
+ * blocks per multiprocessor: 4 waves per SIMD on gfx9 (wave64, a block is one wave per
+ * SIMD of a CU), 8 on gfx10 and later (wave32; HIP's multiprocessor there is a WGP of 4
+ * SIMD32, and a block is 2 waves on each). */
 #ifndef HIPREDUCE_TUNING_H
 #define HIPREDUCE_TUNING_H
 
@@ -35,10 +36,10 @@ constexpr tuning_row tuning_table[] = {
     /* AMD gfx9 (GCN/CDNA, wave64, up to 2560 threads per CU): 4 blocks = 16 waves per CU,
      * 128 KiB of loads in flight per CU with the prefetch (reasoned, no AMD GPU here). */
     {true, 9, 4},
-    /* AMD gfx10 and later (RDNA, wave32, 2 SIMD32 per CU): 4 blocks = 32 waves of 32 per
-     * CU, 16 per SIMD (RDNA2's most), the same bytes in flight per CU; the kernel's bound
-     * of 16 waves per SIMD keeps it to 64 VGPRs so that they fit (reasoned). A bound of
-     * 4 waves per SIMD, as on gfx9, would let only one block per CU be resident. */
+    /* AMD gfx10 and later (RDNA, wave32, WGP mode: HIP's multiprocessor is a WGP of 4
+     * SIMD32): 4 blocks = 32 waves of 32 per WGP, 8 per SIMD, the same bytes in flight per
+     * SIMD as gfx9; the kernel's bound of 8 waves per SIMD allows 128 VGPRs (reasoned; no
+     * RDNA GPU here). */
     {true, 10, 4},
     {true, 0, 4},
 };
