@@ -132,6 +132,55 @@ __device__ __forceinline__ typename R::acc group_tile(const typename R::value_t*
     return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
 }
 
+/* K short slices per group at once (host/tuning.h's segment_table rows with slots < 8): slice j
+ * has valid[j] <= G * S lanes, so a thread's slots are chunk 0 of lanes g + G*k, k < S, and the
+ * other slots hold the identity. Every slice's chunks are loaded before any is folded, so the
+ * group has K * S loads in flight (one slice at a time: ~100 instructions per warp per 512 bytes
+ * of 16-element f32 rows, each row's loads waiting alone). The folds and the tree are
+ * group_tile's, so each slice gets the same bits. out[j]: every lane of the group (with Skip,
+ * the first) holds slice j's value. */
+template <class R, int G, int S, int K, bool Skip>
+__device__ __forceinline__ void group_short_tiles(typename R::acc (&out)[K],
+                                                  const typename R::value_t* const (&slice)[K],
+                                                  const uint64_t (&valid)[K], unsigned g)
+{
+    using T = typename R::value_t;
+    constexpr int items = chunk_items<R>();
+    static_assert(G < HR_SEGMENT && S <= SEG_SLOTS, "short slices are small groups' (one chunk per slot)");
+    T v[K][S][items];
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        const bool aligned = aligned16(slice[j]);
+#pragma unroll
+        for (int k = 0; k < S; ++k) {
+            const uint64_t at = (uint64_t)(g + (unsigned)G * k) * items;
+            if (aligned && at + items <= valid[j]) {
+                const uint4 raw = hr_load16_input(slice[j] + at);
+                memcpy(v[j][k], &raw, sizeof v[j][k]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < items; ++i)
+                    if (at + i < valid[j]) v[j][k][i] = slice[j][at + i];
+            }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        typename R::acc a[SEG_SLOTS];
+#pragma unroll
+        for (int k = 0; k < SEG_SLOTS; ++k) {
+            const uint32_t lane = g + (unsigned)G * (unsigned)k;
+            input_fold<R> fold(R::identity(), lane * items);
+            if (k < S)
+#pragma unroll
+                for (int i = 0; i < items; ++i)
+                    if ((uint64_t)lane * items + i < valid[j]) fold.add(v[j][k < S ? k : 0][i], lane_pos<R>(0, i));
+            a[k] = fold.result(0);
+        }
+        out[j] = group_tree<R, G, Skip>(a, tile_lanes<R>(valid[j]));
+    }
+}
+
 /* A slice longer than a tile, by one warp-wide group: level-0 tiles in order, each partial
  * folded into its lane of the level-1 tile at once (lane (p / chunk items) % lanes of
  * position p, in rising p as the order has it), a completed level-k tile reduced into
@@ -179,33 +228,54 @@ __device__ HR_NOINLINE typename R::acc stream_slice(const typename R::value_t* x
     }
 }
 
-/* Contiguous rows: a group of G threads per row, grid-stride. */
-template <class R, int W, int G>
+/* Contiguous rows: a group of G threads per row, grid-stride. Small groups with S < SEG_SLOTS take
+ * K = SEG_SLOTS / S rows per iteration (rows of at most G * S lanes), a warp's j-th rows
+ * consecutive; S = SEG_SLOTS: one row per group, by group_tile. */
+template <class R, int W, int G, int S>
 __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
 {
     HR_KERNEL_BODY(W)
     {
         using T = typename R::value_t;
         constexpr bool skip = G == W; /* the group is the shuffle unit: its counts are uniform there */
+        constexpr int K = G == HR_SEGMENT || S == SEG_SLOTS ? 1 : SEG_SLOTS / S;
         const unsigned g = threadIdx.x % G;
-        const uint64_t per_block = HR_TILE_LANES / G;
+        const uint64_t per_block = (uint64_t)K * (HR_TILE_LANES / G);
         const uint64_t stride = (uint64_t)gridDim.x * per_block;
         /* Every group of a warp runs the same number of iterations (shuffles need the whole warp). */
-        const uint64_t warp_first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (W / G);
+        const uint64_t warp_first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (K * (W / G));
         const uint64_t mine = threadIdx.x % W / G;
         for (uint64_t base = warp_first; base < a.items; base += stride) {
-            const uint64_t item = base + mine;
-            const bool real = item < a.items;
-            const uint64_t first = real ? item * a.extent : 0, count = real ? a.extent : 0;
-            const T* slice = (const T*)a.x + first;
-            typename R::acc v;
-            if constexpr (G == HR_SEGMENT) {
-                if (count > tile_items<R>()) v = stream_slice<R>(slice, count, g);
-                else v = group_tile<R, G, skip>(slice, 0, count, g);
+            if constexpr (K == 1) {
+                const uint64_t item = base + mine;
+                const bool real = item < a.items;
+                const uint64_t count = real ? a.extent : 0;
+                const T* slice = (const T*)a.x + (real ? item * a.extent : 0);
+                typename R::acc v;
+                if constexpr (G == HR_SEGMENT) {
+                    if (count > tile_items<R>()) v = stream_slice<R>(slice, count, g);
+                    else v = group_tile<R, G, skip>(slice, 0, count, g);
+                } else {
+                    v = group_tile<R, G, skip>(slice, 0, count, g);
+                }
+                if (real && g == 0) store_result<R>(a, item, v, count == 0);
             } else {
-                v = group_tile<R, G, skip>(slice, 0, count, g);
+                const T* slices[K];
+                uint64_t valid[K];
+#pragma unroll
+                for (int j = 0; j < K; ++j) {
+                    const uint64_t item = base + (uint64_t)j * (W / G) + mine;
+                    valid[j] = item < a.items ? a.extent : 0;
+                    slices[j] = (const T*)a.x + (item < a.items ? item * a.extent : 0);
+                }
+                typename R::acc v[K];
+                group_short_tiles<R, G, S, K, skip>(v, slices, valid, g);
+#pragma unroll
+                for (int j = 0; j < K; ++j) {
+                    const uint64_t item = base + (uint64_t)j * (W / G) + mine;
+                    if (item < a.items && g == 0) store_result<R>(a, item, v[j], a.extent == 0);
+                }
             }
-            if (real && g == 0) store_result<R>(a, item, v, count == 0);
         }
     }
 }

@@ -65,21 +65,31 @@ template <class R, int W> hipError_t run_tree(const reduce_call& c, call_need* n
     return hipGetLastError();
 }
 
-template <class R, int W, int G> hipError_t launch_segments(const reduce_call& c, const seg_args& a)
+template <class R, int W, int G, int S> hipError_t launch_segments(const reduce_call& c, const seg_args& a)
 {
-    hipLaunchKernelGGL((segments_kernel<R, W, G>), dim3(grid_over(a.items, HR_TILE_LANES / G, *c.dev)),
+    const uint64_t rows_per_block = (uint64_t)(G == HR_SEGMENT ? 1 : SEG_SLOTS / S) * (HR_TILE_LANES / G);
+    hipLaunchKernelGGL((segments_kernel<R, W, G, S>), dim3(grid_over(a.items, rows_per_block, *c.dev)),
                        dim3(HR_TILE_LANES), 0, c.stream, a);
     return hipGetLastError();
 }
 
-/* Many rows (inner == 1): a group of threads per row (host/tuning.h). */
+/* Many rows (inner == 1): a group of threads per row, small groups several rows at once
+ * (host/tuning.h's segment_table; the instances below are its rows). */
+constexpr bool segment_rows_instantiated()
+{
+    for (const segment_row& row : segment_table)
+        if (row.slots != SEG_SLOTS && !(row.group == 4 && row.slots == 2)) return false;
+    return true;
+}
+static_assert(segment_rows_instantiated(), "run_slices launches an instance for each row of segment_table");
 template <class R, int W> hipError_t run_slices(const reduce_call& c)
 {
     if (c.size_only || c.outer == 0) return hipSuccess;
     const seg_args a = {{c.result, c.index, c.out_dtype}, c.input, c.outer, c.extent};
-    const uint64_t lanes = (c.extent + chunk_items<R>() - 1) / chunk_items<R>();
-    if (segment_group(lanes) == 4) return launch_segments<R, W, 4>(c, a);
-    return launch_segments<R, W, HR_SEGMENT>(c, a);
+    const segment_row row = segment_shape((c.extent + chunk_items<R>() - 1) / chunk_items<R>());
+    if (row.group == 4 && row.slots == 2) return launch_segments<R, W, 4, 2>(c, a);
+    if (row.group == 4) return launch_segments<R, W, 4, SEG_SLOTS>(c, a);
+    return launch_segments<R, W, HR_SEGMENT, SEG_SLOTS>(c, a);
 }
 
 /* CSR segments balanced by work (device/segment_tiles.h): three launches over a workspace of

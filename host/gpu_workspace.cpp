@@ -39,9 +39,15 @@ hipreduce_status grow(hr_gpu* gpu, unsigned char** buffer, size_t* bytes, size_t
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-/* Staging of a host-bound call: its values, then (argmin/argmax) the indices at the next 8-byte
- * boundary, the whole rounded to 16 bytes (one result: the value at 0, the index at 8). */
-uint64_t index_offset(uint64_t results, uint64_t out_bytes) { return (results * out_bytes + 7) / 8 * 8; }
+/* Staging of a host-bound call: argmin/argmax's indices first, then the values, the whole
+ * rounded to 16 bytes. Indices first, so that the staging has no gap: copy_back reads only bytes
+ * the kernels wrote (values first left up to 7 bytes of padding before the indices, which a
+ * caller's fresh workspace leaves uninitialized: compute-sanitizer's initcheck flagged the copy).
+ * By the op, not call->index: a size query has no index pointer but its call will. */
+uint64_t values_offset(const hr_call* call)
+{
+    return hr_op_call(call->op) == HR_CALL_ARGREDUCE ? hr_call_results(call) * sizeof(int64_t) : 0;
+}
 
 }  // namespace
 
@@ -53,9 +59,7 @@ bool staging_bytes(const hr_call* call, uint64_t* bytes)
         *bytes = 0;
         return true;
     }
-    /* By the op, not call->index: a size query has no index pointer but its call will. */
-    const uint64_t indices = hr_op_call(call->op) == HR_CALL_ARGREDUCE ? results * 8 : 0;
-    *bytes = round16(index_offset(results, (uint64_t)hr_dtype_bytes(call->out_dtype)) + indices);
+    *bytes = round16(values_offset(call) + results * (uint64_t)hr_dtype_bytes(call->out_dtype));
     return true;
 }
 
@@ -84,34 +88,34 @@ hipreduce_status take_workspace(hr_gpu* gpu, const call_bytes& b, call_space* s)
 
 void* staged_result(const hr_call* call, const call_space& s)
 {
-    return call->location == HIPREDUCE_RESULT_HOST ? (void*)s.staging : call->result;
+    return call->location == HIPREDUCE_RESULT_HOST ? (void*)(s.staging + values_offset(call)) : call->result;
 }
 
 int64_t* staged_index(const hr_call* call, const call_space& s)
 {
     if (!call->index || call->location != HIPREDUCE_RESULT_HOST) return call->index;
-    return (int64_t*)(s.staging + index_offset(hr_call_results(call), (uint64_t)hr_dtype_bytes(call->out_dtype)));
+    return (int64_t*)s.staging;
 }
 
 hipreduce_status copy_back(hr_gpu* gpu, const hr_call* call, const call_space& s)
 {
     if (call->location != HIPREDUCE_RESULT_HOST) return HIPREDUCE_STATUS_SUCCESS;
     const uint64_t results = hr_call_results(call), values = results * (uint64_t)hr_dtype_bytes(call->out_dtype);
-    const uint64_t at = index_offset(results, (uint64_t)hr_dtype_bytes(call->out_dtype));
-    const uint64_t indices = call->index ? results * sizeof(int64_t) : 0;
+    const uint64_t at = values_offset(call); /* the indices lie before it */
+    const uint64_t indices = call->index ? at : 0;
     /* A few results (a full reduction's one) come back in one copy, through a local slot. */
     unsigned char slot[64];
-    const bool bounce = at + indices <= sizeof slot;
-    hipError_t err = hipMemcpyAsync(bounce ? (void*)slot : call->result, s.staging, bounce ? at + indices : values,
-                                    hipMemcpyDeviceToHost, gpu->stream);
+    const bool bounce = at + values <= sizeof slot;
+    hipError_t err = hipMemcpyAsync(bounce ? (void*)slot : call->result, s.staging + (bounce ? 0 : at),
+                                    bounce ? at + values : values, hipMemcpyDeviceToHost, gpu->stream);
     if (err == hipSuccess && indices && !bounce)
-        err = hipMemcpyAsync(call->index, s.staging + at, indices, hipMemcpyDeviceToHost, gpu->stream);
+        err = hipMemcpyAsync(call->index, s.staging, indices, hipMemcpyDeviceToHost, gpu->stream);
     if (err != hipSuccess) return fail(gpu, "hipMemcpyAsync", err);
     err = hipStreamSynchronize(gpu->stream);
     if (err != hipSuccess) return fail(gpu, "hipStreamSynchronize", err);
     if (bounce) {
-        memcpy(call->result, slot, values);
-        if (indices) memcpy(call->index, slot + at, indices);
+        memcpy(call->result, slot + at, values);
+        if (indices) memcpy(call->index, slot, indices);
     }
     return HIPREDUCE_STATUS_SUCCESS;
 }

@@ -57,19 +57,28 @@ constexpr tuning_row tuning_table[] = {
 struct segment_row {
     unsigned long long max_lanes; /* rows of at most this many lanes */
     int group;                    /* threads per row: 4 (8 rows per warp) or 32 */
+    int slots;                    /* groups of 4: lanes per thread; below 8, 8 / slots rows per group at once */
 };
 constexpr segment_row segment_table[] = {
-    /* f32 rows <= 128 elements: 8 rows per warp. 4194304 x 16: 2018 GB/s (a thread per row,
-     * 8 lanes in one thread, gave 1538); 1048576 x 64: 2969 GB/s (1.46x CUB 3.5). */
-    {32, 4},
+    /* Groups of 4 (8 rows per warp). H200, f32 sum, hipreduce-bench, CUB 3.5 in the same run
+     * (docs/BENCHMARKS.md, "Short rows"). f32 rows of 9..16 elements: 4 rows per group per
+     * iteration, every row's loads in flight together (device/segments.h, group_short_tiles):
+     * 4194304 x 16 2320-2323 GB/s against one row per group's 2117-2155 (33a00c7, same run).
+     * 4 rows per group lost elsewhere, so the other rows keep one: 8388608 x 8 905-914 (one row:
+     * 1151-1156), 2097152 x 32 3052-3074 (3122-3178). */
+    {2, 4, 8},
+    {4, 4, 2},
+    /* f32 rows <= 128 elements: 8 rows per warp, one row per group. 4194304 x 16: 2018 GB/s (a
+     * thread per row, 8 lanes in one thread, gave 1538); 1048576 x 64: 2969 GB/s (1.46x CUB 3.5). */
+    {32, 4, 8},
     /* longer rows: a warp each. 65536 x 1024: 2828 GB/s (1.26x CUB 3.5). */
-    {256, 32},
+    {256, 32, 8},
 };
-inline int segment_group(unsigned long long lanes)
+inline segment_row segment_shape(unsigned long long lanes)
 {
     for (const segment_row& row : segment_table)
-        if (lanes <= row.max_lanes) return row.group;
-    return 32;
+        if (lanes <= row.max_lanes) return row;
+    return {lanes, 32, 8};
 }
 /* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
  * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on

@@ -5,23 +5,33 @@
 # synccheck (barrier misuse) and initcheck (reads of device memory nothing wrote).
 # The suites run a smaller matrix under the sanitizer: HIPREDUCE_SANITIZE_QUICK=1 for
 # hipreduce_test_gpu, the `sanitize` argument for hipreduce_test_gpu_algorithms, sizes up to
-# 4097 (HIPREDUCE_TYPED_MAX_N) for hipreduce_test_typed's GPU run. TOOLS picks the tools.
+# 4097 (HIPREDUCE_TYPED_MAX_N) for hipreduce_test_typed's GPU run, the emulator's profile for
+# hipreduce_test_segments' GPU run (rows, ragged segments, every length distribution through the
+# three balanced launches, columns; no giant segment), its smoke profile under racecheck (every
+# fourth triple; racecheck is the slowest tool). TOOLS picks the tools.
 set -uo pipefail
 build=${1:?usage: test/sanitize.sh BUILD_DIR [LOG_DIR]}
 logs=${2:-$build/sanitize}
 mkdir -p "$logs"
 status=0
-for exe in "$build"/test/hipreduce_test_gpu "$build"/test/hipreduce_test_gpu_algorithms "$build"/test/hipreduce_test_typed; do
+for exe in "$build"/test/hipreduce_test_gpu "$build"/test/hipreduce_test_gpu_algorithms "$build"/test/hipreduce_test_typed \
+    "$build"/test/hipreduce_test_segments; do
     [ -x "$exe" ] || continue
     args=()
     [ "$(basename "$exe")" = hipreduce_test_gpu_algorithms ] && args=(sanitize)
     [ "$(basename "$exe")" = hipreduce_test_typed ] && args=(gpu)
+    [ "$(basename "$exe")" = hipreduce_test_segments ] && args=(gpu)
     for tool in ${TOOLS:-memcheck racecheck synccheck initcheck}; do
         log="$logs/$(basename "$exe").$tool.log"
-        HIPREDUCE_SANITIZE_QUICK=1 HIPREDUCE_TYPED_MAX_N=4097 compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" >"$log" 2>&1
+        profile=
+        [ "$(basename "$exe")" = hipreduce_test_segments ] && profile=emu
+        [ "$profile" = emu ] && [ "$tool" = racecheck ] && profile=emu-smoke
+        start=$SECONDS
+        env ${profile:+HIPREDUCE_TEST_PROFILE=$profile} HIPREDUCE_SANITIZE_QUICK=1 HIPREDUCE_TYPED_MAX_N=4097 \
+            compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" >"$log" 2>&1
         rc=$?
         summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
-        echo "$(basename "$exe") $tool: exit $rc ${summary:-}"
+        echo "$(basename "$exe") $tool: exit $rc, $((SECONDS - start)) s ${summary:-}"
         [ "$rc" -eq 0 ] || status=1
     done
 done
