@@ -104,17 +104,23 @@ HR_EXACT_FN void hr_exact_merge(hr_exact* a, const hr_exact* b)
     hr_exact_normalize(a);
 }
 
-/* One f64 term by its bits: NaN and infinities to the flags, a finite value to the digits. */
-HR_EXACT_FN void hr_exact_add_f64_bits(hr_exact* a, uint64_t b)
+/* A finite f64 by its bits, into the digits only (a partial sum: no flags). */
+HR_EXACT_FN void hr_exact_add_f64_value(hr_exact* a, uint64_t b)
 {
     const int e = (int)((b >> 52) & 0x7ff);
     const uint64_t f = b & 0xfffffffffffffull;
+    hr_exact_add(a, (int)(b >> 63), e ? f | (1ull << 52) : f, (e ? e : 1) - 1075);
+}
+
+/* One f64 term by its bits: NaN and infinities to the flags, a finite value to the digits. */
+HR_EXACT_FN void hr_exact_add_f64_bits(hr_exact* a, uint64_t b)
+{
     a->flags |= b != 0x8000000000000000ull ? HR_EXACT_NONNEG : HR_EXACT_NEGZERO;
-    if (e == 0x7ff) {
-        a->flags |= f ? HR_EXACT_NAN : (b >> 63) ? HR_EXACT_NINF : HR_EXACT_PINF;
+    if (((b >> 52) & 0x7ff) == 0x7ff) {
+        a->flags |= (b & 0xfffffffffffffull) ? HR_EXACT_NAN : (b >> 63) ? HR_EXACT_NINF : HR_EXACT_PINF;
         return;
     }
-    hr_exact_add(a, (int)(b >> 63), e ? f | (1ull << 52) : f, (e ? e : 1) - 1075);
+    hr_exact_add_f64_value(a, b);
 }
 
 /* ---- the one rounding ---- */

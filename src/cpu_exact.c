@@ -2,14 +2,17 @@
  * (device/exact.h), rounded once. The order does not matter (integer adds), so threads split a
  * slice anywhere and merge their accumulators.
  *
- * The fast path, for blocks of HR_EXACT_BLOCK terms widened to f64 (f16, bf16 and f32 values and
- * their products are exact in f64; f64 products are not, and take the scalar path below): the
- * block's largest exponent fixes a window of 32 binades under it, every term inside the window
- * is a multiple of the window's lowest bit, and its two 32-bit halves (at most 32 and 52 bits)
- * add into two int64 sums that cannot overflow in a block; the two sums enter the accumulator
- * once. Terms below the window (rare in real data: 2^-31 of the block's largest) and blocks with
- * an infinity or a NaN go to the accumulator one by one. The loops are branch-free, so the
- * compiler vectorises them (an AVX2 copy is chosen at run time on x86). */
+ * The fast paths take blocks of HR_EXACT_BLOCK terms and fix a window under the block's largest
+ * exponent, where every term is a multiple of the window's lowest bit and a block's sum cannot
+ * overflow, so the window's sums are exact and enter the accumulator once per block:
+ *  - f32 terms (and f16/bf16 ones, widened): a window of 20 binades, summed in f64 (at most 53
+ *    significant bits, so no add rounds);
+ *  - f64 terms (and the f64 products of f16/bf16/f32 inputs, which are exact): a window of 32
+ *    binades, each term's two 32-bit halves into two int64 sums.
+ * Terms below the window (2^-19 or 2^-31 of the block's largest: rare in real data) and blocks
+ * with an infinity or a NaN go to the accumulator one by one; f64 x f64 products (106 bits) all
+ * do. The loops are branch-free, so the compiler vectorises them (an AVX2 copy is chosen at run
+ * time on x86). */
 #include "cpu_exact.h"
 
 #include <stdatomic.h>
@@ -27,52 +30,7 @@ enum {
 
 #define HR_EXACT_INLINE static inline __attribute__((always_inline))
 
-/* ---- one block of f64 terms, by their bits ---- */
-
-HR_EXACT_INLINE void block_terms(hr_exact* a, const uint64_t* b, size_t k)
-{
-    const uint64_t abs_mask = 0x7fffffffffffffffull, neg_zero = 0x8000000000000000ull;
-    const uint64_t frac_mask = 0xfffffffffffffull;
-    uint64_t top = 0, nonneg = 0;
-    for (size_t j = 0; j < k; ++j) {
-        const uint64_t m = b[j] & abs_mask;
-        top = m > top ? m : top;
-        nonneg |= b[j] ^ neg_zero;
-    }
-    a->flags |= nonneg ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
-    if (top == 0) return; /* zeros only */
-    const int64_t emax = (int64_t)(top >> 52);
-    if (emax == 0x7ff) { /* an infinity or a NaN: term by term */
-        for (size_t j = 0; j < k; ++j) hr_exact_add_f64_bits(a, b[j]);
-        return;
-    }
-    /* The window: exponents base .. base + 31 (a subnormal's exponent is 1's). */
-    const int64_t base = (emax ? emax : 1) - 31;
-    int64_t low = 0, high = 0;
-    uint64_t below = 0;
-    for (size_t j = 0; j < k; ++j) {
-        const uint64_t e = (b[j] >> 52) & 0x7ff;
-        const uint64_t m = (b[j] & frac_mask) | ((uint64_t)(e != 0) << 52);
-        const int64_t d = (int64_t)(e + (e == 0)) - base; /* <= 31 */
-        const uint64_t in = 0 - (uint64_t)(d >= 0);            /* all ones inside the window */
-        const uint64_t s = (uint64_t)d & in & 31;
-        const uint64_t neg = 0 - (b[j] >> 63);
-        const uint64_t lo = ((m << s) & 0xffffffff) & in, hi = (m >> (32 - s)) & in; /* m * 2^s */
-        low += (int64_t)((lo ^ neg) - neg);
-        high += (int64_t)((hi ^ neg) - neg);
-        below |= ~in & m;
-    }
-    const int q = (int)base - 1075; /* the window's lowest bit: m * 2^(e - 1075) */
-    hr_exact_add_signed(a, low, q);
-    hr_exact_add_signed(a, high, q + 32);
-    if (below)
-        for (size_t j = 0; j < k; ++j) {
-            const int e = (int)((b[j] >> 52) & 0x7ff);
-            if ((e ? e : 1) < base) hr_exact_add_f64_bits(a, b[j]);
-        }
-}
-
-/* ---- terms: an input's elements (or dot's products) widened to f64, by their bits ---- */
+/* ---- one block of terms ---- */
 
 static uint64_t f64_bits(double v)
 {
@@ -80,6 +38,192 @@ static uint64_t f64_bits(double v)
     memcpy(&b, &v, sizeof b);
     return b;
 }
+
+
+/* Vectors of GCC's and Clang's vector extensions: 32 bytes, two 16-byte registers where the
+ * build has no wider ones. */
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+typedef int64_t i64x4 __attribute__((vector_size(32)));
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef int32_t i32x8 __attribute__((vector_size(32)));
+typedef float f32x4 __attribute__((vector_size(16)));
+typedef double f64x4 __attribute__((vector_size(32)));
+
+/* Adds the finite f64 v times 2^shift (a window's sum, computed scaled down). */
+static void add_f64_shifted(hr_exact* a, double v, int shift)
+{
+    const uint64_t b = f64_bits(v);
+    const int e = (int)((b >> 52) & 0x7ff);
+    const uint64_t f = b & 0xfffffffffffffull;
+    hr_exact_add(a, (int)(b >> 63), e ? f | (1ull << 52) : f, (e ? e : 1) - 1075 + shift);
+}
+
+/* k f64 terms (any alignment). With E the block's largest exponent and C = 1.5 * 2^(E + 11),
+ * (x + C) - C is x rounded to a multiple of 2^(E - 41) and x less it is exact and below
+ * 2^(E - 42); for every term within 33 binades of E both parts' sums of 1024 terms have at most
+ * 53 significant bits, so f64 adds take them without a rounding. Blocks at the top of the range
+ * (C would overflow) are scaled by 2^-128 first, which is exact for the terms in the window. */
+HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k)
+{
+    const uint64_t abs_mask = 0x7fffffffffffffffull, neg_zero = 1ull << 63;
+    i64x4 top0 = {0, 0, 0, 0}, top1 = top0;
+    u64x4 nonneg = {0, 0, 0, 0};
+    size_t j = 0;
+    for (; j + 8 <= k; j += 8) { /* two maxima: no long chain of compares */
+        u64x4 b0, b1;
+        memcpy(&b0, p + 8 * j, 32);
+        memcpy(&b1, p + 8 * j + 32, 32);
+        __builtin_prefetch(p + 8 * j + 8 * HR_EXACT_BLOCK); /* the next block, while this one sums */
+        const i64x4 m0 = (i64x4)(b0 & abs_mask), m1 = (i64x4)(b1 & abs_mask); /* below 2^63: signed compares */
+        const i64x4 more0 = m0 > top0, more1 = m1 > top1;
+        top0 = (top0 & ~more0) | (m0 & more0);
+        top1 = (top1 & ~more1) | (m1 & more1);
+        nonneg |= (b0 ^ neg_zero) | (b1 ^ neg_zero);
+    }
+    uint64_t high_bits = 0, any = nonneg[0] | nonneg[1] | nonneg[2] | nonneg[3];
+    for (int l = 0; l < 4; ++l) {
+        high_bits = (uint64_t)top0[l] > high_bits ? (uint64_t)top0[l] : high_bits;
+        high_bits = (uint64_t)top1[l] > high_bits ? (uint64_t)top1[l] : high_bits;
+    }
+    for (; j < k; ++j) {
+        uint64_t b;
+        memcpy(&b, p + 8 * j, 8);
+        high_bits = (b & abs_mask) > high_bits ? b & abs_mask : high_bits;
+        any |= b ^ neg_zero;
+    }
+    a->flags |= any ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
+    const int emax = (int)(high_bits >> 52);
+    if (emax == 0x7ff) { /* an infinity or a NaN: term by term */
+        for (j = 0; j < k; ++j) {
+            uint64_t b;
+            memcpy(&b, p + 8 * j, 8);
+            hr_exact_add_f64_bits(a, b);
+        }
+        return;
+    }
+    const int top = emax ? emax : 1, shift = top > 0x7f0 ? 128 : 0; /* C = 1.5 * 2^(E + 11) must be finite */
+    const uint64_t floor_bits = top > 34 ? (uint64_t)(top - 33) << 52 : 0;  /* the window's least magnitude */
+    const double scale = shift ? 0x1p-128 : 1.0;
+    const uint64_t c_bits = ((uint64_t)(top - shift + 11) << 52) | (1ull << 51);
+    double c;
+    memcpy(&c, &c_bits, 8);
+    f64x4 hi0 = {0, 0, 0, 0}, hi1 = hi0, lo0 = hi0, lo1 = hi0;
+    u64x4 below = {0, 0, 0, 0};
+    for (j = 0; j + 8 <= k; j += 8) {
+        u64x4 b0, b1;
+        memcpy(&b0, p + 8 * j, 32);
+        memcpy(&b1, p + 8 * j + 32, 32);
+        const u64x4 in0 = (u64x4)((i64x4)(b0 & abs_mask) >= (int64_t)floor_bits);
+        const u64x4 in1 = (u64x4)((i64x4)(b1 & abs_mask) >= (int64_t)floor_bits);
+        below |= (b0 & abs_mask & ~in0) | (b1 & abs_mask & ~in1);
+        const f64x4 x0 = (f64x4)(b0 & in0) * scale, x1 = (f64x4)(b1 & in1) * scale;
+        const f64x4 h0 = (x0 + c) - c, h1 = (x1 + c) - c;
+        hi0 += h0, hi1 += h1;
+        lo0 += x0 - h0, lo1 += x1 - h1;
+    }
+    double hi = ((hi0[0] + hi1[0]) + (hi0[1] + hi1[1])) + ((hi0[2] + hi1[2]) + (hi0[3] + hi1[3]));
+    double lo = ((lo0[0] + lo1[0]) + (lo0[1] + lo1[1])) + ((lo0[2] + lo1[2]) + (lo0[3] + lo1[3]));
+    int late = (below[0] | below[1] | below[2] | below[3]) != 0;
+    for (; j < k; ++j) {
+        uint64_t b;
+        double x;
+        memcpy(&b, p + 8 * j, 8);
+        memcpy(&x, &b, 8);
+        if ((b & abs_mask) < floor_bits) {
+            late |= (b & abs_mask) != 0;
+            continue;
+        }
+        x *= scale;
+        const double h = (x + c) - c;
+        hi += h;
+        lo += x - h;
+    }
+    add_f64_shifted(a, hi, shift);
+    add_f64_shifted(a, lo, shift);
+    if (late)
+        for (j = 0; j < k; ++j) {
+            uint64_t b;
+            memcpy(&b, p + 8 * j, 8);
+            if ((b & abs_mask) < floor_bits) hr_exact_add_f64_value(a, b);
+        }
+}
+
+/* k f32 terms (any alignment): in f64, exactly. Terms within 19 binades of the block's largest
+ * are multiples of 2^(base - 150) below 2^(emax - 126), so any sum of 1024 of them has at most
+ * 53 significant bits: f64 sums take them without a rounding. */
+HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k)
+{
+    i32x8 top = {0, 0, 0, 0, 0, 0, 0, 0};
+    u32x8 nonneg = {0, 0, 0, 0, 0, 0, 0, 0};
+    size_t j = 0;
+    for (; j + 8 <= k; j += 8) {
+        u32x8 b;
+        memcpy(&b, p + 4 * j, 32);
+        __builtin_prefetch(p + 4 * j + 4 * HR_EXACT_BLOCK); /* the next block, while this one sums */
+        const i32x8 m = (i32x8)(b & 0x7fffffff), more = m > top;
+        top = (top & ~more) | (m & more);
+        nonneg |= b ^ 0x80000000u;
+    }
+    uint32_t high_bits = 0, any = 0;
+    for (int l = 0; l < 8; ++l) {
+        high_bits = (uint32_t)top[l] > high_bits ? (uint32_t)top[l] : high_bits;
+        any |= nonneg[l];
+    }
+    for (; j < k; ++j) {
+        uint32_t b;
+        memcpy(&b, p + 4 * j, 4);
+        high_bits = (b & 0x7fffffff) > high_bits ? b & 0x7fffffff : high_bits;
+        any |= b ^ 0x80000000u;
+    }
+    a->flags |= any ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
+    const uint32_t emax = high_bits >> 23;
+    if (emax == 0xff) {
+        for (j = 0; j < k; ++j) {
+            float f;
+            memcpy(&f, p + 4 * j, 4);
+            hr_exact_add_f64_bits(a, f64_bits((double)f));
+        }
+        return;
+    }
+    const int32_t floor_bits = emax > 20 ? (int32_t)((emax - 19) << 23) : 0; /* the window's least magnitude */
+    f64x4 sum0 = {0, 0, 0, 0}, sum1 = sum0;
+    u32x8 below = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (j = 0; j + 8 <= k; j += 8) {
+        u32x8 b;
+        memcpy(&b, p + 4 * j, 32);
+        const u32x8 mag = b & 0x7fffffff;
+        const u32x8 in = (u32x8)((i32x8)mag >= floor_bits);
+        const u32x8 kept = b & in;
+        below |= mag & ~in;
+        f32x4 f0, f1;
+        memcpy(&f0, &kept, 16);
+        memcpy(&f1, (const unsigned char*)&kept + 16, 16);
+        sum0 += __builtin_convertvector(f0, f64x4);
+        sum1 += __builtin_convertvector(f1, f64x4);
+    }
+    double total = (sum0[0] + sum1[0]) + (sum0[1] + sum1[1]) + (sum0[2] + sum1[2]) + (sum0[3] + sum1[3]);
+    int late = 0;
+    for (int l = 0; l < 8; ++l) late |= below[l] != 0;
+    for (; j < k; ++j) {
+        uint32_t b;
+        float f;
+        memcpy(&b, p + 4 * j, 4);
+        memcpy(&f, &b, 4);
+        if ((int32_t)(b & 0x7fffffff) >= floor_bits) total += (double)f;
+        else late = 1;
+    }
+    hr_exact_add_f64_value(a, f64_bits(total));
+    if (late)
+        for (j = 0; j < k; ++j) {
+            uint32_t b;
+            float f;
+            memcpy(&b, p + 4 * j, 4);
+            memcpy(&f, &b, 4);
+            if ((int32_t)(b & 0x7fffffff) < floor_bits) hr_exact_add_f64_value(a, f64_bits((double)f));
+        }
+}
+
+/* ---- terms into a contiguous buffer: gathered (strided), widened (f16, bf16) or products ---- */
 
 HR_EXACT_INLINE double load_f64(const unsigned char* p)
 {
@@ -93,33 +237,36 @@ HR_EXACT_INLINE double load_f32(const unsigned char* p)
     memcpy(&v, p, sizeof v);
     return (double)v;
 }
-HR_EXACT_INLINE double load_f16(const unsigned char* p)
+HR_EXACT_INLINE float load_f16(const unsigned char* p)
 {
     uint16_t h;
     memcpy(&h, p, sizeof h);
-    return (double)hr_f16_to_f32(h);
+    return hr_f16_to_f32(h);
 }
-HR_EXACT_INLINE double load_bf16(const unsigned char* p)
+HR_EXACT_INLINE float load_bf16(const unsigned char* p)
 {
     uint16_t h;
     memcpy(&h, p, sizeof h);
-    return (double)hr_bf16_to_f32(h);
+    return hr_bf16_to_f32(h);
 }
 
-/* Terms [0, k) of elements `step` bytes apart: the values, or with y the products (exact). */
-#define HR_EXACT_LOADER(NAME, LOAD)                                                                     \
-    HR_EXACT_INLINE void NAME(uint64_t* b, const unsigned char* x, const unsigned char* y, size_t step, \
-                              size_t k)                                                                 \
-    {                                                                                                   \
-        if (y)                                                                                          \
-            for (size_t j = 0; j < k; ++j) b[j] = f64_bits(LOAD(x + j * step) * LOAD(y + j * step));    \
-        else                                                                                            \
-            for (size_t j = 0; j < k; ++j) b[j] = f64_bits(LOAD(x + j * step));                         \
+/* k terms of elements `step` bytes apart into buf as T: the values, or with y the products
+ * (exact in f64). */
+#define HR_EXACT_LOADER(NAME, T, LOAD)                                                                      \
+    HR_EXACT_INLINE void NAME(T* buf, const unsigned char* x, const unsigned char* y, size_t step, size_t k) \
+    {                                                                                                       \
+        if (y)                                                                                              \
+            for (size_t j = 0; j < k; ++j) buf[j] = (T)((double)LOAD(x + j * step) * (double)LOAD(y + j * step)); \
+        else                                                                                                \
+            for (size_t j = 0; j < k; ++j) buf[j] = (T)LOAD(x + j * step);                                  \
     }
-HR_EXACT_LOADER(terms_f64, load_f64)
-HR_EXACT_LOADER(terms_f32, load_f32)
-HR_EXACT_LOADER(terms_f16, load_f16)
-HR_EXACT_LOADER(terms_bf16, load_bf16)
+HR_EXACT_LOADER(gather_f64, double, load_f64)
+HR_EXACT_LOADER(gather_f32, float, load_f32)
+HR_EXACT_LOADER(gather_f16, float, load_f16)
+HR_EXACT_LOADER(gather_bf16, float, load_bf16)
+HR_EXACT_LOADER(products_f32, double, load_f32)
+HR_EXACT_LOADER(products_f16, double, load_f16)
+HR_EXACT_LOADER(products_bf16, double, load_bf16)
 
 /* f64 x f64: the 106-bit product of the significands, exactly. */
 HR_EXACT_INLINE void mul_64(uint64_t a, uint64_t b, uint64_t* hi, uint64_t* lo)
@@ -175,18 +322,30 @@ HR_EXACT_INLINE void add_range_body(hr_exact* a, int dtype, const unsigned char*
         }
         return;
     }
-    uint64_t b[HR_EXACT_BLOCK];
+    const size_t elem = (size_t)hr_dtype_bytes(dtype);
+    const int direct = !y && step == elem && (dtype == HIPREDUCE_F32 || dtype == HIPREDUCE_F64);
+    double buf[HR_EXACT_BLOCK]; /* f64 terms, or f32 ones in its first half */
     for (uint64_t j = 0; j < count; j += HR_EXACT_BLOCK) {
         const size_t k = (size_t)(count - j < HR_EXACT_BLOCK ? count - j : HR_EXACT_BLOCK);
         const unsigned char* xb = x + j * step;
         const unsigned char* yb = y ? y + j * step : NULL;
-        switch (dtype) {
-        case HIPREDUCE_F64: terms_f64(b, xb, yb, step, k); break;
-        case HIPREDUCE_F32: terms_f32(b, xb, yb, step, k); break;
-        case HIPREDUCE_F16: terms_f16(b, xb, yb, step, k); break;
-        default: terms_bf16(b, xb, yb, step, k); break;
+        if (direct && dtype == HIPREDUCE_F32) block_f32(a, xb, k);
+        else if (direct) block_f64(a, xb, k);
+        else if (y) { /* products: exact in f64 */
+            if (dtype == HIPREDUCE_F32) products_f32(buf, xb, yb, step, k);
+            else if (dtype == HIPREDUCE_F16) products_f16(buf, xb, yb, step, k);
+            else products_bf16(buf, xb, yb, step, k);
+            block_f64(a, (const unsigned char*)buf, k);
+        } else if (dtype == HIPREDUCE_F64) {
+            gather_f64(buf, xb, NULL, step, k);
+            block_f64(a, (const unsigned char*)buf, k);
+        } else {
+            float* f = (float*)(void*)buf;
+            if (dtype == HIPREDUCE_F32) gather_f32(f, xb, NULL, step, k);
+            else if (dtype == HIPREDUCE_F16) gather_f16(f, xb, NULL, step, k);
+            else gather_bf16(f, xb, NULL, step, k);
+            block_f32(a, (const unsigned char*)f, k);
         }
-        block_terms(a, b, k);
     }
 }
 
