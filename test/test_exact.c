@@ -324,6 +324,26 @@ static void validation_cases(void)
         FAIL("op names");
 }
 
+/* A GPU handle, where there is one: NOT_SUPPORTED with its sentence, nothing written (the exact
+ * sums' GPU kernels are not written yet). */
+static void gpu_refuses(void)
+{
+    hipreduce_handle g;
+    if (hipreduce_create(&g, HIPREDUCE_DEVICE_GPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
+        printf("exact: no GPU here: the GPU handle's refusal is not checked\n");
+        return;
+    }
+    float x[2] = {1, 2}, r = 7; /* never read: the call fails before the executor */
+    size_t bytes = 3;
+    const hipreduce_status st = hipreduce_reduce(g, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST);
+    const hipreduce_status q = hipreduce_dot_op_workspace_size(g, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, 2, HIPREDUCE_F32, &bytes);
+    checks += 2;
+    if (st != HIPREDUCE_STATUS_NOT_SUPPORTED || r != 7 || strstr(hipreduce_last_error_message(g), "cpu device only") == NULL)
+        FAIL("GPU handle: %s \"%s\", result %s", hipreduce_status_string(st), hipreduce_last_error_message(g), r != 7 ? "written" : "kept");
+    if (q != HIPREDUCE_STATUS_NOT_SUPPORTED || bytes != 3) FAIL("GPU handle size query: %s", hipreduce_status_string(q));
+    hipreduce_destroy(g);
+}
+
 int main(void)
 {
     hipreduce_status st = hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0);
@@ -332,6 +352,7 @@ int main(void)
         return 1;
     }
     validation_cases();
+    gpu_refuses();
     rule_cases();
     cancel_cases();
     shape_cases();
