@@ -73,7 +73,6 @@ HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k)
         u64x4 b0, b1;
         memcpy(&b0, p + 8 * j, 32);
         memcpy(&b1, p + 8 * j + 32, 32);
-        __builtin_prefetch(p + 8 * j + 8 * HR_EXACT_BLOCK); /* the next block, while this one sums */
         const i64x4 m0 = (i64x4)(b0 & abs_mask), m1 = (i64x4)(b1 & abs_mask); /* below 2^63: signed compares */
         const i64x4 more0 = m0 > top0, more1 = m1 > top1;
         top0 = (top0 & ~more0) | (m0 & more0);
@@ -113,6 +112,7 @@ HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k)
         u64x4 b0, b1;
         memcpy(&b0, p + 8 * j, 32);
         memcpy(&b1, p + 8 * j + 32, 32);
+        __builtin_prefetch(p + 8 * j + 8 * HR_EXACT_BLOCK); /* the next block's loads overlap this sum */
         const u64x4 in0 = (u64x4)((i64x4)(b0 & abs_mask) >= (int64_t)floor_bits);
         const u64x4 in1 = (u64x4)((i64x4)(b1 & abs_mask) >= (int64_t)floor_bits);
         below |= (b0 & abs_mask & ~in0) | (b1 & abs_mask & ~in1);
@@ -159,7 +159,6 @@ HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k)
     for (; j + 8 <= k; j += 8) {
         u32x8 b;
         memcpy(&b, p + 4 * j, 32);
-        __builtin_prefetch(p + 4 * j + 4 * HR_EXACT_BLOCK); /* the next block, while this one sums */
         const i32x8 m = (i32x8)(b & 0x7fffffff), more = m > top;
         top = (top & ~more) | (m & more);
         nonneg |= b ^ 0x80000000u;
@@ -191,6 +190,7 @@ HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k)
     for (j = 0; j + 8 <= k; j += 8) {
         u32x8 b;
         memcpy(&b, p + 4 * j, 32);
+        __builtin_prefetch(p + 4 * j + 4 * HR_EXACT_BLOCK); /* the next block's loads overlap this sum */
         const u32x8 mag = b & 0x7fffffff;
         const u32x8 in = (u32x8)((i32x8)mag >= floor_bits);
         const u32x8 kept = b & in;
@@ -331,10 +331,10 @@ HR_EXACT_INLINE void add_range_body(hr_exact* a, int dtype, const unsigned char*
         const unsigned char* yb = y ? y + j * step : NULL;
         if (direct && dtype == HIPREDUCE_F32) block_f32(a, xb, k);
         else if (direct) block_f64(a, xb, k);
-        else if (y) { /* products: exact in f64 */
-            if (dtype == HIPREDUCE_F32) products_f32(buf, xb, yb, step, k);
-            else if (dtype == HIPREDUCE_F16) products_f16(buf, xb, yb, step, k);
-            else products_bf16(buf, xb, yb, step, k);
+        else if (y) { /* products: exact in f64; dot's inputs are contiguous (a constant step vectorises) */
+            if (dtype == HIPREDUCE_F32) products_f32(buf, xb, yb, 4, k);
+            else if (dtype == HIPREDUCE_F16) products_f16(buf, xb, yb, 2, k);
+            else products_bf16(buf, xb, yb, 2, k);
             block_f64(a, (const unsigned char*)buf, k);
         } else if (dtype == HIPREDUCE_F64) {
             gather_f64(buf, xb, NULL, step, k);
@@ -342,7 +342,9 @@ HR_EXACT_INLINE void add_range_body(hr_exact* a, int dtype, const unsigned char*
         } else {
             float* f = (float*)(void*)buf;
             if (dtype == HIPREDUCE_F32) gather_f32(f, xb, NULL, step, k);
+            else if (dtype == HIPREDUCE_F16 && step == 2) gather_f16(f, xb, NULL, 2, k);
             else if (dtype == HIPREDUCE_F16) gather_f16(f, xb, NULL, step, k);
+            else if (step == 2) gather_bf16(f, xb, NULL, 2, k);
             else gather_bf16(f, xb, NULL, step, k);
             block_f32(a, (const unsigned char*)f, k);
         }
