@@ -148,50 +148,27 @@ HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k)
         }
 }
 
-/* k f32 terms (any alignment): in f64, exactly. Terms within 19 binades of the block's largest
- * are multiples of 2^(base - 150) below 2^(emax - 126), so any sum of 1024 of them has at most
- * 53 significant bits: f64 sums take them without a rounding. */
-HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k)
+/* The f32 window whose largest exponent is emax: its least magnitude's bits. */
+static inline int32_t f32_floor(uint32_t emax) { return emax > 20 ? (int32_t)((emax - 19) << 23) : 0; }
+
+/* One pass over k f32 terms: the sum in f64 of those at or above floor_bits, whether any (non-zero)
+ * term lies below, the largest magnitude and whether any term is not -0.0. The sum is exact when
+ * no term's exponent exceeds the window's (block_f32). */
+HR_EXACT_INLINE double window_f32(const unsigned char* p, size_t k, int32_t floor_bits, int* late, uint32_t* top,
+                                  uint32_t* any)
 {
-    i32x8 top = {0, 0, 0, 0, 0, 0, 0, 0};
-    u32x8 nonneg = {0, 0, 0, 0, 0, 0, 0, 0};
+    f64x4 sum0 = {0, 0, 0, 0}, sum1 = sum0;
+    u32x8 below = {0, 0, 0, 0, 0, 0, 0, 0}, nonneg = below;
+    i32x8 high = {0, 0, 0, 0, 0, 0, 0, 0};
     size_t j = 0;
     for (; j + 8 <= k; j += 8) {
         u32x8 b;
         memcpy(&b, p + 4 * j, 32);
-        const i32x8 m = (i32x8)(b & 0x7fffffff), more = m > top;
-        top = (top & ~more) | (m & more);
-        nonneg |= b ^ 0x80000000u;
-    }
-    uint32_t high_bits = 0, any = 0;
-    for (int l = 0; l < 8; ++l) {
-        high_bits = (uint32_t)top[l] > high_bits ? (uint32_t)top[l] : high_bits;
-        any |= nonneg[l];
-    }
-    for (; j < k; ++j) {
-        uint32_t b;
-        memcpy(&b, p + 4 * j, 4);
-        high_bits = (b & 0x7fffffff) > high_bits ? b & 0x7fffffff : high_bits;
-        any |= b ^ 0x80000000u;
-    }
-    a->flags |= any ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
-    const uint32_t emax = high_bits >> 23;
-    if (emax == 0xff) {
-        for (j = 0; j < k; ++j) {
-            float f;
-            memcpy(&f, p + 4 * j, 4);
-            hr_exact_add_f64_bits(a, f64_bits((double)f));
-        }
-        return;
-    }
-    const int32_t floor_bits = emax > 20 ? (int32_t)((emax - 19) << 23) : 0; /* the window's least magnitude */
-    f64x4 sum0 = {0, 0, 0, 0}, sum1 = sum0;
-    u32x8 below = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (j = 0; j + 8 <= k; j += 8) {
-        u32x8 b;
-        memcpy(&b, p + 4 * j, 32);
         __builtin_prefetch(p + 4 * j + 4 * HR_EXACT_BLOCK); /* the next block's loads overlap this sum */
         const u32x8 mag = b & 0x7fffffff;
+        const i32x8 more = (i32x8)mag > high;
+        high = (high & ~more) | ((i32x8)mag & more);
+        nonneg |= b ^ 0x80000000u;
         const u32x8 in = (u32x8)((i32x8)mag >= floor_bits);
         const u32x8 kept = b & in;
         below |= mag & ~in;
@@ -202,19 +179,69 @@ HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k)
         sum1 += __builtin_convertvector(f1, f64x4);
     }
     double total = (sum0[0] + sum1[0]) + (sum0[1] + sum1[1]) + (sum0[2] + sum1[2]) + (sum0[3] + sum1[3]);
-    int late = 0;
-    for (int l = 0; l < 8; ++l) late |= below[l] != 0;
+    uint32_t t = 0, n = 0, l = 0;
+    for (int i = 0; i < 8; ++i) {
+        t = (uint32_t)high[i] > t ? (uint32_t)high[i] : t;
+        n |= nonneg[i];
+        l |= below[i];
+    }
     for (; j < k; ++j) {
         uint32_t b;
         float f;
         memcpy(&b, p + 4 * j, 4);
         memcpy(&f, &b, 4);
+        t = (b & 0x7fffffff) > t ? b & 0x7fffffff : t;
+        n |= b ^ 0x80000000u;
         if ((int32_t)(b & 0x7fffffff) >= floor_bits) total += (double)f;
-        else late = 1;
+        else l |= b & 0x7fffffff;
     }
+    *late = l != 0;
+    *top = t;
+    *any = n;
+    return total;
+}
+
+/* k f32 terms (any alignment): in f64, exactly. Terms within 19 binades of the window's largest
+ * exponent are multiples of 2^(base - 150) below 2^(emax - 126), so any sum of 1024 of them has at
+ * most 53 significant bits: f64 adds take them without a rounding. *guess carries the window from
+ * block to block (0: none yet): one pass when no term of the block lies above it, else a second
+ * with the block's own. */
+HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k, uint32_t* guess)
+{
+    int late = 0;
+    uint32_t top = 0, any = 0;
+    int32_t floor_bits = f32_floor(*guess);
+    double total = 0;
+    int done = 0;
+    if (*guess) {
+        total = window_f32(p, k, floor_bits, &late, &top, &any);
+        done = (top >> 23) <= *guess; /* else inexact: again with the block's own window */
+    }
+    if (!done) {
+        for (size_t j = 0; j < k; ++j) {
+            uint32_t b;
+            memcpy(&b, p + 4 * j, 4);
+            top = (b & 0x7fffffff) > top ? b & 0x7fffffff : top;
+        }
+        if (top >> 23 == 0xff) { /* an infinity or a NaN: term by term */
+            for (size_t j = 0; j < k; ++j) {
+                float f;
+                memcpy(&f, p + 4 * j, 4);
+                hr_exact_add_f64_bits(a, f64_bits((double)f));
+            }
+            *guess = 0;
+            return;
+        }
+        *guess = top >> 23;
+        floor_bits = f32_floor(*guess);
+        total = window_f32(p, k, floor_bits, &late, &top, &any);
+    }
+    const uint32_t emax = top >> 23;
+    if (emax + 1 < *guess) --*guess; /* follow a falling maximum, a binade a block */
+    a->flags |= any ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
     hr_exact_add_f64_value(a, f64_bits(total));
     if (late)
-        for (j = 0; j < k; ++j) {
+        for (size_t j = 0; j < k; ++j) {
             uint32_t b;
             float f;
             memcpy(&b, p + 4 * j, 4);
@@ -325,11 +352,12 @@ HR_EXACT_INLINE void add_range_body(hr_exact* a, int dtype, const unsigned char*
     const size_t elem = (size_t)hr_dtype_bytes(dtype);
     const int direct = !y && step == elem && (dtype == HIPREDUCE_F32 || dtype == HIPREDUCE_F64);
     double buf[HR_EXACT_BLOCK]; /* f64 terms, or f32 ones in its first half */
+    uint32_t guess = 0;         /* block_f32's window, from block to block */
     for (uint64_t j = 0; j < count; j += HR_EXACT_BLOCK) {
         const size_t k = (size_t)(count - j < HR_EXACT_BLOCK ? count - j : HR_EXACT_BLOCK);
         const unsigned char* xb = x + j * step;
         const unsigned char* yb = y ? y + j * step : NULL;
-        if (direct && dtype == HIPREDUCE_F32) block_f32(a, xb, k);
+        if (direct && dtype == HIPREDUCE_F32) block_f32(a, xb, k, &guess);
         else if (direct) block_f64(a, xb, k);
         else if (y) { /* products: exact in f64; dot's inputs are contiguous (a constant step vectorises) */
             if (dtype == HIPREDUCE_F32) products_f32(buf, xb, yb, 4, k);
@@ -346,7 +374,7 @@ HR_EXACT_INLINE void add_range_body(hr_exact* a, int dtype, const unsigned char*
             else if (dtype == HIPREDUCE_F16) gather_f16(f, xb, NULL, step, k);
             else if (step == 2) gather_bf16(f, xb, NULL, 2, k);
             else gather_bf16(f, xb, NULL, step, k);
-            block_f32(a, (const unsigned char*)f, k);
+            block_f32(a, (const unsigned char*)f, k, &guess);
         }
     }
 }
