@@ -58,64 +58,35 @@ static void add_f64_shifted(hr_exact* a, double v, int shift)
     hr_exact_add(a, (int)(b >> 63), e ? f | (1ull << 52) : f, (e ? e : 1) - 1075 + shift);
 }
 
-/* k f64 terms (any alignment). With E the block's largest exponent and C = 1.5 * 2^(E + 11),
- * (x + C) - C is x rounded to a multiple of 2^(E - 41) and x less it is exact and below
- * 2^(E - 42); for every term within 33 binades of E both parts' sums of 1024 terms have at most
- * 53 significant bits, so f64 adds take them without a rounding. Blocks at the top of the range
- * (C would overflow) are scaled by 2^-128 first, which is exact for the terms in the window. */
-HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k)
+/* One pass over k f64 terms for the window whose largest exponent field is top (>= 1; E =
+ * top - 1023, C = 1.5 * 2^(E + 11), blocks at the top of the range scaled by 2^-shift): the two
+ * parts' sums of the terms in the window, whether any non-zero term lies below it, the largest
+ * magnitude's bits and whether any term is not -0.0. */
+HR_EXACT_INLINE void window_f64(const unsigned char* p, size_t k, int top, int shift, double* hi_sum, double* lo_sum,
+                                int* late, uint64_t* high_bits, uint64_t* any)
 {
     const uint64_t abs_mask = 0x7fffffffffffffffull, neg_zero = 1ull << 63;
-    i64x4 top0 = {0, 0, 0, 0}, top1 = top0;
-    u64x4 nonneg = {0, 0, 0, 0};
-    size_t j = 0;
-    for (; j + 8 <= k; j += 8) { /* two maxima: no long chain of compares */
-        u64x4 b0, b1;
-        memcpy(&b0, p + 8 * j, 32);
-        memcpy(&b1, p + 8 * j + 32, 32);
-        const i64x4 m0 = (i64x4)(b0 & abs_mask), m1 = (i64x4)(b1 & abs_mask); /* below 2^63: signed compares */
-        const i64x4 more0 = m0 > top0, more1 = m1 > top1;
-        top0 = (top0 & ~more0) | (m0 & more0);
-        top1 = (top1 & ~more1) | (m1 & more1);
-        nonneg |= (b0 ^ neg_zero) | (b1 ^ neg_zero);
-    }
-    uint64_t high_bits = 0, any = nonneg[0] | nonneg[1] | nonneg[2] | nonneg[3];
-    for (int l = 0; l < 4; ++l) {
-        high_bits = (uint64_t)top0[l] > high_bits ? (uint64_t)top0[l] : high_bits;
-        high_bits = (uint64_t)top1[l] > high_bits ? (uint64_t)top1[l] : high_bits;
-    }
-    for (; j < k; ++j) {
-        uint64_t b;
-        memcpy(&b, p + 8 * j, 8);
-        high_bits = (b & abs_mask) > high_bits ? b & abs_mask : high_bits;
-        any |= b ^ neg_zero;
-    }
-    a->flags |= any ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
-    const int emax = (int)(high_bits >> 52);
-    if (emax == 0x7ff) { /* an infinity or a NaN: term by term */
-        for (j = 0; j < k; ++j) {
-            uint64_t b;
-            memcpy(&b, p + 8 * j, 8);
-            hr_exact_add_f64_bits(a, b);
-        }
-        return;
-    }
-    const int top = emax ? emax : 1, shift = top > 0x7f0 ? 128 : 0; /* C = 1.5 * 2^(E + 11) must be finite */
-    const uint64_t floor_bits = top > 34 ? (uint64_t)(top - 33) << 52 : 0;  /* the window's least magnitude */
+    const uint64_t floor_bits = top > 34 ? (uint64_t)(top - 33) << 52 : 0; /* the window's least magnitude */
     const double scale = shift ? 0x1p-128 : 1.0;
     const uint64_t c_bits = ((uint64_t)(top - shift + 11) << 52) | (1ull << 51);
     double c;
     memcpy(&c, &c_bits, 8);
     f64x4 hi0 = {0, 0, 0, 0}, hi1 = hi0, lo0 = hi0, lo1 = hi0;
-    u64x4 below = {0, 0, 0, 0};
-    for (j = 0; j + 8 <= k; j += 8) {
+    u64x4 below = {0, 0, 0, 0}, nonneg = below;
+    i64x4 top0 = {0, 0, 0, 0}, top1 = top0;
+    size_t j = 0;
+    for (; j + 8 <= k; j += 8) {
         u64x4 b0, b1;
         memcpy(&b0, p + 8 * j, 32);
         memcpy(&b1, p + 8 * j + 32, 32);
         __builtin_prefetch(p + 8 * j + 8 * HR_EXACT_BLOCK); /* the next block's loads overlap this sum */
-        const u64x4 in0 = (u64x4)((i64x4)(b0 & abs_mask) >= (int64_t)floor_bits);
-        const u64x4 in1 = (u64x4)((i64x4)(b1 & abs_mask) >= (int64_t)floor_bits);
-        below |= (b0 & abs_mask & ~in0) | (b1 & abs_mask & ~in1);
+        const i64x4 m0 = (i64x4)(b0 & abs_mask), m1 = (i64x4)(b1 & abs_mask); /* below 2^63: signed compares */
+        const i64x4 more0 = m0 > top0, more1 = m1 > top1;
+        top0 = (top0 & ~more0) | (m0 & more0);
+        top1 = (top1 & ~more1) | (m1 & more1);
+        nonneg |= (b0 ^ neg_zero) | (b1 ^ neg_zero);
+        const u64x4 in0 = (u64x4)(m0 >= (int64_t)floor_bits), in1 = (u64x4)(m1 >= (int64_t)floor_bits);
+        below |= ((u64x4)m0 & ~in0) | ((u64x4)m1 & ~in1);
         const f64x4 x0 = (f64x4)(b0 & in0) * scale, x1 = (f64x4)(b1 & in1) * scale;
         const f64x4 h0 = (x0 + c) - c, h1 = (x1 + c) - c;
         hi0 += h0, hi1 += h1;
@@ -123,14 +94,22 @@ HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k)
     }
     double hi = ((hi0[0] + hi1[0]) + (hi0[1] + hi1[1])) + ((hi0[2] + hi1[2]) + (hi0[3] + hi1[3]));
     double lo = ((lo0[0] + lo1[0]) + (lo0[1] + lo1[1])) + ((lo0[2] + lo1[2]) + (lo0[3] + lo1[3]));
-    int late = (below[0] | below[1] | below[2] | below[3]) != 0;
+    uint64_t t = 0, n = 0, l = 0;
+    for (int i = 0; i < 4; ++i) {
+        t = (uint64_t)top0[i] > t ? (uint64_t)top0[i] : t;
+        t = (uint64_t)top1[i] > t ? (uint64_t)top1[i] : t;
+        n |= nonneg[i];
+        l |= below[i];
+    }
     for (; j < k; ++j) {
         uint64_t b;
         double x;
         memcpy(&b, p + 8 * j, 8);
         memcpy(&x, &b, 8);
+        t = (b & abs_mask) > t ? b & abs_mask : t;
+        n |= b ^ neg_zero;
         if ((b & abs_mask) < floor_bits) {
-            late |= (b & abs_mask) != 0;
+            l |= b & abs_mask;
             continue;
         }
         x *= scale;
@@ -138,13 +117,55 @@ HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k)
         hi += h;
         lo += x - h;
     }
+    *hi_sum = hi, *lo_sum = lo, *late = l != 0, *high_bits = t, *any = n;
+}
+
+/* k f64 terms (any alignment). With E the window's largest exponent and C = 1.5 * 2^(E + 11),
+ * (x + C) - C is x rounded to a multiple of 2^(E - 41) and x less it is exact and below
+ * 2^(E - 42); for every term within 33 binades of E both parts' sums of 1024 terms have at most
+ * 53 significant bits, so f64 adds take them without a rounding. Blocks at the top of the range
+ * (C would overflow) are scaled by 2^-128 first, which is exact for the terms in the window.
+ * *guess carries the window from block to block (0: none yet), as block_f32's. */
+HR_EXACT_INLINE void block_f64(hr_exact* a, const unsigned char* p, size_t k, uint32_t* guess)
+{
+    double hi = 0, lo = 0;
+    int late = 0, done = 0;
+    uint64_t high_bits = 0, any = 0;
+    int top = (int)*guess;
+    if (top) {
+        window_f64(p, k, top, top > 0x7f0 ? 128 : 0, &hi, &lo, &late, &high_bits, &any);
+        /* else inexact (a term above the window), or many terms below it: again with the block's own */
+        done = (int)(high_bits >> 52) <= top && (int)(high_bits >> 52) + 8 >= top;
+    }
+    if (!done) {
+        for (size_t j = 0; j < k; ++j) {
+            uint64_t b;
+            memcpy(&b, p + 8 * j, 8);
+            high_bits = (b & 0x7fffffffffffffffull) > high_bits ? b & 0x7fffffffffffffffull : high_bits;
+        }
+        if (high_bits >> 52 == 0x7ff) { /* an infinity or a NaN: term by term */
+            for (size_t j = 0; j < k; ++j) {
+                uint64_t b;
+                memcpy(&b, p + 8 * j, 8);
+                hr_exact_add_f64_bits(a, b);
+            }
+            *guess = 0;
+            return;
+        }
+        top = high_bits >> 52 ? (int)(high_bits >> 52) : 1; /* a subnormal's exponent is 1's */
+        window_f64(p, k, top, top > 0x7f0 ? 128 : 0, &hi, &lo, &late, &high_bits, &any);
+    }
+    const int shift = top > 0x7f0 ? 128 : 0;
+    const uint64_t floor_bits = top > 34 ? (uint64_t)(top - 33) << 52 : 0;
+    *guess = (uint32_t)top;
+    a->flags |= any ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
     add_f64_shifted(a, hi, shift);
     add_f64_shifted(a, lo, shift);
     if (late)
-        for (j = 0; j < k; ++j) {
+        for (size_t j = 0; j < k; ++j) {
             uint64_t b;
             memcpy(&b, p + 8 * j, 8);
-            if ((b & abs_mask) < floor_bits) hr_exact_add_f64_value(a, b);
+            if ((b & 0x7fffffffffffffffull) < floor_bits) hr_exact_add_f64_value(a, b);
         }
 }
 
@@ -204,8 +225,8 @@ HR_EXACT_INLINE double window_f32(const unsigned char* p, size_t k, int32_t floo
 /* k f32 terms (any alignment): in f64, exactly. Terms within 19 binades of the window's largest
  * exponent are multiples of 2^(base - 150) below 2^(emax - 126), so any sum of 1024 of them has at
  * most 53 significant bits: f64 adds take them without a rounding. *guess carries the window from
- * block to block (0: none yet): one pass when no term of the block lies above it, else a second
- * with the block's own. */
+ * block to block (0: none yet): one pass when no term of the block lies above it and its largest
+ * is within 4 binades of it, else a second with the block's own (which the next block inherits). */
 HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k, uint32_t* guess)
 {
     int late = 0;
@@ -215,7 +236,8 @@ HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k, ui
     int done = 0;
     if (*guess) {
         total = window_f32(p, k, floor_bits, &late, &top, &any);
-        done = (top >> 23) <= *guess; /* else inexact: again with the block's own window */
+        /* else inexact (a term above the window), or many terms below it: again with the block's own */
+        done = (top >> 23) <= *guess && (top >> 23) + 4 >= *guess;
     }
     if (!done) {
         for (size_t j = 0; j < k; ++j) {
@@ -236,8 +258,6 @@ HR_EXACT_INLINE void block_f32(hr_exact* a, const unsigned char* p, size_t k, ui
         floor_bits = f32_floor(*guess);
         total = window_f32(p, k, floor_bits, &late, &top, &any);
     }
-    const uint32_t emax = top >> 23;
-    if (emax + 1 < *guess) --*guess; /* follow a falling maximum, a binade a block */
     a->flags |= any ? HR_EXACT_NONNEG : k ? HR_EXACT_NEGZERO : 0;
     hr_exact_add_f64_value(a, f64_bits(total));
     if (late)
@@ -352,21 +372,21 @@ HR_EXACT_INLINE void add_range_body(hr_exact* a, int dtype, const unsigned char*
     const size_t elem = (size_t)hr_dtype_bytes(dtype);
     const int direct = !y && step == elem && (dtype == HIPREDUCE_F32 || dtype == HIPREDUCE_F64);
     double buf[HR_EXACT_BLOCK]; /* f64 terms, or f32 ones in its first half */
-    uint32_t guess = 0;         /* block_f32's window, from block to block */
+    uint32_t guess = 0;         /* block_f32's or block_f64's window, from block to block */
     for (uint64_t j = 0; j < count; j += HR_EXACT_BLOCK) {
         const size_t k = (size_t)(count - j < HR_EXACT_BLOCK ? count - j : HR_EXACT_BLOCK);
         const unsigned char* xb = x + j * step;
         const unsigned char* yb = y ? y + j * step : NULL;
         if (direct && dtype == HIPREDUCE_F32) block_f32(a, xb, k, &guess);
-        else if (direct) block_f64(a, xb, k);
+        else if (direct) block_f64(a, xb, k, &guess);
         else if (y) { /* products: exact in f64; dot's inputs are contiguous (a constant step vectorises) */
             if (dtype == HIPREDUCE_F32) products_f32(buf, xb, yb, 4, k);
             else if (dtype == HIPREDUCE_F16) products_f16(buf, xb, yb, 2, k);
             else products_bf16(buf, xb, yb, 2, k);
-            block_f64(a, (const unsigned char*)buf, k);
+            block_f64(a, (const unsigned char*)buf, k, &guess);
         } else if (dtype == HIPREDUCE_F64) {
             gather_f64(buf, xb, NULL, step, k);
-            block_f64(a, (const unsigned char*)buf, k);
+            block_f64(a, (const unsigned char*)buf, k, &guess);
         } else {
             float* f = (float*)(void*)buf;
             if (dtype == HIPREDUCE_F32) gather_f32(f, xb, NULL, step, k);
