@@ -40,7 +40,7 @@ hipreduce_status bench_workspace_size(hipreduce_handle h, hipreduce_op op, hipre
         /* The value is in the input dtype: any other --out entry does not apply. */
         if (out != in) return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
         return hipreduce_argreduce_workspace_size(h, op, in, n, bytes);
-    case BENCH_CALL_DOT: return hipreduce_dot_workspace_size(h, in, n, out, bytes);
+    case BENCH_CALL_DOT: return hipreduce_dot_op_workspace_size(h, op, in, n, out, bytes);
     default: return hipreduce_workspace_size(h, op, in, n, out, bytes);
     }
 }
@@ -51,7 +51,7 @@ hipreduce_status bench_call(hipreduce_handle h, hipreduce_op op, hipreduce_dtype
 {
     switch (bench_op_call(op)) {
     case BENCH_CALL_ARGREDUCE: return hipreduce_argreduce(h, op, in, x, n, result, index, location);
-    case BENCH_CALL_DOT: return hipreduce_dot(h, in, x, y, n, out, result, location);
+    case BENCH_CALL_DOT: return hipreduce_dot_op(h, op, in, x, y, n, out, result, location);
     default: return hipreduce_reduce(h, op, in, x, n, out, result, location);
     }
 }

@@ -14,7 +14,7 @@ For f32 and f64 sums at each size it prints (GB/s = n * element size / median ti
              at an earlier commit, for "no slower than before"
 
 Usage:  python3 bench/cpu_vs_numpy.py [--bench build/bench/hipreduce-bench] [--baseline-bench PATH]
-                                      [--sizes 2^10,2^14,2^20,2^26] [--reps 30]
+                                      [--sizes 2^10,2^14,2^20,2^26] [--reps 30] [--op sum_exact]
 Needs numpy (pip install numpy). The header says the machine, the commit, the command and the
 load average before and after: on a shared machine other work changes the figures.
 """
@@ -53,10 +53,10 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def run_bench(bench, threads, sizes, reps):
+def run_bench(bench, threads, sizes, reps, op="sum"):
     """{(dtype, n): (gbps, ceiling_gbps)} from hipreduce-bench's CSV (threads None: no --threads, for
     a bench from before that option, whose cpu device had one thread)."""
-    cmd = [bench, "--device=cpu", "--ops=sum", "--dtypes=f32,f64", "--sizes=" + ",".join(str(n) for n in sizes),
+    cmd = [bench, "--device=cpu", f"--ops={op}", "--dtypes=f32,f64", "--sizes=" + ",".join(str(n) for n in sizes),
            f"--reps={reps}", "--format=csv"] + ([f"--threads={threads}"] if threads is not None else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     rows = csv.DictReader(io.StringIO("".join(l for l in out.splitlines(True) if not l.startswith("#"))))
@@ -115,6 +115,7 @@ def main():
     ap.add_argument("--baseline-bench", help="hipreduce-bench of an earlier commit (adds a 'before' column)")
     ap.add_argument("--sizes", default="2^10,2^14,2^16,2^20,2^22,2^26")
     ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--op", default="sum", help="the library's op against numpy's sum (sum_exact: the exact sum)")
     args = ap.parse_args()
     sizes = [parse_size(s) for s in args.sizes.split(",")]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -124,8 +125,8 @@ def main():
                            capture_output=True, text=True).stdout.strip()
     load_before = os.getloadavg()
 
-    one = run_bench(args.bench, 1, sizes, args.reps)
-    every = run_bench(args.bench, 0, sizes, args.reps)
+    one = run_bench(args.bench, 1, sizes, args.reps, args.op)
+    every = run_bench(args.bench, 0, sizes, args.reps, args.op)
     before = run_bench(args.baseline_bench, None, sizes, args.reps) if args.baseline_bench else None
     read_all = all_core_read_gbps(cores)
     numpy_rows = {(d, n): numpy_gbps(np.float32 if d == "f32" else np.float64, n, args.reps)

@@ -13,14 +13,16 @@
  *     PRODUCT x * y (dot: two inputs); KEY   the element's order key and index (argmin/argmax).
  *   combine: ADD, MUL (integers wrap), MIN, MAX (floats: any NaN gives the canonical NaN, -0.0
  *     below +0.0), AND, OR, XOR, NRM2 (a sum of squares kept overflow- and underflow-safe),
- *     ARGMIN, ARGMAX (better key wins, equal keys: the smaller index).
+ *     ARGMIN, ARGMAX (better key wins, equal keys: the smaller index), EXACT (the exact sum,
+ *     rounded once: device/exact.h; its own path on every device, not the tile levels).
  *   results: which result dtypes a given input dtype allows (hr_result_allowed, rules.h):
  *     WIDE      integers: the same or a wider integer of the same signedness, or i64/u64;
  *               f16/bf16: itself, f32, f64; f32: f32, f64; f64: f64;
  *     SAME      the input dtype;            INT_SAME  the input dtype, integers only;
  *     MAGNITUDE floats: the input dtype; integers: the unsigned type of the same width;
  *     NORM      floats only, into f32 or f64;
- *     ARG       the input dtype (the value; the index is int64), through hipreduce_argreduce.
+ *     ARG       the input dtype (the value; the index is int64), through hipreduce_argreduce;
+ *     FLOAT     floats only, as WIDE's floats (f16/bf16: itself, f32, f64; f32: f32, f64; f64: f64).
  * Which call takes the op follows from the row: PRODUCT is hipreduce_dot's, ARG is
  * hipreduce_argreduce's, everything else hipreduce_reduce's.
  *
@@ -65,7 +67,9 @@
     X(HIPREDUCE_OP_NRM2, nrm2, SQUARE, NRM2, NORM)                     \
     X(HIPREDUCE_OP_ARGMIN, argmin, KEY, ARGMIN, ARG)                   \
     X(HIPREDUCE_OP_ARGMAX, argmax, KEY, ARGMAX, ARG)                   \
-    X(HIPREDUCE_OP_DOT, dot, PRODUCT, ADD, WIDE)
+    X(HIPREDUCE_OP_DOT, dot, PRODUCT, ADD, WIDE)                       \
+    X(HIPREDUCE_OP_SUM_EXACT, sum_exact, IDENT, EXACT, FLOAT)          \
+    X(HIPREDUCE_OP_DOT_EXACT, dot_exact, PRODUCT, EXACT, FLOAT)
 
 /* ---- the columns ---- */
 enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT };
@@ -86,16 +90,18 @@ enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_
 typedef enum hr_transform { HR_TF_IDENT, HR_TF_ABS, HR_TF_SQUARE, HR_TF_PRODUCT, HR_TF_KEY, HR_TRANSFORMS } hr_transform;
 typedef enum hr_combine {
     HR_CB_ADD, HR_CB_MUL, HR_CB_MIN, HR_CB_MAX, HR_CB_AND, HR_CB_OR, HR_CB_XOR, HR_CB_NRM2, HR_CB_ARGMIN, HR_CB_ARGMAX,
-    HR_COMBINES
+    HR_CB_EXACT, HR_COMBINES
 } hr_combine;
-typedef enum hr_results { HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUDE, HR_RS_NORM, HR_RS_ARG } hr_results;
+typedef enum hr_results { HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUDE, HR_RS_NORM, HR_RS_ARG, HR_RS_FLOAT } hr_results;
 
 /* An accumulator row: X(kind, bytes). The accumulator a (op, input, result) triple reduces in is
  * hr_acc_of's choice (rules.h); the cpu device's kernels and the GPU instance table both follow it.
  *   I32, U32, I64, U64  integers (U: sums, products, bitwise, |x| max, wrapping; I: signed min/max);
  *   F32, F64            floats (f16/bf16 in F32);
  *   NRM2_F64            f64 nrm2's three scaled sums of squares (Blue's algorithm, LAPACK 3.10);
- *   KEY32, KEY64        argmin/argmax: an order key and an int64 index (key, padding, index). */
+ *   KEY32, KEY64        argmin/argmax: an order key and an int64 index (key, padding, index);
+ *   EXACT               sum_exact/dot_exact: a superaccumulator (device/exact.h's hr_exact, whose
+ *                       size this is); reduced by its own path, never by the tile levels. */
 #define HR_ACC_ROWS(X) \
     X(I32, 4)          \
     X(U32, 4)          \
@@ -105,7 +111,8 @@ typedef enum hr_results { HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUD
     X(F64, 8)          \
     X(NRM2_F64, 24)    \
     X(KEY32, 16)       \
-    X(KEY64, 16)
+    X(KEY64, 16)       \
+    X(EXACT, 1104)
 
 #define HR_ACC_ENUMERATOR(K, BYTES) HR_ACC_##K,
 typedef enum hr_acc_kind { HR_ACC_NONE = 0, HR_ACC_ROWS(HR_ACC_ENUMERATOR) HR_ACC_KINDS } hr_acc_kind;
@@ -129,7 +136,7 @@ HR_OP_ROWS(HR_OP_ROW_CHECK)
 /* The rows cover the public enums exactly: their last values (a row added at the end moves these;
  * the unit test checks every name). */
 HR_STATIC_ASSERT(HR_DTYPE_SLOTS == HIPREDUCE_F64 + 1, "a dtype of the public enum has no row in op_table.h");
-HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_DOT + 1, "an op of the public enum has no row in op_table.h");
+HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_DOT_EXACT + 1, "an op of the public enum has no row in op_table.h");
 #undef HR_DTYPE_ROW_CHECK
 #undef HR_OP_ROW_CHECK
 

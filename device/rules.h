@@ -150,6 +150,7 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
     case HR_RS_INT_SAME: return in_int && out == in;
     case HR_RS_MAGNITUDE: return in_int ? oc == HR_CLASS_UNSIGNED && ob == ib : out == in;
     case HR_RS_NORM: return !in_int && (out == HIPREDUCE_F32 || out == HIPREDUCE_F64);
+    case HR_RS_FLOAT: return !in_int && hr_result_allowed(HIPREDUCE_OP_SUM, in, out);
     default: return 0;
     }
 }
@@ -160,13 +161,15 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
  *   integer MIN/MAX of x: I32/U32 for <= 32-bit inputs, else I64/U64 (the input's signedness);
  *   float ADD/MUL/MIN/MAX: F64 when the input or the result is f64, else F32 (f16/bf16 in f32);
  *   NRM2: F64 from f16/bf16/f32 (x*x is exact in f64: no scaling), NRM2_F64 from f64;
- *   ARGMIN/ARGMAX: KEY32 for <= 32-bit inputs, else KEY64.
+ *   ARGMIN/ARGMAX: KEY32 for <= 32-bit inputs, else KEY64;
+ *   EXACT: EXACT (a superaccumulator, whatever the dtypes).
  * HR_ACC_NONE for a triple that is not allowed. */
 HR_RULE int hr_acc_of(int op, int in, int out)
 {
     const int combine = hr_op_combine(op);
     const int wide = hr_dtype_bytes(in) == 8 || hr_dtype_bytes(out) == 8;
     if (!hr_result_allowed(op, in, out)) return HR_ACC_NONE;
+    if (combine == HR_CB_EXACT) return HR_ACC_EXACT;
     if (combine == HR_CB_NRM2) return in == HIPREDUCE_F64 ? HR_ACC_NRM2_F64 : HR_ACC_F64;
     if (combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX) return hr_dtype_bytes(in) == 8 ? HR_ACC_KEY64 : HR_ACC_KEY32;
     if (hr_dtype_is_float(in)) return wide ? HR_ACC_F64 : HR_ACC_F32;
@@ -187,6 +190,11 @@ HR_RULE int hr_acc_bytes(int acc)
     default: return 0;
     }
 }
+
+/* Whether an accumulator kind is reduced by the tile levels (device/order.h's tree: the cpu
+ * device's level kernels, the GPU's tree instances): every kind but EXACT, whose sums are
+ * order-free and run their own path (device/exact.h, src/cpu_exact.c). */
+HR_RULE int hr_acc_tiled(int acc) { return acc != HR_ACC_NONE && acc != HR_ACC_EXACT; }
 
 /* ---- tiles (order.h) ---- */
 

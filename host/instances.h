@@ -19,7 +19,7 @@ namespace hr {
 /* Whether some allowed result dtype of (op, in) reduces in accumulator `acc`. */
 constexpr bool tree_cell_used(int op, int in, int acc)
 {
-    if (hr_op_combine(op) < 0 || acc == HR_ACC_NONE) return false;
+    if (hr_op_combine(op) < 0 || !hr_acc_tiled(acc)) return false; /* EXACT: not a tree's */
     for (int out = 0; out < HR_DTYPE_SLOTS; ++out)
         if (hr_acc_of(op, in, out) == acc) return true;
     return false;

@@ -137,6 +137,15 @@ static hipreduce_status null_pointer(hipreduce_handle handle, const char* name, 
 }
 #define HR_ANY UINT64_MAX /* null_pointer: a pointer that must never be NULL */
 
+/* Exact sums on a GPU handle (before the executor, whose NOT_SUPPORTED message is the study
+ * algorithms'): their kernels are not written yet. */
+static hipreduce_status gpu_no_exact(hipreduce_handle handle, const hr_call* call)
+{
+    return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED,
+                   "%s runs on the cpu device only in this version (a HIPREDUCE_DEVICE_CPU handle): GPU handles "
+                   "have no exact-sum kernels yet", hr_op_name(call->op));
+}
+
 /* After the pointers: the byte count, then the executor. */
 static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
 {
@@ -148,6 +157,7 @@ static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
         }
         return hr_executor_status(handle, hr_cpu_run(handle->cpu, call));
     }
+    if (hr_op_combine(call->op) == HR_CB_EXACT) return gpu_no_exact(handle, call);
     return hr_executor_status(handle, hr_gpu_run(handle->gpu, handle->algorithm, call));
 }
 
@@ -159,6 +169,7 @@ static hipreduce_status size_query(hipreduce_handle handle, const hr_call* call,
         *bytes = hr_cpu_workspace_size(call);
         return HIPREDUCE_STATUS_SUCCESS;
     }
+    if (hr_op_combine(call->op) == HR_CB_EXACT) return gpu_no_exact(handle, call);
     return hr_executor_status(handle, hr_gpu_workspace_size(handle->gpu, handle->algorithm, call, bytes));
 }
 
@@ -192,12 +203,11 @@ static hipreduce_status argreduce_body(hipreduce_handle handle, int op, int dtyp
     return run(handle, &call);
 }
 
-static hipreduce_status dot_body(hipreduce_handle handle, int in_dtype, const void* x, const void* y, uint64_t n,
-                                 int out_dtype, void* result, int location)
+static hipreduce_status dot_body(hipreduce_handle handle, int op, int in_dtype, const void* x, const void* y,
+                                 uint64_t n, int out_dtype, void* result, int location)
 {
     hr_call call;
-    const hipreduce_status st =
-        validate(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, in_dtype, out_dtype, n, 0, location, &call);
+    const hipreduce_status st = validate(handle, HR_CALL_DOT, op, in_dtype, out_dtype, n, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
     if (result == NULL) return null_pointer(handle, "result", HR_ANY);
     if (x == NULL && n > 0) return null_pointer(handle, "x", n);
@@ -281,7 +291,14 @@ hipreduce_status hipreduce_argreduce(hipreduce_handle handle, hipreduce_op op, h
 hipreduce_status hipreduce_dot(hipreduce_handle handle, hipreduce_dtype in_dtype, const void* x, const void* y,
                                uint64_t n, hipreduce_dtype out_dtype, void* result, hipreduce_location location)
 {
-    HR_GUARDED(handle, dot_body(handle, (int)in_dtype, x, y, n, (int)out_dtype, result, (int)location));
+    HR_GUARDED(handle, dot_body(handle, HIPREDUCE_OP_DOT, (int)in_dtype, x, y, n, (int)out_dtype, result, (int)location));
+}
+
+hipreduce_status hipreduce_dot_op(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype, const void* x,
+                                  const void* y, uint64_t n, hipreduce_dtype out_dtype, void* result,
+                                  hipreduce_location location)
+{
+    HR_GUARDED(handle, dot_body(handle, (int)op, (int)in_dtype, x, y, n, (int)out_dtype, result, (int)location));
 }
 
 hipreduce_status hipreduce_reduce_axis(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
@@ -335,6 +352,13 @@ hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle handle, hipreduce
 {
     HR_GUARDED(handle, query_body(handle, HR_CALL_DOT, HIPREDUCE_OP_DOT, (int)in_dtype, (int)out_dtype, HR_SHAPE_FULL,
                                   n, 0, 0, bytes));
+}
+
+hipreduce_status hipreduce_dot_op_workspace_size(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+                                                 uint64_t n, hipreduce_dtype out_dtype, size_t* bytes)
+{
+    HR_GUARDED(handle, query_body(handle, HR_CALL_DOT, (int)op, (int)in_dtype, (int)out_dtype, HR_SHAPE_FULL, n, 0, 0,
+                                  bytes));
 }
 
 hipreduce_status hipreduce_reduce_axis_workspace_size(hipreduce_handle handle, hipreduce_op op,

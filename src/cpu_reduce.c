@@ -32,6 +32,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "cpu_exact.h"
 #include "cpu_executor.h"
 #include "cpu_ops.h"
 #include "cpu_result.h"
@@ -87,6 +88,7 @@ static size_t workspace_need(const hr_call* call, uint64_t tile, size_t acc)
 
 size_t hr_cpu_workspace_size(const hr_call* call)
 {
+    if (hr_cpu_is_exact(call)) return 0; /* each thread's accumulator is on its stack */
     return workspace_need(call, hr_tile_items((uint64_t)hr_dtype_bytes(call->in_dtype)),
                           (size_t)hr_acc_bytes(call->acc));
 }
@@ -193,6 +195,7 @@ static void run_short_slices(void* ctx, unsigned worker)
 
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
 {
+    if (hr_cpu_is_exact(call)) return hr_cpu_run_exact(cpu, call); /* no tile levels: cpu_exact.c */
     hr_cpu_kernels k;
     const hipreduce_status supported = hr_cpu_kernels_of(cpu, call, &k);
     if (supported != HIPREDUCE_STATUS_SUCCESS) return supported;

@@ -51,7 +51,8 @@ hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call);
  * tile) accumulators (0 for one tile; 4097 f32 need 2; 2^20 f32 need 256); rows the same for
  * their extent; segments the same for the longest segment the API allows, a function of (op,
  * dtypes) only (0 for no segments); strided results (inner > 1) 8 accumulators per block level
- * for each output of a group of up to 256 (cpu_segments_strided.h); 0 when nothing is written. */
+ * for each output of a group of up to 256 (cpu_segments_strided.h); 0 when nothing is written,
+ * and for exact sums (cpu_exact.h). */
 size_t hr_cpu_workspace_size(const hr_call* call);
 
 #ifdef __cplusplus

@@ -52,11 +52,14 @@ hipreduce_status hr_explain_triple(hr_call_kind kind, int op, int in_dtype, int 
     }
     const int owner = hr_op_call(op);
     if (owner != (int)kind) {
+        /* dot's other ops take the call that names its op */
+        const char* function = owner == HR_CALL_DOT && op != HIPREDUCE_OP_DOT ? "hipreduce_dot_op" : call_function[owner];
         if (kind == HR_CALL_ARGREDUCE)
-            snprintf(why, size, "%s is not an argreduce op (argmin or argmax): call %s", hr_op_name(op),
-                     call_function[owner]);
+            snprintf(why, size, "%s is not an argreduce op (argmin or argmax): call %s", hr_op_name(op), function);
+        else if (kind == HR_CALL_DOT)
+            snprintf(why, size, "%s is not a dot op (dot or dot_exact): call %s", hr_op_name(op), function);
         else
-            snprintf(why, size, "%s is %s: call %s", hr_op_name(op), call_word[owner], call_function[owner]);
+            snprintf(why, size, "%s is %s: call %s", hr_op_name(op), call_word[owner], function);
         return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
     }
     if (!hr_result_allowed(op, in_dtype, out_dtype)) {

@@ -158,6 +158,7 @@ int main(void)
                 if (hr_check_triple(hr_op_call(op), op, in, out) != HIPREDUCE_STATUS_SUCCESS) continue;
                 ++triples;
                 const int acc = (int)hr_acc_of(op, in, out);
+                if (!hr_acc_tiled(acc)) continue; /* exact sums: no level kernels (test_exact) */
                 int missing = 0;
                 for (int v = 0; v < n_variants; ++v)
                     for (int up = 0; up < 2; ++up)

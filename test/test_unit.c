@@ -181,7 +181,7 @@ static void check_plans(void)
 
 /* The allowed (op, in, out) triples, written from the header's text independently of types.c:
  * which call takes the op (0 reduce, 1 argreduce, 2 dot), then whether out is allowed for in. */
-static int spec_call(int op) { return op == 11 || op == 12 ? 1 : op == 13 ? 2 : 0; }
+static int spec_call(int op) { return op == 11 || op == 12 ? 1 : op == 13 || op == 15 ? 2 : 0; }
 static int spec_allowed(int op, int in, int out)
 {
     static const int size[12] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8};
@@ -197,6 +197,8 @@ static int spec_allowed(int op, int in, int out)
     case 4: case 5: case 6: return !in_float && out == in;
     case 9: return in_float ? out == in : !out_float && !out_signed && size[out] == size[in];
     case 10: return in_float && (out == 10 || out == 11);
+    case 14: case 15: /* sum_exact, dot_exact: sum's float results */
+        return in_float && (in == 8 || in == 9 ? out == in || out == 10 || out == 11 : out_float && out >= in);
     default: return 0;
     }
 }
@@ -209,8 +211,9 @@ static void check_tables(void)
         {6, "i64", 8, HR_CLASS_SIGNED},  {7, "u64", 8, HR_CLASS_UNSIGNED}, {8, "f16", 2, HR_CLASS_HALF},
         {9, "bf16", 2, HR_CLASS_HALF},   {10, "f32", 4, HR_CLASS_FLOAT},   {11, "f64", 8, HR_CLASS_FLOAT},
     };
-    static const char* const ops[14] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
-                                        "sum_squares", "max_abs", "nrm2", "argmin", "argmax", "dot"};
+    static const char* const ops[16] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
+                                        "sum_squares", "max_abs", "nrm2", "argmin", "argmax", "dot",
+                                        "sum_exact", "dot_exact"};
     for (int v = -2; v < 20; ++v) {
         const char* name = hr_dtype_name(v);
         int row = -1;
@@ -228,9 +231,9 @@ static void check_tables(void)
               "dtype %d", v);
     }
     int allowed = 0;
-    for (int op = -2; op < 16; ++op) {
+    for (int op = -2; op < 18; ++op) {
         const char* name = hr_op_name(op);
-        const int known = op >= 0 && op < 14;
+        const int known = op >= 0 && op < 16;
         CHECK(known ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
         CHECK(name ? hipreduce_op_name((hipreduce_op)op) && strcmp(hipreduce_op_name((hipreduce_op)op), name) == 0
                    : hipreduce_op_name((hipreduce_op)op) == NULL,
@@ -252,7 +255,7 @@ static void check_tables(void)
                 }
     }
     int spec_total = 0;
-    for (int op = 0; op < 14; ++op)
+    for (int op = 0; op < 16; ++op)
         for (int in = 0; in < 12; ++in)
             for (int out = 0; out < 12; ++out) spec_total += spec_allowed(op, in, out);
     CHECK(allowed == spec_total && spec_total > 0, "%d allowed triples, the spec has %d", allowed, spec_total);

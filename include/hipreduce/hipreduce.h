@@ -28,7 +28,10 @@
  * - min, max: the input dtype; and, or, xor: the input dtype, integers only;
  * - max_abs: the input dtype for floats, the unsigned type of the same width for
  *   integers (|-128| = 128 as u8); nrm2: f16, bf16, f32 or f64 into f32 or f64;
- * - argmin, argmax (hipreduce_argreduce): the value in the input dtype, an int64 index.
+ * - argmin, argmax (hipreduce_argreduce): the value in the input dtype, an int64 index;
+ * - sum_exact and dot_exact (hipreduce_dot_op): float inputs only, into sum's float
+ *   results (f16 into f16, f32 or f64; bf16 into bf16, f32 or f64; f32 into f32 or f64;
+ *   f64 into f64).
  * f16 is IEEE binary16 and bf16 is bfloat16, both passed as raw 16-bit values
  * (uint16_t); this header includes no GPU header.
  *
@@ -49,6 +52,18 @@
  * - n == 0 gives the identity: sum-likes, nrm2 and max_abs 0 (+0.0 for floats), prod
  *   1, min +inf or the type's maximum, max -inf or the type's minimum, all-ones / 0 / 0
  *   for and / or / xor; argmin/argmax index -1 with the min/max identity as value.
+ * Exact sums (sum_exact; dot_exact over the products x[i]*y[i], each taken exactly: a
+ * NaN factor or infinity times zero gives NaN, infinity times a nonzero number an
+ * infinity of the product's sign, a zero product the sign of x*y):
+ * - any NaN, or +inf together with -inf, gives the canonical NaN; else any +inf or
+ *   -inf gives that infinity;
+ * - else the result is the exact real sum of the finite terms rounded once, to nearest
+ *   even, into the result dtype (+inf or -inf when that rounding overflows): no
+ *   intermediate rounding, overflow or lost carry at any n the API takes;
+ * - an exact zero is +0.0, except -0.0 when n > 0 and every term is -0.0; n == 0
+ *   gives +0.0;
+ * - so the bits are a function of the multiset of terms only: any permutation, any
+ *   slicing into rows or segments, any thread count and any device give them.
  * The default algorithm (HIPREDUCE_ALGORITHM_AUTO) is also reproducible for
  * floating-point sums and products: its result is a function of (op, dtypes, n,
  * data) only, the same bits on every GPU, warp size, vendor and on the CPU device
@@ -102,7 +117,7 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_ALLOCATION_FAILED = 10, /* host or device allocation failed */
     HIPREDUCE_STATUS_RUNTIME_ERROR = 11,     /* HIP/CUDA runtime failure: see hipreduce_last_error_message */
     HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
-    HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this op/dtype */
+    HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm (or, for sum_exact and dot_exact, this device) cannot do this call */
     HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14, /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
     HIPREDUCE_STATUS_INVALID_OFFSETS = 15,    /* host-memory segment offsets that decrease */
     HIPREDUCE_STATUS_HANDLE_BUSY = 16,        /* another host thread is in a call on this handle */
@@ -111,7 +126,8 @@ typedef enum hipreduce_status {
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are
- * hipreduce_argreduce's, DOT is hipreduce_dot's; the others are hipreduce_reduce's. */
+ * hipreduce_argreduce's, DOT is hipreduce_dot's (and hipreduce_dot_op's), DOT_EXACT is
+ * hipreduce_dot_op's; the others are hipreduce_reduce's. */
 typedef enum hipreduce_op {
     HIPREDUCE_OP_SUM = 0,
     HIPREDUCE_OP_PROD = 1,
@@ -126,7 +142,9 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_NRM2 = 10,       /* sqrt(sum of x*x), overflow- and underflow-safe */
     HIPREDUCE_OP_ARGMIN = 11,     /* value and first index of the minimum */
     HIPREDUCE_OP_ARGMAX = 12,     /* value and first index of the maximum */
-    HIPREDUCE_OP_DOT = 13         /* sum of x*y over two inputs */
+    HIPREDUCE_OP_DOT = 13,        /* sum of x*y over two inputs */
+    HIPREDUCE_OP_SUM_EXACT = 14,  /* the exact sum, rounded once (floats; the rules above) */
+    HIPREDUCE_OP_DOT_EXACT = 15   /* the exact sum of the exact products x*y, rounded once (hipreduce_dot_op) */
 } hipreduce_op;
 
 /* Element types. */
@@ -380,6 +398,20 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_dot(hipreduce_handle handle,
                                                 void* result,
                                                 hipreduce_location location);
 
+/* hipreduce_dot with the op named: HIPREDUCE_OP_DOT (hipreduce_dot itself) or
+ * HIPREDUCE_OP_DOT_EXACT (the exact dot product: the rules of exact sums above, over
+ * f16, bf16, f32 or f64 inputs into sum's float results). Any other op is
+ * OP_DTYPE_MISMATCH. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_op(hipreduce_handle handle,
+                                                   hipreduce_op op,
+                                                   hipreduce_dtype in_dtype,
+                                                   const void* x,
+                                                   const void* y,
+                                                   uint64_t n,
+                                                   hipreduce_dtype out_dtype,
+                                                   void* result,
+                                                   hipreduce_location location);
+
 /* Workspace, in bytes, that the call with these arguments needs with the handle's
  * algorithm: device memory on a GPU handle; host memory on a CPU handle (its tile
  * partials: at most about n * sizeof(in_dtype) / 256, 0 when n fits one tile). The
@@ -400,9 +432,15 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_workspace_size(hipreduce_handle 
                                                                uint64_t n,
                                                                hipreduce_dtype out_dtype,
                                                                size_t* bytes);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_op_workspace_size(hipreduce_handle handle,
+                                                                  hipreduce_op op,
+                                                                  hipreduce_dtype in_dtype,
+                                                                  uint64_t n,
+                                                                  hipreduce_dtype out_dtype,
+                                                                  size_t* bytes);
 
 /* Reductions along one axis and over segments (every op of hipreduce_reduce with its result
- * dtypes, and argmin/argmax; not dot).
+ * dtypes, sum_exact included, and argmin/argmax; not dot).
  *
  * Axis: input is a contiguous tensor viewed as [outer][extent][inner]; the call reduces
  * `extent` and writes outer * inner results, laid out [outer][inner]. inner == 1 reduces

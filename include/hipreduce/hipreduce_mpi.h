@@ -18,6 +18,8 @@
  * calls, ops, dtypes or shapes (outer, inner) all get HIPREDUCE_STATUS_MPI_MISMATCH, as do the
  * others when one rank's local work fails (a runtime error, a caller workspace too small: that
  * rank returns its own status); a failing MPI call gives HIPREDUCE_STATUS_MPI_ERROR.
+ * sum_exact and dot_exact give HIPREDUCE_STATUS_NOT_SUPPORTED in this version (their exact combine
+ * across ranks, an integer allreduce of the accumulators, is not written yet).
  * hipreduce_mpi_last_error_message says which rank and why (MPI's message for MPI errors). Nothing
  * is written unless every rank succeeds. The checks cost no extra round: they ride on the one
  * MPI_Allgather (32 bytes a rank) that also tells every rank the others' lengths. The caller's

@@ -51,15 +51,15 @@ int main(int argc, char** argv)
         fprintf(stderr, "usage: %s OUTPUT_FILE\n", argv[0]);
         return 2;
     }
-    unsigned masks[1u << 10] = {0};
-    HR_STATIC_ASSERT(HR_COMBINES <= 10, "combine masks: widen masks[]");
+    unsigned masks[1u << 11] = {0};
+    HR_STATIC_ASSERT(HR_COMBINES <= 11, "combine masks: widen masks[]");
     for (int o = 0; o < N_OPS; ++o) {
         transform_words[ops[o].transform] = ops[o].transform_word;
         combine_words[ops[o].combine] = ops[o].combine_word;
         for (int i = 0; i < N_DTYPES; ++i)
             for (int r = 0; r < N_DTYPES; ++r) {
                 const int acc = hr_acc_of(ops[o].op, dtypes[i].dtype, dtypes[r].dtype);
-                if (acc == HR_ACC_NONE) continue;
+                if (!hr_acc_tiled(acc)) continue; /* not the tile levels' (EXACT: src/cpu_exact.c) */
                 if (dtypes[i].bytes >= N_SIZES) {
                     fprintf(stderr, "cpu_cells: dtype %s of %d bytes\n", dtypes[i].name, dtypes[i].bytes);
                     return 1;

@@ -53,6 +53,7 @@ static hipreduce_status local_check(const args* a)
     size_t bytes;
     const hipreduce_status s = core_check(a, &bytes);
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
+    if (hr_op_combine((int)a->op) == HR_CB_EXACT) return HIPREDUCE_STATUS_NOT_SUPPORTED; /* no exact allreduce yet */
     if (a->location != HIPREDUCE_RESULT_HOST && a->location != HIPREDUCE_RESULT_DEVICE)
         return HIPREDUCE_STATUS_INVALID_LOCATION;
     if (a->location == HIPREDUCE_RESULT_DEVICE && is_cpu(a->handle)) return HIPREDUCE_STATUS_INVALID_LOCATION;
@@ -249,6 +250,7 @@ hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce
     if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
     size_t need = 0, b = 0;
     const hipreduce_status s = core_check(&a, &need); /* the exact mechanism's local call */
+    if (s == HIPREDUCE_STATUS_SUCCESS && combine == HR_CB_EXACT) return HIPREDUCE_STATUS_NOT_SUPPORTED; /* as local_check */
     if (s != HIPREDUCE_STATUS_SUCCESS || arg || !mpi_needs_tree(op, in_dtype, out_dtype)) {
         if (s == HIPREDUCE_STATUS_SUCCESS) *bytes = need;
         return s;

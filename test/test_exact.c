@@ -1,0 +1,363 @@
+/* sum_exact and dot_exact on the cpu device (label api), against the tests' own exact reference
+ * (exact_ref.h): the header's rules (NaN and infinities, one rounding to nearest even, overflow,
+ * subnormal results, signed zeros, n = 0), random data over narrow and full exponent ranges,
+ * exact ties of both parities, cancellation (1e308 + 1 - 1e308), and bits that depend on the
+ * multiset only: permuted inputs, other thread counts, rows, columns and segments equal to the
+ * full call on their slice. Validation and messages of the new ops too. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exact_ref.h"
+#include "hipreduce/hipreduce.h"
+
+static int fails, checks;
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+#define FAIL(...) (++fails, fprintf(stderr, "FAIL " __VA_ARGS__), fputc('\n', stderr))
+
+static const hipreduce_dtype floats[4] = {HIPREDUCE_F16, HIPREDUCE_BF16, HIPREDUCE_F32, HIPREDUCE_F64};
+static int bytes_of(hipreduce_dtype d) { return (int)hipreduce_dtype_size(d); }
+static int ebits_of(hipreduce_dtype d) { return d == HIPREDUCE_F16 ? 5 : d == HIPREDUCE_F64 ? 11 : 8; }
+static int frac_of(hipreduce_dtype d) { return d == HIPREDUCE_F16 ? 10 : d == HIPREDUCE_BF16 ? 7 : d == HIPREDUCE_F32 ? 23 : 52; }
+/* sum's float results of an input dtype */
+static int allowed(hipreduce_dtype in, hipreduce_dtype out)
+{
+    if (in == HIPREDUCE_F16 || in == HIPREDUCE_BF16) return out == in || out == HIPREDUCE_F32 || out == HIPREDUCE_F64;
+    return out == HIPREDUCE_F64 || out == in;
+}
+
+/* A float of dtype: its exponent field from [elo, ehi], a random fraction and sign. */
+static uint64_t random_float(hipreduce_dtype d, int elo, int ehi)
+{
+    const int frac = frac_of(d);
+    const uint64_t e = (uint64_t)(elo + (int)(next() % (uint64_t)(ehi - elo + 1)));
+    const uint64_t f = next() & ((1ull << frac) - 1), s = next() & 1;
+    return (s << (ebits_of(d) + frac)) | (e << frac) | f;
+}
+
+static hipreduce_handle cpu;
+
+/* The library's result bits for the terms of x (and y: dot_exact), n of them. */
+static uint64_t library(hipreduce_handle h, hipreduce_dtype in, hipreduce_dtype out, const void* x, const void* y,
+                        uint64_t n)
+{
+    uint64_t r = 0;
+    const hipreduce_status st = y ? hipreduce_dot_op(h, HIPREDUCE_OP_DOT_EXACT, in, x, y, n, out, &r, HIPREDUCE_RESULT_HOST)
+                                  : hipreduce_reduce(h, HIPREDUCE_OP_SUM_EXACT, in, x, n, out, &r, HIPREDUCE_RESULT_HOST);
+    if (st != HIPREDUCE_STATUS_SUCCESS)
+        FAIL("%s %s -> %s n %llu: %s: %s", y ? "dot_exact" : "sum_exact", hipreduce_dtype_name(in),
+             hipreduce_dtype_name(out), (unsigned long long)n, hipreduce_status_string(st), hipreduce_last_error_message(h));
+    return r;
+}
+
+static void reference(xr_sum* s, hipreduce_dtype in, const void* x, const void* y, uint64_t n)
+{
+    xr_init(s);
+    for (uint64_t i = 0; i < n; ++i) {
+        if (y) xr_add_product(s, in, xr_bits(in, x, i), xr_bits(in, y, i));
+        else xr_add(s, in, xr_bits(in, x, i));
+    }
+}
+
+/* Checks every allowed result dtype of x (and y) against the reference, and that a permutation
+ * of the terms gives the same bits. */
+static void check(const char* what, hipreduce_dtype in, void* x, void* y, uint64_t n)
+{
+    xr_sum s;
+    reference(&s, in, x, y, n);
+    uint64_t before[4];
+    for (int o = 0; o < 4; ++o) {
+        const hipreduce_dtype out = floats[o];
+        if (!allowed(in, out)) continue;
+        char why[200];
+        before[o] = library(cpu, in, out, x, y, n);
+        ++checks;
+        if (!xr_check(&s, out, before[o], why, sizeof why))
+            FAIL("%s: %s %s -> %s n %llu: %s", what, y ? "dot_exact" : "sum_exact", hipreduce_dtype_name(in),
+                 hipreduce_dtype_name(out), (unsigned long long)n, why);
+    }
+    /* shuffle the terms (x and y together) */
+    for (uint64_t i = n; i > 1; --i) {
+        const uint64_t j = next() % i;
+        const uint64_t xi = xr_bits(in, x, i - 1), xj = xr_bits(in, x, j);
+        xr_set_bits(in, x, i - 1, xj), xr_set_bits(in, x, j, xi);
+        if (y) {
+            const uint64_t yi = xr_bits(in, y, i - 1), yj = xr_bits(in, y, j);
+            xr_set_bits(in, y, i - 1, yj), xr_set_bits(in, y, j, yi);
+        }
+    }
+    for (int o = 0; o < 4; ++o) {
+        if (!allowed(in, floats[o])) continue;
+        const uint64_t after = library(cpu, in, floats[o], x, y, n);
+        ++checks;
+        if (after != before[o])
+            FAIL("%s: %s -> %s n %llu permuted: 0x%llx, before 0x%llx", what, hipreduce_dtype_name(in),
+                 hipreduce_dtype_name(floats[o]), (unsigned long long)n, (unsigned long long)after,
+                 (unsigned long long)before[o]);
+    }
+}
+
+/* ---- cases ---- */
+
+static void random_cases(void)
+{
+    static const uint64_t sizes[] = {0, 1, 2, 3, 7, 1023, 1024, 1025, 4101, 70001, 200003};
+    for (int d = 0; d < 4; ++d) {
+        const hipreduce_dtype in = floats[d];
+        const int emax = (1 << ebits_of(in)) - 2, bias = (1 << (ebits_of(in) - 1)) - 1;
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+            const uint64_t n = sizes[k];
+            unsigned char* x = malloc(n * 8 + 8);
+            unsigned char* y = malloc(n * 8 + 8);
+            static const char* const names[] = {"narrow", "full range", "mixed", "top 40 binades", "bottom 40 binades"};
+            for (int range = 0; range < 5; ++range) {
+                for (uint64_t i = 0; i < n; ++i) {
+                    /* narrow: [1, 4); full: every finite exponent, subnormals and zeros; mixed:
+                     * the narrow range with a term in every binade now and then; the top and
+                     * the bottom of the range (the fast paths' windows at their edges) */
+                    const int wide = range == 1 || (range == 2 && next() % 16 == 0);
+                    const int lo = range == 3 ? emax - 40 : range == 4 ? 0 : wide ? 0 : bias;
+                    const int hi = range == 3 ? emax : range == 4 ? 40 : wide ? emax : bias + 1;
+                    xr_set_bits(in, x, i, random_float(in, lo < 0 ? 0 : lo, hi > emax ? emax : hi));
+                    xr_set_bits(in, y, i, wide || range > 2 ? random_float(in, 0, emax) : random_float(in, bias - 3, bias + 3));
+                }
+                check(names[range], in, x, NULL, n);
+                check(names[range], in, x, y, n);
+            }
+            free(x), free(y);
+        }
+    }
+}
+
+/* Terms given as values (exact in every dtype they are used with). */
+static void values_case(const char* what, hipreduce_dtype in, const double* v, int n, int dot)
+{
+    unsigned char x[64 * 8], y[64 * 8];
+    for (int i = 0; i < n; ++i) {
+        uint64_t b;
+        const float f = (float)v[i];
+        uint32_t fb;
+        memcpy(&fb, &f, 4);
+        if (in == HIPREDUCE_F64) memcpy(&b, &v[i], 8);
+        else if (in == HIPREDUCE_F32) b = fb;
+        else if (in == HIPREDUCE_BF16) b = fb >> 16; /* truncated: the reference reads the same bits */
+        else b = hipreduce_f32_to_f16(f);
+        xr_set_bits(in, x, (uint64_t)i, b);
+        xr_set_bits(in, y, (uint64_t)i, in == HIPREDUCE_F64 ? 0x3ff0000000000000ull : in == HIPREDUCE_F32 ? 0x3f800000u : in == HIPREDUCE_BF16 ? 0x3f80 : 0x3c00);
+    }
+    check(what, in, x, dot ? y : NULL, (uint64_t)n);
+}
+
+static void rule_cases(void)
+{
+    const double inf = 1.0 / 0.0, nan = 0.0 / 0.0, big = 1e308, fmax = 3.4028234663852886e38;
+    struct { const char* what; double v[8]; int n; } cases[] = {
+        {"1e308 + 1 - 1e308", {big, 1, -big}, 3},
+        {"3e38 + 1 - 3e38", {fmax, 1, -fmax}, 3},
+        {"overflow", {big, big, big}, 3},
+        {"overflow then back", {big, big, -big, -big, 0.5}, 5},
+        {"f32 max twice", {fmax, fmax}, 2},
+        {"NaN", {1, nan, 2}, 3},
+        {"+inf -inf", {inf, 1, -inf}, 3},
+        {"+inf", {inf, -big, -big}, 3},
+        {"-inf", {-inf, big}, 2},
+        {"all -0.0", {-0.0, -0.0, -0.0}, 3},
+        {"-0.0 and +0.0", {-0.0, 0.0}, 2},
+        {"x - x", {1.5, -1.5}, 2},
+        {"tie to even below", {1, 0x1p-24}, 2},
+        {"tie to even above", {1 + 0x1p-23, 0x1p-24}, 2},
+        {"tie, sticky", {1, 0x1p-24, 0x1p-60}, 3},
+        {"negative tie", {-1, -0x1p-24}, 2},
+        {"f16 tie", {1, 0x1p-11}, 2},
+        {"f16 tie above", {1 + 0x1p-10, 0x1p-11}, 2},
+        {"subnormal result", {0x1.000002p-126, -0x1p-126}, 2},
+        {"f16 subnormal result", {0x1.004p-14, -0x1p-14}, 2},
+        {"rounds to zero", {0x1p-149, -0x1p-100, 0x1p-100}, 3},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+        for (int d = 0; d < 4; ++d)
+            for (int dot = 0; dot < 2; ++dot) values_case(cases[c].what, floats[d], cases[c].v, cases[c].n, dot);
+    /* f64 products beyond f64's range, cancelling exactly; inf * 0; -0.0 products */
+    const double px[] = {1e200, -1e200, 3, 0x1p-1074, 0x1p-1074};
+    const double py[] = {1e200, 1e200, 0.5, 0x1p-1074, -0x1p-1074};
+    check("huge products", HIPREDUCE_F64, (void*)px, (void*)py, 5);
+    const double ix[] = {inf, 1}, iy[] = {0, 2}, zx[] = {-0.0, 3}, zy[] = {5, -0.0};
+    check("inf * 0", HIPREDUCE_F64, (void*)ix, (void*)iy, 2);
+    check("-0.0 products", HIPREDUCE_F64, (void*)zx, (void*)zy, 2);
+    const float fx[] = {-0.0f, 3}, fy[] = {5, -0.0f};
+    check("-0.0 products", HIPREDUCE_F32, (void*)fx, (void*)fy, 2);
+}
+
+/* Cancellation at scale: pairs x, -x of every magnitude, shuffled, and one tiny term (or one tie
+ * pair) left: the exact result, whatever the rest. */
+static void cancel_cases(void)
+{
+    for (int d = 0; d < 4; ++d) {
+        const hipreduce_dtype in = floats[d];
+        const uint64_t n = 100001;
+        const uint64_t sign = 1ull << (ebits_of(in) + frac_of(in));
+        unsigned char* x = malloc(n * 8);
+        for (uint64_t i = 0; i + 1 < n; i += 2) {
+            const uint64_t v = random_float(in, 1, (1 << ebits_of(in)) - 2);
+            xr_set_bits(in, x, i, v), xr_set_bits(in, x, i + 1, v ^ sign);
+        }
+        xr_set_bits(in, x, n - 1, 1); /* the least subnormal */
+        check("cancel to the least subnormal", in, x, NULL, n);
+        xr_set_bits(in, x, n - 1, sign | 3);
+        check("cancel to -3 subnormal units", in, x, NULL, n);
+        free(x);
+    }
+    /* 2^20 copies of the largest f64, then the same less one: carries through the top digits */
+    const uint64_t n = 1u << 21;
+    double* x = malloc(n * sizeof *x);
+    for (uint64_t i = 0; i < n; ++i) x[i] = i < n / 2 ? 1.7976931348623157e308 : -1.7976931348623157e308;
+    x[n - 1] = 1.0;
+    check("2^20 maxima less 2^20 - 1 maxima, and 1", HIPREDUCE_F64, x, NULL, n);
+    for (uint64_t i = 0; i < n; ++i) x[i] = 1.7976931348623157e308;
+    check("2^21 maxima", HIPREDUCE_F64, x, NULL, n);
+    free(x);
+}
+
+/* Other thread counts, rows, columns and segments: the bits of the full call on each slice. */
+static void shape_cases(void)
+{
+    for (int d = 0; d < 4; ++d) {
+        const hipreduce_dtype in = floats[d];
+        const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
+        const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2;
+        const uint64_t outer = 3, extent = 70001, inner = 5, n = outer * extent * inner;
+        unsigned char* x = malloc(n * (uint64_t)b);
+        unsigned char* col = malloc(extent * (uint64_t)b);
+        for (uint64_t i = 0; i < n; ++i) xr_set_bits(in, x, i, random_float(in, next() % 8 ? emax / 2 : 0, emax));
+        const uint64_t full = library(cpu, in, out, x, NULL, n);
+        for (unsigned t = 1; t <= 5; t += 2) {
+            hipreduce_set_threads(cpu, t);
+            ++checks;
+            if (library(cpu, in, out, x, NULL, n) != full) FAIL("%s: %u threads change the bits", hipreduce_dtype_name(in), t);
+        }
+        hipreduce_set_threads(cpu, 0);
+        uint64_t r[15];
+        hipreduce_status st = hipreduce_reduce_axis(cpu, HIPREDUCE_OP_SUM_EXACT, in, x, outer, extent, inner, out, r,
+                                                    HIPREDUCE_RESULT_HOST);
+        if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("axis: %s", hipreduce_status_string(st));
+        for (uint64_t o = 0; o < outer; ++o)
+            for (uint64_t i = 0; i < inner; ++i) {
+                for (uint64_t e = 0; e < extent; ++e) xr_set_bits(in, col, e, xr_bits(in, x, (o * extent + e) * inner + i));
+                ++checks;
+                if (xr_bits(out, r, o * inner + i) != library(cpu, in, out, col, NULL, extent))
+                    FAIL("%s: column (%llu, %llu) differs from its full call", hipreduce_dtype_name(in),
+                         (unsigned long long)o, (unsigned long long)i);
+            }
+        /* rows: [n / 701][701] */
+        const uint64_t rows = n / 701;
+        uint64_t* rr = malloc(rows * 8);
+        st = hipreduce_reduce_axis(cpu, HIPREDUCE_OP_SUM_EXACT, in, x, rows, 701, 1, out, rr, HIPREDUCE_RESULT_HOST);
+        if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("rows: %s", hipreduce_status_string(st));
+        for (uint64_t q = 0; q < rows; q += 37) {
+            ++checks;
+            if (xr_bits(out, rr, q) != library(cpu, in, out, x + q * 701 * (uint64_t)b, NULL, 701))
+                FAIL("%s: row %llu differs from its full call", hipreduce_dtype_name(in), (unsigned long long)q);
+        }
+        free(rr);
+        /* segments: empty ones, short ones, one longer than a thread's share */
+        uint64_t off[9] = {0, 0, 1, 1, 300, 5000, 5000, 200000, n};
+        uint64_t sr[8];
+        st = hipreduce_reduce_segments(cpu, HIPREDUCE_OP_SUM_EXACT, in, x, 8, off, out, sr, HIPREDUCE_RESULT_HOST);
+        if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("segments: %s", hipreduce_status_string(st));
+        for (int s = 0; s < 8; ++s) {
+            ++checks;
+            if (xr_bits(out, sr, (uint64_t)s) != library(cpu, in, out, x + off[s] * (uint64_t)b, NULL, off[s + 1] - off[s]))
+                FAIL("%s: segment %d differs from its full call", hipreduce_dtype_name(in), s);
+        }
+        free(x), free(col);
+    }
+}
+
+static void expect_status(const char* what, hipreduce_status st, hipreduce_status want, const char* text)
+{
+    ++checks;
+    const char* msg = hipreduce_last_error_message(cpu);
+    if (st != want || (text && strstr(msg, text) == NULL))
+        FAIL("%s: %s \"%s\", want %s \"%s\"", what, hipreduce_status_string(st), msg, hipreduce_status_string(want),
+             text ? text : "");
+}
+
+static void validation_cases(void)
+{
+    float x[2] = {1, 2}, r = 7;
+    int32_t i[2] = {1, 2};
+    size_t bytes = 1;
+    const hipreduce_status MISMATCH = HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
+    expect_status("i32", hipreduce_reduce(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_I32, i, 2, HIPREDUCE_I64, &r, HIPREDUCE_RESULT_HOST),
+                  MISMATCH, "sum_exact does not apply to i32 input: sum_exact takes f16, bf16, f32 or f64");
+    expect_status("f32 -> f16", hipreduce_reduce(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, x, 2, HIPREDUCE_F16, &r, HIPREDUCE_RESULT_HOST),
+                  MISMATCH, "sum_exact of f32: result dtype f16 not allowed, use f32 or f64");
+    expect_status("dot_exact to reduce", hipreduce_reduce(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
+                  MISMATCH, "dot_exact is the op of its own call: call hipreduce_dot_op");
+    expect_status("sum to dot_op", hipreduce_dot_op(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
+                  MISMATCH, "sum is not a dot op (dot or dot_exact): call hipreduce_reduce");
+    expect_status("dot_exact i8", hipreduce_dot_op(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_I8, x, x, 2, HIPREDUCE_I64, &r, HIPREDUCE_RESULT_HOST),
+                  MISMATCH, "dot_exact does not apply to i8 input");
+    expect_status("argmax of sum_exact", hipreduce_argreduce(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, x, 2, &r, NULL, HIPREDUCE_RESULT_HOST),
+                  MISMATCH, "call hipreduce_reduce");
+    expect_status("NULL y", hipreduce_dot_op(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, x, NULL, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
+                  HIPREDUCE_STATUS_INVALID_POINTER, "y is NULL");
+    expect_status("op 16", hipreduce_reduce(cpu, (hipreduce_op)16, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
+                  HIPREDUCE_STATUS_INVALID_OP, "op 16 is not a hipreduce_op (0 to 15)");
+    ++checks;
+    if (r != 7) FAIL("a failing call wrote its result");
+    expect_status("size", hipreduce_workspace_size(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, 1u << 30, HIPREDUCE_F64, &bytes),
+                  HIPREDUCE_STATUS_SUCCESS, NULL);
+    expect_status("dot size", hipreduce_dot_op_workspace_size(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F64, 1u << 30, HIPREDUCE_F64, &bytes),
+                  HIPREDUCE_STATUS_SUCCESS, NULL);
+    ++checks;
+    if (bytes != 0) FAIL("exact sums need no workspace on the cpu device, the query says %zu", bytes);
+    ++checks;
+    if (strcmp(hipreduce_op_name(HIPREDUCE_OP_SUM_EXACT), "sum_exact") || strcmp(hipreduce_op_name(HIPREDUCE_OP_DOT_EXACT), "dot_exact"))
+        FAIL("op names");
+}
+
+/* A GPU handle, where there is one: NOT_SUPPORTED with its sentence, nothing written (the exact
+ * sums' GPU kernels are not written yet). */
+static void gpu_refuses(void)
+{
+    hipreduce_handle g;
+    if (hipreduce_create(&g, HIPREDUCE_DEVICE_GPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
+        printf("exact: no GPU here: the GPU handle's refusal is not checked\n");
+        return;
+    }
+    float x[2] = {1, 2}, r = 7; /* never read: the call fails before the executor */
+    size_t bytes = 3;
+    const hipreduce_status st = hipreduce_reduce(g, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST);
+    const hipreduce_status q = hipreduce_dot_op_workspace_size(g, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, 2, HIPREDUCE_F32, &bytes);
+    checks += 2;
+    if (st != HIPREDUCE_STATUS_NOT_SUPPORTED || r != 7 || strstr(hipreduce_last_error_message(g), "cpu device only") == NULL)
+        FAIL("GPU handle: %s \"%s\", result %s", hipreduce_status_string(st), hipreduce_last_error_message(g), r != 7 ? "written" : "kept");
+    if (q != HIPREDUCE_STATUS_NOT_SUPPORTED || bytes != 3) FAIL("GPU handle size query: %s", hipreduce_status_string(q));
+    hipreduce_destroy(g);
+}
+
+int main(void)
+{
+    hipreduce_status st = hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0);
+    if (st != HIPREDUCE_STATUS_SUCCESS) {
+        fprintf(stderr, "FAIL create: %s\n", hipreduce_status_string(st));
+        return 1;
+    }
+    validation_cases();
+    gpu_refuses();
+    rule_cases();
+    cancel_cases();
+    shape_cases();
+    random_cases();
+    hipreduce_destroy(cpu);
+    printf("exact: %d checks, %d failures\n", checks, fails);
+    return fails != 0;
+}
