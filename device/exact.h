@@ -185,8 +185,8 @@ HR_EXACT_FN uint64_t hr_exact_round(hr_exact* a, int dtype)
     while (!((uint64_t)a->d[top] >> msb & 1)) --msb;
     const int e = HR_EXACT_LOW + 32 * top + msb; /* the value lies in [2^e, 2^(e+1)) */
     const int ulp = (e < f.emin ? f.emin : e) - frac; /* the result's unit in the last place */
-    const int width = e - ulp + 1;                      /* bits of the significand kept, <= p */
-    uint64_t m = hr_exact_bits_at(a, ulp) & (width >= 64 ? ~0ull : (1ull << width) - 1);
+    const int width = e - ulp + 1; /* bits of the significand kept, <= p; <= 0 below half the least subnormal */
+    uint64_t m = width <= 0 ? 0 : hr_exact_bits_at(a, ulp) & (width >= 64 ? ~0ull : (1ull << width) - 1);
     const int half = (int)(hr_exact_bits_at(a, ulp - 1) & 1);
     if (half && ((m & 1) || hr_exact_any_below(a, ulp - 1))) ++m; /* to nearest, ties to even */
     /* m * 2^ulp, m <= 2^p. Subnormals (ulp at its least) encode as m itself, and a carry into
