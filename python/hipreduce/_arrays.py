@@ -22,7 +22,23 @@ CPU = -1  # the device value of host memory (the cpu device)
 # result like the input; stream(device) and memory(a, code) are what _core takes. Each is a few
 # attribute reads: a call on a small GPU array costs what these cost (bench/python_overhead.py).
 
-class NumpyArrays:
+class _NumpyShape:
+    """shape/size/ndim as numpy's API spells them (numpy and cupy arrays alike)."""
+
+    @staticmethod
+    def shape(a):
+        return a.shape
+
+    @staticmethod
+    def size(a):
+        return a.size
+
+    @staticmethod
+    def ndim(a):
+        return a.ndim
+
+
+class NumpyArrays(_NumpyShape):
     defaults = dt.DEFAULTS[False]  # numpy's default result dtypes, [op][code]
 
     @staticmethod
@@ -71,18 +87,6 @@ class NumpyArrays:
     @staticmethod
     def is_array(a):
         return isinstance(a, np.ndarray)
-
-    @staticmethod
-    def shape(a):
-        return a.shape
-
-    @staticmethod
-    def size(a):
-        return a.size
-
-    @staticmethod
-    def ndim(a):
-        return a.ndim
 
     @staticmethod
     def scalar(a):
@@ -226,7 +230,7 @@ def device_offsets_torch(torch, offsets, device, n):
     return offsets.to(torch.int64).clamp(0, n).contiguous()
 
 
-class CupyArrays:
+class CupyArrays(_NumpyShape):
     defaults = dt.DEFAULTS[False]
 
     def __init__(self, cupy):
@@ -284,18 +288,6 @@ class CupyArrays:
 
     def is_array(self, a):
         return isinstance(a, self.cupy.ndarray)
-
-    @staticmethod
-    def shape(a):
-        return a.shape
-
-    @staticmethod
-    def size(a):
-        return a.size
-
-    @staticmethod
-    def ndim(a):
-        return a.ndim
 
     @staticmethod
     def scalar(a):
