@@ -4,13 +4,15 @@
  * ncclAllReduce in device memory. f32 sum into f32, median of reps timed calls after a warm-up,
  * the contenders taking turns call by call; times are the slowest rank's.
  *
- *   mpiexec -n P hipreduce-mpi-bench [--gpu] [--split] [--reps=R] [--threads=T] [n ...]   (n: 1024, 2^24, ...)
+ *   mpiexec -n P hipreduce-mpi-bench [--gpu] [--split] [--exact] [--reps=R] [--threads=T] [n ...]   (n: 1024, 2^24, ...)
  * Default sizes 2^10, 2^24, 2^28, n elements a rank; --split: n is the global length, split evenly
  * over the ranks, so runs with different rank counts reduce the same array (the printed hex shows
  * which sums keep their bits). --gpu: each rank reduces device memory on its node's GPU of its
  * local rank (one GPU a rank where there are enough; local_gpu.h). --threads: the cpu device's
  * threads per rank (default 1: ranks on one node share its cores, and idle pool threads polling
- * beside a busy-waiting MPI rank skew the times; 0 = the library's default, every core). */
+ * beside a busy-waiting MPI rank skew the times; 0 = the library's default, every core). --exact:
+ * the first contender is sum_exact (the exact sum rounded once: the ranks' accumulators added by
+ * one integer MPI_Allreduce) instead of the reproducible sum. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +45,7 @@ int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
     int rank, ranks, gpu = 0, split = 0, reps = 20, threads = 1;
+    hipreduce_op op = HIPREDUCE_OP_SUM;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     uint64_t sizes[16] = {1u << 10, 1u << 24, 1u << 28};
@@ -50,6 +53,7 @@ int main(int argc, char** argv)
     for (int a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--gpu") == 0) gpu = 1;
         else if (strcmp(argv[a], "--split") == 0) split = 1;
+        else if (strcmp(argv[a], "--exact") == 0) op = HIPREDUCE_OP_SUM_EXACT;
         else if (strncmp(argv[a], "--reps=", 7) == 0) reps = atoi(argv[a] + 7);
         else if (strncmp(argv[a], "--threads=", 10) == 0) threads = atoi(argv[a] + 10);
         else if (given < 16) sizes[given++] = parse_size(argv[a]);
@@ -88,10 +92,11 @@ int main(int argc, char** argv)
 #endif
     hipreduce_set_threads(h, (unsigned)threads);
     if (rank == 0)
-        printf("# %d ranks, %s (%d GPUs, %d threads a rank), f32 sum, n %s, median of %d; times of the slowest rank\n"
+        printf("# %d ranks, %s (%d GPUs, %d threads a rank), f32 %s, n %s, median of %d; times of the slowest rank\n"
                "%12s %12s %12s %8s %12s %8s   %s\n",
-               ranks, gpu ? "GPU" : "cpu device", gpus, threads, split ? "global" : "a rank", reps, "n", "repro_us",
-               "allred_us", "ratio", "nccl_us", "ratio", "sums: repro, local + MPI_Allreduce");
+               ranks, gpu ? "GPU" : "cpu device", gpus, threads, hipreduce_op_name(op), split ? "global" : "a rank", reps,
+               "n", op == HIPREDUCE_OP_SUM ? "repro_us" : "exact_us", "allred_us", "ratio", "nccl_us", "ratio",
+               "sums: ours, local sum + MPI_Allreduce");
     for (int c = 0; c < count; ++c) {
         const uint64_t global = split ? sizes[c] : sizes[c] * (uint64_t)ranks;
         const uint64_t first = split ? global * (uint64_t)rank / (uint64_t)ranks : sizes[c] * (uint64_t)rank;
@@ -111,7 +116,7 @@ int main(int argc, char** argv)
                 const double start = MPI_Wtime();
                 hipreduce_status s;
                 if (k == 0) {
-                    s = hipreduce_mpi_reduce(h, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F32, dx, n, HIPREDUCE_F32, &r0,
+                    s = hipreduce_mpi_reduce(h, MPI_COMM_WORLD, op, HIPREDUCE_F32, dx, n, HIPREDUCE_F32, &r0,
                                              HIPREDUCE_RESULT_HOST);
                 } else if (k == 1) {
                     s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F32, dx, n, HIPREDUCE_F32, &local, HIPREDUCE_RESULT_HOST);

@@ -32,6 +32,9 @@ typedef struct hr_call {
     uint64_t outer, extent, inner;
     uint64_t num_segments;
     const uint64_t* offsets;
+    /* Exact ops only, for libhipreduce_mpi (src/partials.h): 1 stores each result's accumulator
+     * as device/exact.h's words (hr_exact_words int64 each, host memory) instead of rounding it. */
+    int accumulators;
 } hr_call;
 
 /* Number of results of a call (FULL: 1). */

@@ -204,4 +204,61 @@ HR_EXACT_FN uint64_t hr_exact_round(hr_exact* a, int dtype)
     return (neg ? sign_bit : 0) | bits;
 }
 
+/* hr_exact_round's bits stored as one `dtype` element at dst. */
+HR_EXACT_FN void hr_exact_store(uint64_t bits, int dtype, void* dst)
+{
+    const uint32_t b32 = (uint32_t)bits;
+    const uint16_t b16 = (uint16_t)bits;
+    if (dtype == HIPREDUCE_F64) memcpy(dst, &bits, 8);
+    else if (dtype == HIPREDUCE_F32) memcpy(dst, &b32, 4);
+    else memcpy(dst, &b16, 2);
+}
+
+/* ---- the accumulator as words (libhipreduce_mpi's integer allreduce across ranks) ---- */
+
+/* The digits that a sum of op's terms over `in` can reach (SUM_EXACT: the inputs; DOT_EXACT:
+ * their products), with 64 bits of count and the sign digit: [*lo, *hi]. Every normalised
+ * accumulator of such terms is 0 outside it. */
+HR_EXACT_FN void hr_exact_digit_range(int op, int in_dtype, int* lo, int* hi)
+{
+    const hr_exact_format f = hr_exact_format_of(in_dtype);
+    const int scale = op == HIPREDUCE_OP_DOT_EXACT ? 2 : 1;
+    const int least = scale * (f.emin - f.p + 1), top = scale * (f.emax + 1); /* terms: multiples of 2^least, below 2^top */
+    *lo = (least - HR_EXACT_LOW) >> 5;
+    *hi = (top + 64 - HR_EXACT_LOW) / 32 + 1;
+}
+
+/* Words of a result in that form: its digits, then its flags. */
+HR_EXACT_FN int hr_exact_words(int op, int in_dtype)
+{
+    int lo, hi;
+    hr_exact_digit_range(op, in_dtype, &lo, &hi);
+    return hi - lo + 2;
+}
+
+/* a (normalised here) as words: digits lo..hi, then the flags. Words of several such results
+ * add digit by digit (the flags OR) into the words of their sum, as long as fewer than 2^31 are
+ * added: normalised digits are below 2^32. */
+HR_EXACT_FN void hr_exact_to_words(hr_exact* a, int op, int in_dtype, int64_t* w)
+{
+    int lo, hi;
+    hr_exact_digit_range(op, in_dtype, &lo, &hi);
+    hr_exact_normalize(a);
+    for (int i = lo; i <= hi; ++i) w[i - lo] = a->d[i];
+    w[hi - lo + 1] = (int64_t)a->flags;
+}
+
+/* The accumulator of words (of one result or a sum of several). */
+HR_EXACT_FN void hr_exact_from_words(hr_exact* a, int op, int in_dtype, const int64_t* w)
+{
+    int lo, hi;
+    hr_exact_digit_range(op, in_dtype, &lo, &hi);
+    hr_exact_init(a);
+    for (int i = lo; i <= hi; ++i) a->d[i] = w[i - lo];
+    a->lo = lo;
+    a->hi = hi;
+    a->flags = (uint32_t)w[hi - lo + 1];
+    hr_exact_normalize(a);
+}
+
 #endif

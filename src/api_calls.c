@@ -19,6 +19,7 @@
 #include "api_handle.h"
 #include "cpu_reduce.h"
 #include "gpu_executor.h"
+#include "partials.h"
 #include "hipreduce/hipreduce.h"
 #include "types.h"
 
@@ -57,6 +58,7 @@ static hipreduce_status validate(hipreduce_handle handle, hr_call_kind kind, int
     call->extent = n;
     call->num_segments = 0;
     call->offsets = NULL;
+    call->accumulators = 0;
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
@@ -255,6 +257,35 @@ static hipreduce_status segments_body(hipreduce_handle handle, hr_call_kind kind
     call.result = results;
     call.index = indices;
     return run(handle, &call);
+}
+
+/* libhipreduce_mpi's exact sums (partials.h): the axis call's (a full call: 1, n, 1; dot: x and y,
+ * outer and inner ignored) accumulators as words on the host instead of rounded results. */
+static hipreduce_status exact_words_body(hipreduce_handle handle, int op, int in_dtype, const void* x, const void* y,
+                                         uint64_t outer, uint64_t extent, uint64_t inner, int64_t* words)
+{
+    hr_call call;
+    const int dot = op == HIPREDUCE_OP_DOT_EXACT;
+    hipreduce_status st = validate(handle, dot ? HR_CALL_DOT : HR_CALL_REDUCE, op, in_dtype, HIPREDUCE_F64, extent, 0,
+                                   HIPREDUCE_RESULT_HOST, &call);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (hr_op_combine(op) != HR_CB_EXACT) return hr_fail(handle, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH, "%s is not an exact sum", hr_op_name(op));
+    if (words == NULL) return null_pointer(handle, "words", HR_ANY);
+    if ((st = axis_shape(&call, dot ? 1 : outer, extent, dot ? 1 : inner)) != HIPREDUCE_STATUS_SUCCESS)
+        return shape_overflow(handle, &call);
+    if ((x == NULL || (dot && y == NULL)) && call.n > 0) return null_pointer(handle, "input", call.n);
+    call.x = x;
+    call.y = dot ? y : NULL;
+    call.result = words;
+    call.accumulators = 1;
+    return run(handle, &call);
+}
+
+hipreduce_status hipreduce_partials_exact(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+                                          const void* x, const void* y, uint64_t outer, uint64_t extent,
+                                          uint64_t inner, int64_t* words)
+{
+    HR_GUARDED(handle, exact_words_body(handle, (int)op, (int)in_dtype, x, y, outer, extent, inner, words));
 }
 
 /* Size queries: kind, triple and shape (HR_SHAPE_FULL: n; AXIS: outer/extent/inner; SEGMENTS:

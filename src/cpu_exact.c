@@ -182,20 +182,16 @@ typedef struct exact_call {
     size_t elem, out_bytes;
 } exact_call;
 
-/* Rounds a (normalised or not) into result r of the call. */
+/* Rounds a (normalised or not) into result r of the call, or stores it as words. */
 static void store(const exact_call* c, hr_exact* a, uint64_t r)
 {
-    const uint64_t bits = hr_exact_round(a, c->call->out_dtype);
-    unsigned char* dst = (unsigned char*)c->call->result + r * c->out_bytes;
-    if (c->out_bytes == 8) memcpy(dst, &bits, 8);
-    if (c->out_bytes == 4) {
-        const uint32_t v = (uint32_t)bits;
-        memcpy(dst, &v, 4);
+    const hr_call* call = c->call;
+    if (call->accumulators) {
+        const int words = hr_exact_words(call->op, call->in_dtype);
+        hr_exact_to_words(a, call->op, call->in_dtype, (int64_t*)call->result + r * (uint64_t)words);
+        return;
     }
-    if (c->out_bytes == 2) {
-        const uint16_t v = (uint16_t)bits;
-        memcpy(dst, &v, 2);
-    }
+    hr_exact_store(hr_exact_round(a, call->out_dtype), call->out_dtype, (unsigned char*)call->result + r * c->out_bytes);
 }
 
 /* Result r's elements: the first one, their count, and the bytes between two of them. */

@@ -52,6 +52,17 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_copy(hipreduce_handle handl
 HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_finish(hipreduce_op op, hipreduce_dtype in,
                                                             hipreduce_dtype out, const void* top, void* result);
 
+/* Exact sums (SUM_EXACT over the axis call [outer][extent][inner], a full call being (1, n, 1);
+ * DOT_EXACT of x and y, outer = inner = 1): each result's accumulator, not rounded, as
+ * device/exact.h's words (hr_exact_words(op, in) int64 per result, host memory): words of several
+ * calls add (digits) and OR (the last word) into the words of the concatenated call, which
+ * hr_exact_from_words and hr_exact_round turn into its result. The handle's usual statuses and
+ * message; on a handle whose device has no exact kernels, NOT_SUPPORTED. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_partials_exact(hipreduce_handle handle, hipreduce_op op,
+                                                           hipreduce_dtype in_dtype, const void* x, const void* y,
+                                                           uint64_t outer, uint64_t extent, uint64_t inner,
+                                                           int64_t* words);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,8 +18,10 @@
  * calls, ops, dtypes or shapes (outer, inner) all get HIPREDUCE_STATUS_MPI_MISMATCH, as do the
  * others when one rank's local work fails (a runtime error, a caller workspace too small: that
  * rank returns its own status); a failing MPI call gives HIPREDUCE_STATUS_MPI_ERROR.
- * sum_exact and dot_exact give HIPREDUCE_STATUS_NOT_SUPPORTED in this version (their exact combine
- * across ranks, an integer allreduce of the accumulators, is not written yet).
+ * sum_exact and dot_exact (hipreduce_mpi_dot_op) add the ranks' exact accumulators as integers in
+ * one MPI_Allreduce (6 to 137 int64 words per result, by the input dtype) and round once: the bits
+ * depend on the multiset of the global inputs only. They need a device with exact kernels on every
+ * rank (NOT_SUPPORTED where one lacks them).
  * hipreduce_mpi_last_error_message says which rank and why (MPI's message for MPI errors). Nothing
  * is written unless every rank succeeds. The checks cost no extra round: they ride on the one
  * MPI_Allgather (32 bytes a rank) that also tells every rank the others' lengths. The caller's
@@ -67,6 +69,13 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_dot(hipreduce_handle handle, MPI
                                                     const void* x, const void* y, uint64_t n,
                                                     hipreduce_dtype out_dtype, void* result,
                                                     hipreduce_location location);
+
+/* hipreduce_dot_op over the ranks' slices: op HIPREDUCE_OP_DOT (as hipreduce_mpi_dot) or
+ * HIPREDUCE_OP_DOT_EXACT. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_dot_op(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                       hipreduce_dtype in_dtype, const void* x, const void* y,
+                                                       uint64_t n, hipreduce_dtype out_dtype, void* result,
+                                                       hipreduce_location location);
 
 /* hipreduce_reduce_axis with the reduced extent split over the ranks: each rank holds
  * [outer][extent][inner] (its own extent, any value, 0 included; outer and inner equal on every

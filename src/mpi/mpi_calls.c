@@ -2,7 +2,7 @@
  * arguments as the core call would, one MPI_Allgather of a 32-byte record per rank (its status,
  * the call's kind, op, dtypes, outer, inner and its length) lets every rank see the same facts
  * (a refused rank, ranks that disagree, the lengths and so every rank's offset), so every rank
- * returns the same verdict before any data moves; then the exact mechanism (mpi_exact.c) or the
+ * returns the same verdict before any data moves; then the associative mechanism (mpi_associative.c), the exact sums (mpi_exact_sums.c) or the
  * tree (mpi_tree.c) runs, and the outputs are written only when every rank succeeded. */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +33,7 @@ static hipreduce_status core_check(const args* a, size_t* bytes)
     switch (a->kind) {
     case KIND_REDUCE: return hipreduce_workspace_size(a->handle, a->op, a->in, a->extent, a->out, bytes);
     case KIND_ARGREDUCE: return hipreduce_argreduce_workspace_size(a->handle, a->op, a->in, a->extent, bytes);
-    case KIND_DOT: return hipreduce_dot_workspace_size(a->handle, a->in, a->extent, a->out, bytes);
+    case KIND_DOT: return hipreduce_dot_op_workspace_size(a->handle, a->op, a->in, a->extent, a->out, bytes);
     case KIND_AXIS:
         return hipreduce_reduce_axis_workspace_size(a->handle, a->op, a->in, a->outer, a->extent, a->inner, a->out, bytes);
     default:
@@ -53,7 +53,6 @@ static hipreduce_status local_check(const args* a)
     size_t bytes;
     const hipreduce_status s = core_check(a, &bytes);
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
-    if (hr_op_combine((int)a->op) == HR_CB_EXACT) return HIPREDUCE_STATUS_NOT_SUPPORTED; /* no exact allreduce yet */
     if (a->location != HIPREDUCE_RESULT_HOST && a->location != HIPREDUCE_RESULT_DEVICE)
         return HIPREDUCE_STATUS_INVALID_LOCATION;
     if (a->location == HIPREDUCE_RESULT_DEVICE && is_cpu(a->handle)) return HIPREDUCE_STATUS_INVALID_LOCATION;
@@ -116,14 +115,14 @@ static hipreduce_status agree(const args* a, hipreduce_status own, MPI_Comm comm
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-/* The local call on this rank's slice, into host outputs (the exact mechanism, and n == 0). */
+/* The local call on this rank's slice, into host outputs (the associative mechanism, and n == 0). */
 static hipreduce_status local_call(const args* a, uint64_t extent, void* values, int64_t* indices)
 {
     switch (a->kind) {
     case KIND_REDUCE: return hipreduce_reduce(a->handle, a->op, a->in, a->x, extent, a->out, values, HIPREDUCE_RESULT_HOST);
     case KIND_ARGREDUCE:
         return hipreduce_argreduce(a->handle, a->op, a->in, a->x, extent, values, indices, HIPREDUCE_RESULT_HOST);
-    case KIND_DOT: return hipreduce_dot(a->handle, a->in, a->x, a->y, extent, a->out, values, HIPREDUCE_RESULT_HOST);
+    case KIND_DOT: return hipreduce_dot_op(a->handle, a->op, a->in, a->x, a->y, extent, a->out, values, HIPREDUCE_RESULT_HOST);
     case KIND_AXIS:
         return hipreduce_reduce_axis(a->handle, a->op, a->in, a->x, a->outer, extent, a->inner, a->out, values,
                                      HIPREDUCE_RESULT_HOST);
@@ -164,6 +163,8 @@ static hipreduce_status run(const args* a, MPI_Comm user_comm)
     int64_t* indices = args_call ? (int64_t*)malloc((size_t)results * sizeof *indices + 1) : NULL;
     if (results == 0) {
         s = HIPREDUCE_STATUS_SUCCESS; /* nothing to write, as the core call */
+    } else if (hr_op_combine((int)a->op) == HR_CB_EXACT) {
+        s = values ? mpi_exact_sums(&call, results, values) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
     } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out) && total > 0) {
         s = values ? mpi_tree_reduce(&call, a->outer, values) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
     } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out)) {
@@ -173,7 +174,7 @@ static hipreduce_status run(const args* a, MPI_Comm user_comm)
         hipreduce_status local = values && (indices || !args_call) ? HIPREDUCE_STATUS_SUCCESS : HIPREDUCE_STATUS_ALLOCATION_FAILED;
         if (local == HIPREDUCE_STATUS_SUCCESS) local = local_call(a, a->extent, values, indices);
         s = values && (indices || !args_call)
-                ? mpi_exact_combine(&call, local, results, values, indices, (int64_t)offset)
+                ? mpi_associative_combine(&call, local, results, values, indices, (int64_t)offset)
                 : HIPREDUCE_STATUS_ALLOCATION_FAILED;
     }
     if (s == HIPREDUCE_STATUS_SUCCESS && results > 0 && a->location == HIPREDUCE_RESULT_DEVICE) {
@@ -209,12 +210,19 @@ hipreduce_status hipreduce_mpi_argreduce(hipreduce_handle handle, MPI_Comm comm,
     return run(&a, comm);
 }
 
+hipreduce_status hipreduce_mpi_dot_op(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op, hipreduce_dtype in_dtype,
+                                      const void* x, const void* y, uint64_t n, hipreduce_dtype out_dtype, void* result,
+                                      hipreduce_location location)
+{
+    const args a = {KIND_DOT, handle, op, in_dtype, out_dtype, x, y, 1, n, 1, result, NULL, location};
+    return run(&a, comm);
+}
+
 hipreduce_status hipreduce_mpi_dot(hipreduce_handle handle, MPI_Comm comm, hipreduce_dtype in_dtype, const void* x,
                                    const void* y, uint64_t n, hipreduce_dtype out_dtype, void* result,
                                    hipreduce_location location)
 {
-    const args a = {KIND_DOT, handle, HIPREDUCE_OP_DOT, in_dtype, out_dtype, x, y, 1, n, 1, result, NULL, location};
-    return run(&a, comm);
+    return hipreduce_mpi_dot_op(handle, comm, HIPREDUCE_OP_DOT, in_dtype, x, y, n, out_dtype, result, location);
 }
 
 hipreduce_status hipreduce_mpi_reduce_axis(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
@@ -245,12 +253,11 @@ hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce
     const int arg = combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX;
     args a = {KIND_AXIS, handle, op, in_dtype, out_dtype, NULL, NULL, outer, extent, inner, NULL, NULL,
               HIPREDUCE_RESULT_HOST};
-    if (op == HIPREDUCE_OP_DOT) a.kind = KIND_DOT; /* dot: a full call (outer, inner ignored) */
+    if (hr_op_call((int)op) == HR_CALL_DOT) a.kind = KIND_DOT; /* dot: a full call (outer, inner ignored) */
     else if (arg) a.kind = KIND_ARGAXIS;
     if (bytes == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
     size_t need = 0, b = 0;
-    const hipreduce_status s = core_check(&a, &need); /* the exact mechanism's local call */
-    if (s == HIPREDUCE_STATUS_SUCCESS && combine == HR_CB_EXACT) return HIPREDUCE_STATUS_NOT_SUPPORTED; /* as local_check */
+    const hipreduce_status s = core_check(&a, &need); /* the local call of the associative mechanism and of exact sums */
     if (s != HIPREDUCE_STATUS_SUCCESS || arg || !mpi_needs_tree(op, in_dtype, out_dtype)) {
         if (s == HIPREDUCE_STATUS_SUCCESS) *bytes = need;
         return s;

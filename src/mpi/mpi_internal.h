@@ -1,5 +1,5 @@
 /* libhipreduce_mpi's internal pieces: the call as every rank describes it, the private
- * communicator, the error message, and the two mechanisms (mpi_exact.c, mpi_tree.c). */
+ * communicator, the error message, and the three mechanisms (mpi_associative.c, mpi_exact_sums.c, mpi_tree.c). */
 #ifndef HIPREDUCE_MPI_INTERNAL_H
 #define HIPREDUCE_MPI_INTERNAL_H
 
@@ -38,8 +38,13 @@ hipreduce_status mpi_agreed_status(uint64_t bits, hipreduce_status own);
 /* Exactly associative ops: this rank's local results (values of `out` bytes each and, for
  * argmin/argmax, local indices made global by `index_offset`), combined over the ranks in
  * place by one MPI_Allreduce that also agrees on the status (local: this rank's status so far). */
-hipreduce_status mpi_exact_combine(const mpi_call* call, hipreduce_status local, uint64_t results,
+hipreduce_status mpi_associative_combine(const mpi_call* call, hipreduce_status local, uint64_t results,
                                    unsigned char* values, int64_t* indices, int64_t index_offset);
+
+/* sum_exact and dot_exact (mpi_exact_sums.c): this rank's accumulators of the call's `results`,
+ * summed over the ranks by one MPI_Allreduce that also agrees on the status, rounded into values
+ * (results of `out`) on every rank. */
+hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, unsigned char* values);
 
 /* Float sums, products, sum_abs, sum_squares, nrm2 and dot: the canonical tree over the ranks
  * for each of the call's `rows` rows; writes rows results of `out` to result on every rank. */

@@ -20,6 +20,9 @@
 static int rank, ranks, quick, failures, checks;
 static hipreduce_handle cpu, mine; /* the reference's handle and this rank's */
 static int on_gpu;
+static int exact_here; /* every rank's handle runs sum_exact (see main) */
+
+static int is_exact(hipreduce_op op) { return op == HIPREDUCE_OP_SUM_EXACT || op == HIPREDUCE_OP_DOT_EXACT; }
 
 #define FAIL(...)                                                                 \
     do {                                                                          \
@@ -42,8 +45,9 @@ static uint64_t mix(uint64_t x)
 static uint64_t tile_of(hipreduce_dtype d) { return 256u * 4u * (16u / (unsigned)hipreduce_dtype_size(d)); }
 
 /* Data kinds: values whose float sums depend on the order, values near 1 (products), small
- * integers with ties, -0.0 and +0.0 (arg and min/max rules), plus an optional NaN. */
-enum { DATA_SPREAD, DATA_NEAR_ONE, DATA_TIES };
+ * integers with ties, -0.0 and +0.0 (arg and min/max rules), finite values over the dtype's
+ * whole exponent range (exact sums: cancellation, carries), plus an optional NaN. */
+enum { DATA_SPREAD, DATA_NEAR_ONE, DATA_TIES, DATA_WIDE };
 
 static uint16_t f16_small(int v) /* -3..3 exactly, 0 as -0.0 half the time */
 {
@@ -68,6 +72,13 @@ static void element(hipreduce_dtype d, int kind, uint64_t seed, uint64_t i, unsi
         }
     }
     const uint64_t sign = h >> 63;
+    if (kind == DATA_WIDE && hipreduce_dtype_size(d) > 1) { /* random bits with a finite exponent */
+        const int bits = 8 * (int)hipreduce_dtype_size(d), ebits = d == HIPREDUCE_F16 ? 5 : d == HIPREDUCE_F64 ? 11 : 8;
+        const uint64_t emax = (1ull << ebits) - 2, fbits = (uint64_t)(bits - 1 - ebits);
+        const uint64_t b = sign << (bits - 1) | (h % (emax + 1)) << fbits | (m & ((1ull << fbits) - 1));
+        memcpy(out, &b, hipreduce_dtype_size(d)); /* little-endian low bytes */
+        return;
+    }
     switch (d) {
     case HIPREDUCE_F16: {
         uint16_t b = kind == DATA_NEAR_ONE ? (uint16_t)((h & 1) ? 0x3c00 | (m & 0x3) : 0x3bfc | (m & 0x3))
@@ -192,7 +203,8 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     split(n, pattern, seed, tile_of(in), counts);
     uint64_t offset = 0;
     for (int r = 0; r < rank; ++r) offset += counts[r];
-    const int dot = op == HIPREDUCE_OP_DOT, arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
+    const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT;
+    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
     unsigned char* x = (unsigned char*)malloc((size_t)(n * es) + 1);
     unsigned char* y = dot ? (unsigned char*)malloc((size_t)(n * es) + 1) : NULL;
     for (uint64_t i = 0; i < n; ++i) {
@@ -211,8 +223,10 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     const void* py = y ? place(y + offset * es, (size_t)(counts[rank] * es), &dy) : NULL;
     memset(got, 0xa5, sizeof got);
     if (dot) {
-        ws = hipreduce_dot(cpu, in, x, y, n, out, want, HIPREDUCE_RESULT_HOST);
-        gs = hipreduce_mpi_dot(mine, MPI_COMM_WORLD, in, px, py, counts[rank], out, got, HIPREDUCE_RESULT_HOST);
+        ws = hipreduce_dot_op(cpu, op, in, x, y, n, out, want, HIPREDUCE_RESULT_HOST);
+        gs = op == HIPREDUCE_OP_DOT
+                 ? hipreduce_mpi_dot(mine, MPI_COMM_WORLD, in, px, py, counts[rank], out, got, HIPREDUCE_RESULT_HOST)
+                 : hipreduce_mpi_dot_op(mine, MPI_COMM_WORLD, op, in, px, py, counts[rank], out, got, HIPREDUCE_RESULT_HOST);
     } else if (arg) {
         ws = hipreduce_argreduce(cpu, op, in, x, n, want, &want_i, HIPREDUCE_RESULT_HOST);
         gs = hipreduce_mpi_argreduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], got, &got_i, HIPREDUCE_RESULT_HOST);
@@ -239,7 +253,7 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
         int64_t* di = on_gpu ? (int64_t*)(void*)(dv + 8) : &got_i;
         memset(got, 0xa5, sizeof got);
         got_i = -9;
-        if (dot) gs = hipreduce_mpi_dot(mine, MPI_COMM_WORLD, in, px, py, counts[rank], out, dv, loc);
+        if (dot) gs = hipreduce_mpi_dot_op(mine, MPI_COMM_WORLD, op, in, px, py, counts[rank], out, dv, loc);
         else if (arg) gs = hipreduce_mpi_argreduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], dv, di, loc);
         else gs = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], out, dv, loc);
         if (on_gpu && (gm_to_host(got, dv, 8) != 0 || gm_to_host(&got_i, di, 8) != 0)) FAIL("device result copy failed");
@@ -306,10 +320,19 @@ static void full_matrix(void)
         {HIPREDUCE_OP_ARGMAX, HIPREDUCE_BF16, HIPREDUCE_BF16, DATA_TIES},
         {HIPREDUCE_OP_ARGMAX, HIPREDUCE_I8, HIPREDUCE_I8, DATA_TIES},
         {HIPREDUCE_OP_ARGMIN, HIPREDUCE_F64, HIPREDUCE_F64, DATA_SPREAD},
+        /* exact sums: one allreduce of the accumulators */
+        {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F32, DATA_WIDE},
+        {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F64, DATA_SPREAD},
+        {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, HIPREDUCE_F64, DATA_WIDE},
+        {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F16, HIPREDUCE_F16, DATA_WIDE},
+        {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_BF16, HIPREDUCE_F32, DATA_TIES}, /* -0.0, +0.0, NaN */
+        {HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, HIPREDUCE_F32, DATA_WIDE},
+        {HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F64, HIPREDUCE_F64, DATA_WIDE},
     };
     const int count = (int)(sizeof cases / sizeof cases[0]);
     for (int c = 0; c < count; ++c) {
         const triple t = cases[c];
+        if (is_exact(t.op) && !exact_here) continue; /* counted once in main */
         const uint64_t tile = tile_of(t.in);
         const uint64_t sizes[] = {0, 1, 2, 5, tile - 1, tile, tile + 1, 3 * tile + 17, 11 * tile - 3};
         static const int quick_sizes[] = {0, 3, 6, 7}; /* 0, 5, tile + 1, 3 tile + 17 */
@@ -391,8 +414,10 @@ static void axis_matrix(void)
         {HIPREDUCE_OP_SUM, HIPREDUCE_I32, HIPREDUCE_I64, DATA_SPREAD},
         {HIPREDUCE_OP_MIN, HIPREDUCE_F32, HIPREDUCE_F32, DATA_TIES},
         {HIPREDUCE_OP_ARGMAX, HIPREDUCE_F16, HIPREDUCE_F16, DATA_TIES},
+        {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F64, DATA_WIDE},
     };
-    for (int c = 0; c < 6; ++c) {
+    for (int c = 0; c < 7; ++c) {
+        if (is_exact(rows[c].op) && !exact_here) continue;
         const uint64_t tile = tile_of(rows[c].in);
         const uint64_t extents[] = {0, 3, tile + 5, 2 * tile - 1};
         for (int s = quick ? 1 : 0; s < (quick ? 3 : 4); ++s)
@@ -579,6 +604,16 @@ int main(int argc, char** argv)
         fprintf(stderr, "[rank %d] hipreduce_create failed: %s\n", rank, hipreduce_create_error_message());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    /* Exact sums need exact kernels on every rank's device; where a GPU handle lacks them the
+     * cases are not run and this says so (not counted as checks). */
+    float one = 1.0f, sum = 0.0f;
+    void* d1 = NULL;
+    const void* p1 = place(&one, sizeof one, &d1);
+    int exact_mine = hipreduce_reduce(mine, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, p1, 1, HIPREDUCE_F32, &sum,
+                                      HIPREDUCE_RESULT_HOST) == HIPREDUCE_STATUS_SUCCESS;
+    unplace(d1);
+    MPI_Allreduce(&exact_mine, &exact_here, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!exact_here && rank == 0) printf("sum_exact/dot_exact: a rank's device has no exact kernels: those cases NOT RUN\n");
     full_matrix();
     axis_matrix();
     workspace_checks();

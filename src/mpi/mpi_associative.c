@@ -95,7 +95,7 @@ static void combine_items(void* in, void* inout, int* len, MPI_Datatype* type)
  * local call failed still takes part in every round), 32 KiB. */
 enum { CHUNK = 1024 };
 
-hipreduce_status mpi_exact_combine(const mpi_call* call, hipreduce_status local, uint64_t results,
+hipreduce_status mpi_associative_combine(const mpi_call* call, hipreduce_status local, uint64_t results,
                                    unsigned char* values, int64_t* indices, int64_t index_offset)
 {
     const size_t vbytes = (size_t)hr_dtype_bytes((int)call->out);
