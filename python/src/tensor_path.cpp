@@ -54,16 +54,18 @@ struct tensor_view {
     uintptr_t ptr;
 };
 
-bool read(const tensor_kind& k, PyObject* t, tensor_view& v)
+// zero_d: t must be 0-d (an out), which is contiguous and holds one element (two reads fewer).
+bool read(const tensor_kind& k, PyObject* t, tensor_view& v, bool zero_d = false)
 {
-    nb::object contiguous = nb::steal(call_method(t, names.is_contiguous));
+    nb::object shape = nb::steal(call_method(t, zero_d ? names.dim : names.is_contiguous));
     nb::object dtype = nb::steal(PyObject_GetAttr(t, names.dtype));
-    if (!contiguous.is_valid() || !dtype.is_valid()) {
+    if (!shape.is_valid() || !dtype.is_valid()) {
         PyErr_Clear();
         return false;
     }
+    const bool fits = zero_d ? PyLong_Check(shape.ptr()) && PyLong_AsLong(shape.ptr()) == 0 : shape.ptr() == Py_True;
     PyObject* code = PyDict_GetItemWithError(k.codes, dtype.ptr());  // borrowed
-    if (contiguous.ptr() != Py_True || code == nullptr) {
+    if (!fits || code == nullptr) {
         PyErr_Clear();
         return false;
     }
@@ -76,7 +78,7 @@ bool read(const tensor_kind& k, PyObject* t, tensor_view& v)
         nb::object cpu = nb::steal(PyObject_GetAttr(t, names.is_cpu));
         v.device = cpu.ptr() == Py_True ? cpu_device : -2;  // -2: another device (meta, mps, ...)
     }
-    nb::object n = nb::steal(call_method(t, names.numel));
+    nb::object n = zero_d ? nb::int_(1) : nb::steal(call_method(t, names.numel));
     nb::object ptr = nb::steal(call_method(t, names.data_ptr));
     if (v.device < cpu_device || !n.is_valid() || !ptr.is_valid()) {
         PyErr_Clear();
@@ -138,10 +140,9 @@ nb::object reduce_whole(int op, nb::handle x, int out_code, nb::handle out)
         if (!ptr.is_valid()) throw nb::python_error();
         r.ptr = reinterpret_cast<uintptr_t>(PyLong_AsVoidPtr(ptr.ptr()));
     } else {
-        if (kind_of(out.ptr()) != k || !read(*k, out.ptr(), r) || r.device != in.device || r.n != 1) return nb::none();
-        nb::object dim = nb::steal(call_method(out.ptr(), names.dim));
-        if (!dim.is_valid()) throw nb::python_error();
-        if (PyLong_AsLong(dim.ptr()) != 0 || (out_code >= 0 && r.code != out_code)) return nb::none();
+        if (kind_of(out.ptr()) != k || !read(*k, out.ptr(), r, true) || r.device != in.device ||
+            (out_code >= 0 && r.code != out_code))
+            return nb::none();
         out_code = r.code;
         res = nb::borrow(out);
     }
