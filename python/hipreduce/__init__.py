@@ -19,8 +19,9 @@ C-contiguous input is never copied; any other layout is first copied to a C-cont
 numpy.ascontiguousarray / Tensor.contiguous()).
 
 Errors: TypeError for a dtype the library does not reduce or a result dtype it does not allow for
-the operator, ValueError for a bad axis, shape, out or offsets, RuntimeError for a failure at run
-time; each carries the library's message.
+the operator, ValueError for a bad axis, shape, out or offsets, NotImplementedError (a RuntimeError)
+for valid arguments the device cannot run (exact sums on a GPU where the library has no kernels for
+them), RuntimeError for a failure at run time; each carries the library's message.
 """
 from __future__ import annotations
 
@@ -136,14 +137,26 @@ def _prepare(x):
     return fw, x, code, device
 
 
-# The call path below runs on every call: for a small GPU array its cost is the package's overhead
-# over the C call (bench/python_overhead.py), so it reads each attribute once and allocates only the
-# result.
+def _check_exact(op, code):
+    if op in dt.EXACT_OPS and code not in dt.FLOATS:
+        raise TypeError(f"hipreduce: exact=True sums float inputs only, not {dt.NAMES[code]} (an integer sum is "
+                        "exact modulo 2**bits already)")
+
+
+# A whole-tensor reduction of a torch tensor (axis=None, no dtype=, no keepdims) first tries
+# _core.reduce_whole, which reads the tensor and calls the library in one native call (None: not its
+# case). Otherwise _reduce below, which runs on every other call: for a small GPU array its cost is
+# the package's overhead over the C call (bench/python_overhead.py), so it reads each attribute once
+# and allocates only the result.
+_reduce_whole = _core.reduce_whole
+
+
 def _reduce(op, x, axis, dtype, keepdims, out):
     fw = BY_TYPE.get(type(x))  # _prepare and _layout's first case, inlined: each call costs 50-100 ns
     if fw is None:
         fw, x = framework_of(x)
     x, code, device = fw.prepare(x)
+    _check_exact(op, code)
     if axis is None and not keepdims:
         outer, extent, inner, shape = 1, fw.size(x), 1, ()
     else:
@@ -201,6 +214,10 @@ def _reduction(op_name: str, summary: str, default: str, allowed: str, extra: st
     op = dt.OPS[op_name]
 
     def reduction(x: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False, out: Any = None) -> Any:
+        if axis is None and dtype is None and not keepdims:
+            r = _reduce_whole(op, x, -1, out)
+            if r is not None:
+                return r
         return _reduce(op, x, axis, dtype, keepdims, out)
 
     reduction.__name__ = reduction.__qualname__ = op_name
@@ -215,7 +232,32 @@ _SUM_ALLOWED = ("an integer into the same or a wider integer of its signedness o
                 "float16/bfloat16 into themselves, float32 or float64; float32 into float32 or "
                 "float64; float64 into float64")
 
-sum = _reduction("sum", "Sum of the elements (numpy.sum).", _SUM_DEFAULT, _SUM_ALLOWED)
+_SUM, _SUM_EXACT = dt.OPS["sum"], dt.OPS["sum_exact"]
+
+_EXACT_DOC = """exact: False (the default) sums in the library's fixed order: the same bits everywhere, with
+    the rounding error of a float sum in that order. True gives the exact sum: the real sum of the
+    elements, with no rounding, overflow or lost digits on the way, rounded once (to nearest even)
+    into the result dtype; so its bits depend only on the values, not on their order, the axis,
+    the device or the thread count. Floats only (TypeError for integers, whose sums are exact
+    already); the result dtype as without exact. Any NaN, or +inf with -inf, gives NaN; else an
+    infinity gives itself; a rounding past the largest finite value gives an infinity; an exact
+    zero is +0.0, or -0.0 when every element is -0.0 (and there is at least one). Where the device
+    cannot run it (GPUs, while the library has no exact GPU kernels) NotImplementedError carrying
+    the library's message."""
+
+
+def sum(x: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False, out: Any = None,
+        exact: bool = False) -> Any:
+    op = _SUM_EXACT if exact else _SUM
+    if axis is None and dtype is None and not keepdims:
+        r = _reduce_whole(op, x, -1, out)
+        if r is not None:
+            return r
+    return _reduce(op, x, axis, dtype, keepdims, out)
+
+
+sum.__doc__ = _REDUCE_DOC.format(summary="Sum of the elements (numpy.sum).", default=_SUM_DEFAULT,
+                                 allowed=_SUM_ALLOWED, extra=_EXACT_DOC)
 prod = _reduction("prod", "Product of the elements (numpy.prod).", _SUM_DEFAULT, _SUM_ALLOWED)
 sum_abs = _reduction("sum_abs", "Sum of |x| (BLAS asum, numpy.abs(x).sum() without the temporary).",
                      _SUM_DEFAULT, _SUM_ALLOWED)
@@ -257,15 +299,23 @@ argmin = _arg_reduction("argmin", "minimum")
 argmax = _arg_reduction("argmax", "maximum")
 
 
-def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
+def dot(x: Any, y: Any, dtype: Any = None, out: Any = None, exact: bool = False) -> Any:
     """Sum of x*y over every element (numpy.vdot of real arrays): x and y of one dtype and shape.
 
     The default result dtype is sum's (int64 for small signed integers, not the input dtype that
     numpy.dot wraps around in); each product is rounded once in the result dtype's arithmetic
     (float16/bfloat16 in float32, where it is exact), never fused with the add. Same bits on every
     device. out: a 0-d array of the result dtype.
+
+    exact=True (floats only): the exact sum of the exact products x[i]*y[i], rounded once into the
+    result dtype, under sum(exact=True)'s rules; a product of a NaN, or of an infinity and a zero,
+    is NaN, of an infinity and a nonzero number an infinity of the product's sign, and a zero
+    product has the sign of x*y. Its bits depend only on the pairs (x[i], y[i]), not their order.
+    NotImplementedError where the device cannot run it (see sum).
     """
+    op = dt.OPS_DOT_EXACT if exact else dt.OPS_DOT
     fw, x, code, device = _prepare(x)
+    _check_exact(op, code)
     fw_y, y = framework_of(y)
     if fw_y is not fw:
         raise TypeError("hipreduce: dot of arrays of two frameworks")
@@ -278,11 +328,11 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None) -> Any:
         raise ValueError(f"hipreduce: dot of shapes {tuple(fw.shape(x))} and {tuple(fw.shape(y))}")
     n = fw.size(x)
     if out is None:
-        out_code = fw.defaults[dt.OPS_DOT][code] if dtype is None else dt.code_of(dtype)
+        out_code = fw.defaults[op][code] if dtype is None else dt.code_of(dtype)
         res = fw.empty((), out_code, x)
     else:
         res, out_code = out, _checked_out(fw, out, (), _code_of(dtype), device)
-    _core.dot(device, fw.stream(device), code, fw.memory(x, code), fw.memory(y, code), n, out_code,
+    _core.dot(device, fw.stream(device), op, code, fw.memory(x, code), fw.memory(y, code), n, out_code,
               fw.memory(res, out_code))
     return fw.scalar(res) if out is None else res
 
@@ -291,7 +341,8 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
     """Reduces ragged segments of a 1-d array: result s reduces x[offsets[s]:offsets[s+1]] (CSR).
 
     op: 'sum', 'prod', 'min', 'max', 'sum_abs', 'sum_squares', 'max_abs', 'norm', 'and', 'or',
-    'xor', 'argmin' or 'argmax' (argmin/argmax give int64 indices from the segment's start).
+    'xor', 'argmin', 'argmax' (int64 indices from the segment's start) or 'sum_exact' (each
+    segment's exact sum rounded once, as sum(exact=True); floats only).
     offsets: num_segments + 1 non-decreasing integers (numpy, or the input's framework). An empty
     segment gives the identity (0 for sums, 1 for prod, +inf or the dtype's maximum for min, -inf or
     its minimum for max; index -1 for argmin/argmax). dtype: the result dtype (defaults as the
@@ -306,6 +357,7 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
         raise ValueError(f"hipreduce: unknown op {op!r} (one of {', '.join(dt.OPS)})")
     code_op = dt.OPS[op]
     fw, x, code, device = _prepare(x)
+    _check_exact(code_op, code)
     shape = tuple(fw.shape(x))
     if len(shape) != 1:
         raise ValueError(f"hipreduce: segment_reduce takes a 1-d array, not shape {shape}")

@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 
+from . import _core
 from . import _dtypes as dt
 
 CPU = -1  # the device value of host memory (the cpu device)
@@ -124,8 +125,9 @@ class TorchArrays:
         raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
         self._raw_stream = raw if raw is not None else (
             lambda device: torch.cuda.current_stream(device).cuda_stream)
-        self._empty_like = torch.empty_like
-        self._zero_d = {}  # (dtype code, device) -> a 0-d tensor, the template of 0-d results
+        # _core's fast path of whole-tensor reductions (and its 0-d results, new_scalar) for torch.Tensor.
+        _core.register_tensor_type(torch.Tensor, self.codes, self.dtypes, torch.empty_like, self._raw_stream,
+                                   dt.DEFAULTS[True])
 
     def prepare(self, x):
         if not x.is_contiguous():
@@ -168,15 +170,14 @@ class TorchArrays:
         return 0 if device == CPU else self._raw_stream(device)
 
     def empty(self, shape, code, like):
-        # On like's device. A 0-d result (axis=None) is empty_like of a 0-d tensor of the dtype and
-        # device kept for that: 1.6 us on the H200's host against 2.3 for new_empty and 2.7 for
-        # torch.empty(device=...), the larger part of a small call's cost (bench/python_overhead.py).
+        # On like's device. A 0-d result (axis=None) is _core.new_scalar's: empty_like of a 0-d
+        # template of the dtype and device, 1.6 us on the H200's host against 2.3 for new_empty and
+        # 2.7 for torch.empty(device=...) (bench/python_overhead.py). like.get_device() is -1 on the
+        # CPU; None: like is a subclass (nn.Parameter), or torch lacks the dtype (new_empty raises).
         if not shape:
-            key = (code, like.get_device())
-            template = self._zero_d.get(key)
-            if template is None:
-                template = self._zero_d[key] = like.new_empty((), dtype=self._dtype(code))
-            return self._empty_like(template)
+            r = _core.new_scalar(like, code, like.get_device())
+            if r is not None:
+                return r
         return like.new_empty(shape, dtype=self._dtype(code))
 
     def _dtype(self, code):

@@ -19,8 +19,11 @@ FLOATS = frozenset((F16, BF16, F32, F64))
 
 # hipreduce_op values.
 OPS = {"sum": 0, "prod": 1, "min": 2, "max": 3, "and": 4, "or": 5, "xor": 6, "sum_abs": 7,
-       "sum_squares": 8, "max_abs": 9, "norm": 10, "argmin": 11, "argmax": 12}
-OPS_DOT = 13  # hipreduce_dot's operator (not a reduce op: no string name)
+       "sum_squares": 8, "max_abs": 9, "norm": 10, "argmin": 11, "argmax": 12, "sum_exact": 14}
+OPS_DOT = 13  # hipreduce_dot_op's operators (not reduce ops: no string names)
+OPS_DOT_EXACT = 15
+# The exact sums (float inputs only): the exact real sum, rounded once to the result dtype.
+EXACT_OPS = frozenset((OPS["sum_exact"], OPS_DOT_EXACT))
 ARG_OPS = frozenset((OPS["argmin"], OPS["argmax"]))
 SUM_LIKE = frozenset((OPS["sum"], OPS["prod"], OPS["sum_abs"], OPS["sum_squares"]))
 # min/max/argmin/argmax have no identity in numpy: an empty reduction raises ValueError there, and here.
@@ -96,8 +99,11 @@ def default_result(op: int, code: int, torch_rules: bool) -> int:
     torch: every integer into int64), floats keep their dtype (float16/bfloat16 accumulate in
     float32 and round once). max_abs: floats keep theirs, integers the unsigned of their width
     (|-128| is 128 as uint8). norm: float32 for 16- and 32-bit floats, float64 for float64 (and
-    for integers, which the library rejects). min/max/argmin/argmax: the input's dtype.
+    for integers, which the library rejects). min/max/argmin/argmax: the input's dtype. Exact
+    sums: the input's dtype for floats, -1 (none: the library takes floats only) for integers.
     """
+    if op in EXACT_OPS:
+        return code if code in FLOATS else -1
     if op in SUM_LIKE or op == OPS_DOT:
         if code in SIGNED:
             return I64
@@ -114,4 +120,4 @@ def default_result(op: int, code: int, torch_rules: bool) -> int:
 # default_result for every op and input code, one table per rule set ([False]: numpy's, [True]:
 # torch's), indexed [op][code]: two list lookups on the call path.
 DEFAULTS = tuple(tuple(tuple(default_result(op, code, rules) for code in range(len(NAMES)))
-                       for op in range(OPS_DOT + 1)) for rules in (False, True))
+                       for op in range(OPS_DOT_EXACT + 1)) for rules in (False, True))

@@ -155,7 +155,7 @@ def test_private_binding_checks_pointers():
     with pytest.raises(ValueError, match="holds 12 bytes"):
         _core.reduce_axis(-1, 0, 0, f32, (x.ctypes.data, -1, 12), 1, 4, 1, f32, host_out)
     with pytest.raises(ValueError, match="holds 0 bytes"):
-        _core.dot(-1, 0, f32, host_x, host_x, 4, f32, (out.ctypes.data, -1, 0))
+        _core.dot(-1, 0, 13, f32, host_x, host_x, 4, f32, (out.ctypes.data, -1, 0))
     with pytest.raises(ValueError, match="NULL"):
         _core.reduce_axis(-1, 0, 0, f32, (0, -1, 16), 1, 4, 1, f32, host_out)
     for bad in (x.ctypes.data, (x.ctypes.data, -1), (x.ctypes.data, -1, "16"), (-1, -1, 16)):

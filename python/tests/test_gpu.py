@@ -307,3 +307,80 @@ def test_torch_threads_with_own_streams():
     for t in threads:
         t.join(timeout=120)
     assert got == expected
+
+
+def _exact_or_refused(call):
+    """call()'s result, or None where the library refuses exact sums on this device: that must be
+    NotImplementedError (a RuntimeError) carrying its NOT_SUPPORTED message."""
+    try:
+        return call()
+    except NotImplementedError as e:
+        assert isinstance(e, RuntimeError) and "not supported by the handle" in str(e) and "exact" in str(e), e
+        return None
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_exact_sums_bits_or_not_supported(framework):
+    # Bits equal to the cpu device's wherever the GPU runs the call. The library refuses exact sums on
+    # GPU handles until it has their kernels; each (call, dtype) must then be refused at every shape
+    # (a call that runs at one shape and is refused at another fails), and the test reports skipped
+    # when nothing ran, so that it demands the bits as soon as the kernels exist.
+    need(framework)
+    ran = {}
+    for dtype in [d for d in gpu_dtypes(framework) if d.kind == "f"]:
+        for shape, axes in (((1,), [None]), ((100003,), [None]), ((37, 1001), [None, 0, 1])):
+            x = random_array(shape, dtype, seed=31)
+            xg = to_gpu(framework, x)
+            for axis in axes:
+                r = _exact_or_refused(lambda: hr.sum(xg, axis=axis, exact=True))
+                ran.setdefault(("sum", dtype.name), set()).add(r is not None)
+                if r is not None:
+                    check_framework_result(framework, r, xg, np.sum(x, axis=axis).shape)
+                    host = to_host(framework, r)
+                    ref = hr.sum(x, axis=axis, exact=True, dtype=host.dtype)
+                    assert bits(host) == bits(np.asarray(ref)), (framework, dtype, shape, axis)
+        x, y = random_array((100003,), dtype, seed=32), random_array((100003,), dtype, seed=33)
+        r = _exact_or_refused(lambda: hr.dot(to_gpu(framework, x), to_gpu(framework, y), exact=True))
+        ran[("dot", dtype.name)] = {r is not None}
+        if r is not None:
+            host = to_host(framework, r)
+            assert bits(host) == bits(np.asarray(hr.dot(x, y, exact=True, dtype=host.dtype))), (framework, dtype)
+        offsets = np.array([0, 0, 3, 4000, 4000, 100003])
+        r = _exact_or_refused(lambda: hr.segment_reduce(to_gpu(framework, x), offsets, "sum_exact"))
+        ran[("segments", dtype.name)] = {r is not None}
+        if r is not None:
+            host = to_host(framework, r)
+            assert bits(host) == bits(hr.segment_reduce(x, offsets, "sum_exact", dtype=host.dtype)), (framework, dtype)
+    mixed = sorted(k for k, v in ran.items() if len(v) > 1)
+    assert not mixed, f"exact sums ran at some shapes and were refused at others: {mixed}"
+    refused = sorted(k for k, v in ran.items() if v == {False})
+    if len(refused) == len(ran):
+        pytest.skip("the library refuses exact sums on GPU handles (NOT_SUPPORTED): GPU bits not checked")
+    assert not refused, f"exact sums refused on the GPU for {refused}, run for the others"
+
+
+def test_torch_whole_tensor_path():
+    # hr.sum(t) of a whole C-contiguous tensor takes _core.reduce_whole; what it declines takes the
+    # general path, which must give the same results and errors.
+    torch = need("torch")
+    x = torch.arange(-50, 50, dtype=torch.int8, device="cuda")
+    r = hr.sum(x)
+    assert r.dim() == 0 and r.dtype == torch.int64 and r.device == x.device and r.item() == -50
+    a, b = hr.sum(x), hr.sum(x)
+    assert a.data_ptr() != b.data_ptr()  # each result its own storage
+    out = torch.empty((), dtype=torch.int32, device="cuda")
+    assert hr.sum(x, out=out) is out and out.item() == -50
+    p = torch.nn.Parameter(torch.ones(10, device="cuda"))  # a subclass: the general path
+    assert hr.sum(p).item() == 10 and hr.sum(x[::2]).item() == hr.sum(x[::2].contiguous()).item()
+    with pytest.raises(ValueError, match="device"):
+        hr.sum(x, out=torch.empty((), dtype=torch.int64))  # a host out for a GPU input
+    with pytest.raises(ValueError, match="shape"):
+        hr.sum(x, out=torch.empty(1, dtype=torch.int64, device="cuda"))
+    f = torch.ones(10, device="cuda")
+    out = torch.full((), 7, dtype=torch.int64, device="cuda")
+    with pytest.raises(TypeError, match="hipreduce_reduce"):  # float32 into int64: the library refuses
+        hr.sum(f, out=out)
+    assert out.item() == 7
+    with pytest.raises(ValueError, match="empty"):
+        hr.max(torch.empty(0, device="cuda"))
+    assert hr.sum(torch.empty(0, device="cuda")).item() == 0
