@@ -179,48 +179,53 @@ __device__ __forceinline__ void exact_spread(unsigned long long* acc, double v, 
     if (m) exact_piece(acc, b >> 63, m, (e ? e : 1) - 1075, lane);
 }
 
-/* One group of M terms a lane, P bits each, N = 2^LOGN terms in the warp (EXACT_*).
- * Exponent fields e (f64 subnormals: never fast, as if 0x7ff); range = largest - least over
- * the nonzero terms. A term is m 2^(e - 1022 - P), m < 2^P, so with |t| < 2^(emax - 1022):
- *  - direct: N 2^(range + P) <= 2^53 units of the least term's bit: every partial sum exact;
- *  - split: C = 1.5 2^k, k = emax - 1022 + LOGN: h = (t + C) - C is t rounded to a multiple of
- *    u = 2^(k - 52), |h| <= 2^(k - LOGN), so the h's sum stays below 2^53 u; l = t - h is
- *    exact, |l| <= u / 2, a multiple of the least term's bit: exact while
- *    range <= 106 - P - 2 LOGN. */
-template <int M, int P, int LOGN, bool F64Terms, int W>
-__device__ __forceinline__ int exact_group(unsigned long long* acc, const double (&t)[M], int lane)
+/* A term's exponent field for the window rules: its format's (sums: the input dtype's, no
+ * conversion; products: f64's), 1 for subnormals (their bits start at the least normal's
+ * lowest), EXACT_BAD for inf/NaN and for f64 subnormals (never fast); zero: no nonzero bit. */
+enum { EXACT_BAD = 0x7ff };
+template <int In> __device__ __forceinline__ int exact_field(uint64_t b, bool& zero)
 {
-    int emax = 0, emin = 0x7ff;
-#pragma unroll
-    for (int j = 0; j < M; ++j) {
-        const uint64_t b = exact_bits(t[j]);
-        int e = (int)(b >> 52) & 0x7ff;
-        const bool zero = F64Terms ? (b << 1) == 0 : e == 0;
-        if (F64Terms && e == 0 && !zero) e = 0x7ff;
-        emax = e > emax ? e : emax;
-        const int n = zero ? 0x7ff : e;
-        emin = n < emin ? n : emin;
-    }
+    constexpr int frac = In == HIPREDUCE_F64 ? 52 : In == HIPREDUCE_F32 ? 23 : In == HIPREDUCE_F16 ? 10 : 7;
+    constexpr int top = In == HIPREDUCE_F64 ? 0x7ff : In == HIPREDUCE_F16 ? 0x1f : 0xff;
+    const int e = (int)(b >> frac) & top;
+    zero = (b & ((1ull << (frac + (In == HIPREDUCE_F64 ? 11 : In == HIPREDUCE_F32 ? 8 : In == HIPREDUCE_F16 ? 5 : 8))) - 1)) == 0;
+    if (e == top) return EXACT_BAD;
+    if (e == 0) return zero ? 0 : In == HIPREDUCE_F64 ? EXACT_BAD : 1;
+    return e;
+}
+
+/* One group of M terms a lane (term(j): exact f64 values with at most P significant bits,
+ * lane-local exponent fields emax, emin (over nonzero terms) in a format of bias 1023 - Shift),
+ * N = 2^LOGN terms in the warp (EXACT_*). A term is m 2^(e - Shift - 1022 - P), m < 2^P, so with
+ * |t| < 2^(emax - Shift - 1022) and range = emax - emin:
+ *  - direct: N 2^(range + P) <= 2^53 units of the least term's bit: every partial sum exact;
+ *  - split: C = 1.5 2^k, k = emax - Shift - 1022 + LOGN: h = (t + C) - C is t rounded to a
+ *    multiple of u = 2^(k - 52), |h| <= 2^(k - LOGN), so the h's sum stays below 2^53 u;
+ *    l = t - h is exact, |l| <= u / 2, a multiple of the least term's bit: exact while
+ *    range <= 106 - P - 2 LOGN. */
+template <int M, int P, int LOGN, int Shift, int W, class Term>
+__device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, int emin, const Term& term, int lane)
+{
     emax = exact_warp_max<W>(emax);
     emin = exact_warp_min<W>(emin);
-    if (emax == 0x7ff) return EXACT_SLOW;
+    if (emax == EXACT_BAD) return EXACT_SLOW;
     if (emax == 0) return EXACT_ZERO;
-    const int range = emax - emin;
+    const int range = emax - emin, ec = emax - Shift + 1 + LOGN; /* C's f64 exponent field */
     if (range <= 53 - P - LOGN) {
         double s = 0;
 #pragma unroll
-        for (int j = 0; j < M; ++j) s += t[j];
+        for (int j = 0; j < M; ++j) s += term(j);
         exact_spread(acc, exact_warp_sum<W>(s), lane);
         return EXACT_DONE;
     }
-    if (range <= 106 - P - 2 * LOGN && emax + 1 + LOGN <= 0x7fe) {
-        const double C = exact_double((uint64_t)(emax + 1 + LOGN) << 52 | 1ull << 51);
+    if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
+        const double C = exact_double((uint64_t)ec << 52 | 1ull << 51);
         double sh = 0, sl = 0;
 #pragma unroll
         for (int j = 0; j < M; ++j) {
-            const double h = (t[j] + C) - C;
+            const double t = term(j), h = (t + C) - C;
             sh += h;
-            sl += t[j] - h;
+            sl += t - h;
         }
         exact_spread(acc, exact_warp_sum<W>(sh), lane);
         exact_spread(acc, exact_warp_sum<W>(sl), lane);
@@ -238,90 +243,147 @@ struct exact_slice {
     bool vec;
 };
 
-/* Tile `tile` of the slice into the digits (every lane of the warp calls it). Lane l's element
- * j = c * per_chunk + e is the slice's tile * N + (c * W + l) * per_chunk + e. */
+/* A lane's part of a tile, as loaded: element j = c * per_chunk + e of the lane is the slice's
+ * tile * N + (c * W + lane) * per_chunk + e; past the end, +0.0 (no term: the slow path reads the
+ * count again). */
+template <int In, bool Dot> struct exact_raw {
+    uint4 x[exact_kind<In, Dot>::chunks], y[Dot ? exact_kind<In, Dot>::chunks : 1];
+};
+
 template <int In, bool Dot, int W>
-__device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t& flags, const exact_slice& s,
-                                           uint64_t tile, int lane)
+__device__ __forceinline__ void exact_fetch(exact_raw<In, Dot>& r, const exact_slice& s, uint64_t tile, int lane)
 {
     using X = exact_kind<In, Dot>;
-    constexpr int K = X::K, N = K * W, LOGN = exact_log2<N>::value;
-    const uint64_t base = tile * N;
-    uint64_t bx[K], by[K];
-    if (s.vec && base + N <= s.count) {
+    const uint64_t base = tile * X::K * W;
+    if (s.vec && base + X::K * W <= s.count) {
 #pragma unroll
         for (int c = 0; c < X::chunks; ++c) {
             const uint64_t at = (base + (uint64_t)(c * W + lane) * X::per_chunk) * X::bytes;
-            const uint4 vx = hr_load16_input(s.x + at);
-            uint4 vy = vx;
-            if constexpr (Dot) vy = hr_load16_input(s.y + at);
-#pragma unroll
-            for (int e = 0; e < X::per_chunk; ++e) {
-                bx[c * X::per_chunk + e] = exact_unpack<In>(vx, e);
-                by[c * X::per_chunk + e] = exact_unpack<In>(vy, e);
-            }
+            r.x[c] = hr_load16_input(s.x + at);
+            if constexpr (Dot) r.y[c] = hr_load16_input(s.y + at);
         }
-    } else { /* past the end: +0.0, no term (the slow path reads the count again) */
-#pragma unroll
-        for (int c = 0; c < X::chunks; ++c)
-#pragma unroll
-            for (int e = 0; e < X::per_chunk; ++e) {
-                const uint64_t i = base + (uint64_t)(c * W + lane) * X::per_chunk + e;
-                const bool in = i < s.count;
-                bx[c * X::per_chunk + e] = in ? exact_load<In>(s.x + i * s.step) : 0;
-                by[c * X::per_chunk + e] = in && Dot ? exact_load<In>(s.y + i * s.step) : 0;
-            }
+        return;
     }
+#pragma unroll
+    for (int c = 0; c < X::chunks; ++c) {
+        uint32_t wx[4] = {0, 0, 0, 0}, wy[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int e = 0; e < X::per_chunk; ++e) {
+            const uint64_t i = base + (uint64_t)(c * W + lane) * X::per_chunk + e;
+            if (i >= s.count) continue;
+            const uint64_t vx = exact_load<In>(s.x + i * s.step), vy = Dot ? exact_load<In>(s.y + i * s.step) : 0;
+            if (X::bytes == 8) wx[2 * e] = (uint32_t)vx, wx[2 * e + 1] = (uint32_t)(vx >> 32);
+            if (X::bytes == 8) wy[2 * e] = (uint32_t)vy, wy[2 * e + 1] = (uint32_t)(vy >> 32);
+            if (X::bytes == 4) wx[e] = (uint32_t)vx, wy[e] = (uint32_t)vy;
+            if (X::bytes == 2) wx[e / 2] |= (uint32_t)vx << (16 * (e & 1)), wy[e / 2] |= (uint32_t)vy << (16 * (e & 1));
+        }
+        r.x[c] = uint4{wx[0], wx[1], wx[2], wx[3]};
+        if constexpr (Dot) r.y[c] = uint4{wy[0], wy[1], wy[2], wy[3]};
+    }
+}
+
+/* The raw elements' bits. */
+template <int In, bool Dot> __device__ __forceinline__ uint64_t exact_x(const exact_raw<In, Dot>& r, int j)
+{
+    return exact_unpack<In>(r.x[j / exact_kind<In, Dot>::per_chunk], j % exact_kind<In, Dot>::per_chunk);
+}
+template <int In, bool Dot> __device__ __forceinline__ uint64_t exact_y(const exact_raw<In, Dot>& r, int j)
+{
+    return exact_unpack<In>(r.y[j / exact_kind<In, Dot>::per_chunk], j % exact_kind<In, Dot>::per_chunk);
+}
+
+/* The tile term by term (how: EXACT_SLOW, or 3: f64 products whose hi parts are summed, so only
+ * their lo parts remain). Out of line: rare, and its registers stay out of the fast path. */
+template <int In, bool Dot, int W>
+__device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* flags, exact_raw<In, Dot> r, uint64_t base,
+                                       uint64_t count, int lane, int how)
+{
+    using X = exact_kind<In, Dot>;
+#pragma unroll 1
+    for (int j = 0; j < X::K; ++j) {
+        const uint64_t i = base + (uint64_t)((j / X::per_chunk) * W + lane) * X::per_chunk + j % X::per_chunk;
+        if (i >= count) continue;
+        const uint64_t bx = exact_x(r, j), by = Dot ? exact_y(r, j) : 0;
+        if constexpr (X::two_product) {
+            if (how == 3) { /* the exact lo = fma(x, y, -hi) of a product in the two-product's range */
+                const double x = exact_double(bx), y = exact_double(by);
+                exact_value(acc, exact_bits(fma(x, y, -(x * y))));
+                *flags |= HR_EXACT_NONNEG;
+            } else {
+                exact_product(acc, *flags, bx, by);
+            }
+        } else {
+            const double t = Dot ? exact_widen<In>(bx) * exact_widen<In>(by) : exact_widen<In>(bx);
+            exact_term(acc, *flags, exact_bits(t));
+        }
+    }
+}
+
+/* A fetched tile into the digits (every lane of the warp calls it). */
+template <int In, bool Dot, int W>
+__device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t& flags, const exact_raw<In, Dot>& r,
+                                           uint64_t tile, uint64_t count, int lane)
+{
+    using X = exact_kind<In, Dot>;
+    constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
     int how;
     if constexpr (X::two_product) {
         /* hi + lo = x y exactly where no operand is inf/NaN and the product neither overflows nor
          * lies below 2^-969 (where lo could be subnormal): else term by term */
         double hi[K], lo[K];
-        bool unsafe = false;
+        int emax[2] = {0, 0}, emin[2] = {EXACT_BAD, EXACT_BAD};
 #pragma unroll
         for (int j = 0; j < K; ++j) {
-            const double x = exact_double(bx[j]), y = exact_double(by[j]);
+            const uint64_t bx = exact_x(r, j), by = exact_y(r, j);
+            const double x = exact_double(bx), y = exact_double(by);
             hi[j] = x * y;
             lo[j] = fma(x, y, -hi[j]);
-            const int e = (int)(exact_bits(hi[j]) >> 52) & 0x7ff;
-            unsafe |= !(x == 0 || y == 0) && (e < 107 || e == 0x7ff);
-            unsafe |= ((bx[j] >> 52) & 0x7ff) == 0x7ff || ((by[j] >> 52) & 0x7ff) == 0x7ff;
+            bool zx, zy, zh, zl;
+            const int ex = exact_field<HIPREDUCE_F64>(bx, zx), ey = exact_field<HIPREDUCE_F64>(by, zy);
+            int eh = exact_field<HIPREDUCE_F64>(exact_bits(hi[j]), zh);
+            const int el = exact_field<HIPREDUCE_F64>(exact_bits(lo[j]), zl);
+            if (ex == EXACT_BAD || ey == EXACT_BAD || (!zx && !zy && eh < 107)) eh = EXACT_BAD;
+            emax[0] = eh > emax[0] ? eh : emax[0];
+            emin[0] = !zh && eh < emin[0] ? eh : emin[0];
+            emax[1] = el > emax[1] ? el : emax[1];
+            emin[1] = !zl && el < emin[1] ? el : emin[1];
         }
-        if (unsafe) hi[0] = exact_double(0x7ff0000000000000ull); /* the group's range check takes the slow path */
-        const int a = exact_group<K, 53, LOGN, true, W>(acc, hi, lane);
-        const int b = a == EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, true, W>(acc, lo, lane);
-        /* hi's digits stay in when lo's group is slow: the slow path below adds the products'
-         * lo halves only then */
+        const auto th = [&](int j) { return hi[j]; };
+        const auto tl = [&](int j) { return lo[j]; };
+        const int a = exact_group<K, 53, LOGN, 0, W>(acc, emax[0], emin[0], th, lane);
+        const int b = a == EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W>(acc, emax[1], emin[1], tl, lane);
         how = a == EXACT_SLOW ? EXACT_SLOW : b == EXACT_SLOW ? 3 : a;
-    } else {
+    } else if constexpr (Dot) { /* products of f16/bf16/f32: exact f64 values */
         double t[K];
+        int emax = 0, emin = EXACT_BAD;
 #pragma unroll
-        for (int j = 0; j < K; ++j)
-            t[j] = Dot ? exact_widen<In>(bx[j]) * exact_widen<In>(by[j]) : exact_widen<In>(bx[j]);
-        how = exact_group<K, X::P, LOGN, X::f64_terms, W>(acc, t, lane);
+        for (int j = 0; j < K; ++j) {
+            t[j] = exact_widen<In>(exact_x(r, j)) * exact_widen<In>(exact_y(r, j));
+            bool z;
+            const int e = exact_field<HIPREDUCE_F64>(exact_bits(t[j]), z);
+            emax = e > emax ? e : emax;
+            emin = !z && e < emin ? e : emin;
+        }
+        const auto term = [&](int j) { return t[j]; };
+        how = exact_group<K, X::P, LOGN, 0, W>(acc, emax, emin, term, lane);
+    } else { /* sums: the window from the input's own exponent fields, converted as summed */
+        int emax = 0, emin = EXACT_BAD;
+#pragma unroll
+        for (int j = 0; j < K; ++j) {
+            bool z;
+            const int e = exact_field<In>(exact_x(r, j), z);
+            emax = e > emax ? e : emax;
+            emin = !z && e < emin ? e : emin;
+        }
+        constexpr int shift = In == HIPREDUCE_F64 ? 0 : In == HIPREDUCE_F16 ? 15 - 1023 : 127 - 1023;
+        const auto term = [&](int j) { return exact_widen<In>(exact_x(r, j)); };
+        how = exact_group<K, X::P, LOGN, shift, W>(acc, emax, emin, term, lane);
     }
     if (how == EXACT_DONE) {
         flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
         return;
     }
-#pragma unroll 1
-    for (int j = 0; j < K; ++j) {
-        const int c = j / X::per_chunk, e = j % X::per_chunk;
-        const uint64_t i = base + (uint64_t)(c * W + lane) * X::per_chunk + e;
-        if (i >= s.count) continue;
-        if constexpr (X::two_product) {
-            if (how == 3) { /* hi summed: the exact lo = fma(x, y, -hi) of each product, finite here */
-                const double x = exact_double(bx[j]), y = exact_double(by[j]);
-                exact_value(acc, exact_bits(fma(x, y, -(x * y))));
-                flags |= HR_EXACT_NONNEG;
-            } else {
-                exact_product(acc, flags, bx[j], by[j]);
-            }
-        } else {
-            const double t = Dot ? exact_widen<In>(bx[j]) * exact_widen<In>(by[j]) : exact_widen<In>(bx[j]);
-            exact_term(acc, flags, exact_bits(t));
-        }
-    }
+    exact_slow<In, Dot, W>(acc, &flags, r, tile * K * W, count, lane, how);
 }
 
 /* Thread 0: carries digits [lo, hi) into [0, 2^32), the top one signed (exact.h's normal form). */
@@ -398,10 +460,15 @@ __global__ __launch_bounds__(HR_TILE_LANES) void exact_full_kernel(exact_full_ar
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
         const uint64_t tiles = (a.s.count + N - 1) / N, blocks = gridDim.x;
         uint32_t flags = 0;
+        exact_raw<In, Dot> cur, next; /* this round's tile, and the next one's loads in flight */
+        if (blockIdx.x * warps + warp < tiles) exact_fetch<In, Dot, W>(cur, a.s, blockIdx.x * warps + warp, lane);
         for (uint64_t r = 0;; ++r) {
             const uint64_t first = (r * blocks + blockIdx.x) * warps; /* the same in the whole block */
             if (first >= tiles) break;
-            if (first + warp < tiles) exact_tile<In, Dot, W>(acc, flags, a.s, first + warp, lane);
+            const uint64_t t = first + warp, after = t + blocks * warps;
+            if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
+            if (t < tiles) exact_tile<In, Dot, W>(acc, flags, cur, t, a.s.count, lane);
+            cur = next;
             exact_round_done(acc, r, a.lo, a.hi);
         }
         atomicOr(&shared_flags, flags);
@@ -467,7 +534,11 @@ __global__ __launch_bounds__(HR_TILE_LANES) void exact_slices_kernel(exact_slice
             const uint64_t tiles = (count + N - 1) / N;
             uint32_t flags = 0;
             for (uint64_t k = 0; k * warps < tiles; ++k) {
-                if (k * warps + warp < tiles) exact_tile<In, false, W>(acc, flags, s, k * warps + warp, lane);
+                if (k * warps + warp < tiles) {
+                    exact_raw<In, false> raw;
+                    exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
+                    exact_tile<In, false, W>(acc, flags, raw, k * warps + warp, count, lane);
+                }
                 exact_round_done(acc, k, a.lo, a.hi);
             }
             atomicOr(&shared_flags, flags);
