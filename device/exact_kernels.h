@@ -39,7 +39,6 @@ template <int In, bool Dot> struct exact_kind {
     static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;
     static constexpr int P = Dot && In != HIPREDUCE_F64 ? 2 * P1 : P1;
     static constexpr bool two_product = Dot && In == HIPREDUCE_F64;
-    static constexpr bool f64_terms = In == HIPREDUCE_F64; /* terms that can be f64 subnormals */
 };
 
 template <int N> struct exact_log2 {
