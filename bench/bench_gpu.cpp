@@ -105,6 +105,19 @@ template <class T> void launch_fill(void (*kernel)(T*, uint64_t, uint64_t), void
 
 void fill(int dtype, void* p, uint64_t n, uint64_t seed, int sms)
 {
+    /* HIPREDUCE_BENCH_VALUES=binades|alternating|cancel: f32/f64 inputs that the exact sums'
+     * fast paths cannot take (bench_kernels.h's fill_adversarial) */
+    const char* values = getenv("HIPREDUCE_BENCH_VALUES");
+    const int kind = !values ? 0 : !strcmp(values, "binades") ? 1 : !strcmp(values, "alternating") ? 2 : !strcmp(values, "cancel") ? 3 : -1;
+    if (kind < 0) die("HIPREDUCE_BENCH_VALUES is not binades, alternating or cancel", values);
+    if (kind && (dtype == HIPREDUCE_F32 || dtype == HIPREDUCE_F64)) {
+        if (dtype == HIPREDUCE_F32)
+            hipLaunchKernelGGL(fill_adversarial<uint32_t>, dim3(sms * 8), dim3(256), 0, 0, (uint32_t*)p, n, seed, kind);
+        else
+            hipLaunchKernelGGL(fill_adversarial<uint64_t>, dim3(sms * 8), dim3(256), 0, 0, (uint64_t*)p, n, seed, kind);
+        check(hipGetLastError(), "fill_adversarial");
+        return;
+    }
 #define HR_CASE(code, kernel) \
     case code: launch_fill(kernel, p, n, seed, sms); break;
     switch (dtype) { BENCH_FILL_KERNELS(HR_CASE) default: die("no fill for dtype", dtype_name(dtype)); }

@@ -40,6 +40,22 @@ template <bool Bf16> __global__ void fill_random_half(uint16_t* p, uint64_t n, u
     }
 }
 
+/* Adversarial floats for the exact sums (HIPREDUCE_BENCH_VALUES, bench_gpu.cpp), f32 and f64 bits:
+ * 1 every element in another binade (the exponent field cycles over all finite ones); 2 huge and
+ * tiny alternating (2^100 and 2^-100, random fractions and signs); 3 pairs x, -x of random
+ * exponents, element 0 the least subnormal (the sum cancels to it). */
+template <class U> __global__ void fill_adversarial(U* p, uint64_t n, uint64_t seed, int kind)
+{
+    constexpr int frac = sizeof(U) == 8 ? 52 : 23, emax = sizeof(U) == 8 ? 2046 : 254, bias = emax / 2;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t r = mix64(seed ^ ((kind == 3 ? i / 2 : i) * 0xd1b54a32d192ed03ull));
+        uint64_t e = kind == 1 ? i % emax + 1 : kind == 2 ? (i & 1 ? bias - 100 : bias + 100) : (r >> 40) % emax + 1;
+        uint64_t sign = kind == 3 ? i & 1 : (r >> 39) & 1;
+        const uint64_t bits = sign << (sizeof(U) * 8 - 1) | e << frac | (r & ((1ull << frac) - 1));
+        p[i] = kind == 3 && i == 0 ? U(1) : kind == 3 && i == 1 ? U(0) : U(bits);
+    }
+}
+
 /* Every dtype's fill: X(enumerator, kernel). */
 #define BENCH_FILL_KERNELS(X)                                                                                 \
     X(HIPREDUCE_I8, fill_random<int8_t>) X(HIPREDUCE_U8, fill_random<uint8_t>)                                \

@@ -5,8 +5,10 @@
 
 #include <stdint.h>
 
+#include "exact.h"
 #include "hipreduce/hipreduce.h"
 #include "op_table.h"
+#include "rules.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,6 +45,13 @@ static inline uint64_t hr_call_results(const hr_call* call)
     if (call->shape == HR_SHAPE_AXIS) return call->outer * call->inner;
     if (call->shape == HR_SHAPE_SEGMENTS) return call->num_segments;
     return 1;
+}
+
+/* Bytes of one result as the executors write it: an out_dtype element, or an accumulator's words. */
+static inline uint64_t hr_call_result_bytes(const hr_call* call)
+{
+    return call->accumulators ? 8u * (uint64_t)hr_exact_words(call->op, call->in_dtype)
+                              : (uint64_t)hr_dtype_bytes(call->out_dtype);
 }
 
 #ifdef __cplusplus

@@ -19,8 +19,9 @@
 #include "hipreduce/hipreduce.h"
 #include "op_table.h"
 
-#ifdef __cplusplus
-#define HR_EXACT_FN static inline
+/* GPU compilers build these for the device too (device/exact_kernels.h's last block rounds). */
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define HR_EXACT_FN static inline __host__ __device__
 #else
 #define HR_EXACT_FN static inline
 #endif
@@ -123,6 +124,22 @@ HR_EXACT_FN void hr_exact_add_f64_bits(hr_exact* a, uint64_t b)
     hr_exact_add_f64_value(a, b);
 }
 
+/* The digits [*lo, *hi] that the terms of op (SUM_EXACT or DOT_EXACT) over in_dtype can reach,
+ * with the count's 64 bits and the sign above them: an accumulator of such terms is 0 outside
+ * them, normalised or not (so executors and MPI ranks keep and exchange only these digits). */
+HR_EXACT_FN void hr_exact_digit_range(int op, int in_dtype, int* lo, int* hi)
+{
+    /* the terms' least bit and the bound on their magnitude, as powers of two */
+    int least = -1074, top = 1024; /* f64 */
+    if (in_dtype == HIPREDUCE_F32) least = -149, top = 128;
+    if (in_dtype == HIPREDUCE_BF16) least = -133, top = 128;
+    if (in_dtype == HIPREDUCE_F16) least = -24, top = 16;
+    if (op == HIPREDUCE_OP_DOT_EXACT) least *= 2, top *= 2; /* products */
+    *lo = (least - HR_EXACT_LOW) >> 5;
+    *hi = (top + 64 - HR_EXACT_LOW) >> 5; /* the bit above the count's: the sign */
+    if (*hi > HR_EXACT_DIGITS - 1) *hi = HR_EXACT_DIGITS - 1;
+}
+
 /* ---- the one rounding ---- */
 
 /* 64 bits of the normalised non-negative accumulator from bit weight 2^k up (k >= HR_EXACT_LOW). */
@@ -214,19 +231,8 @@ HR_EXACT_FN void hr_exact_store(uint64_t bits, int dtype, void* dst)
     else memcpy(dst, &b16, 2);
 }
 
-/* ---- the accumulator as words (libhipreduce_mpi's integer allreduce across ranks) ---- */
-
-/* The digits that a sum of op's terms over `in` can reach (SUM_EXACT: the inputs; DOT_EXACT:
- * their products), with 64 bits of count and the sign digit: [*lo, *hi]. Every normalised
- * accumulator of such terms is 0 outside it. */
-HR_EXACT_FN void hr_exact_digit_range(int op, int in_dtype, int* lo, int* hi)
-{
-    const hr_exact_format f = hr_exact_format_of(in_dtype);
-    const int scale = op == HIPREDUCE_OP_DOT_EXACT ? 2 : 1;
-    const int least = scale * (f.emin - f.p + 1), top = scale * (f.emax + 1); /* terms: multiples of 2^least, below 2^top */
-    *lo = (least - HR_EXACT_LOW) >> 5;
-    *hi = (top + 64 - HR_EXACT_LOW) / 32 + 1;
-}
+/* ---- the accumulator as words (libhipreduce_mpi's integer allreduce across ranks): the digits of
+ * hr_exact_digit_range, then the flags ---- */
 
 /* Words of a result in that form: its digits, then its flags. */
 HR_EXACT_FN int hr_exact_words(int op, int in_dtype)

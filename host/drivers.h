@@ -49,6 +49,7 @@ struct reduce_call {
     uint64_t n;                /* elements of the input (full: extent) */
     uint64_t outer, extent, inner, num_segments;
     int out_dtype;
+    int words;                 /* exact sums: 0, or each result's accumulator as this many int64 (exact.h) */
     void* result;              /* device memory for the results (argmin/argmax: the values) */
     int64_t* index;            /* argmin/argmax: device memory for the indices; null otherwise */
     unsigned char* workspace;  /* the driver's scratch, 16-byte aligned (partials, double buffers) */

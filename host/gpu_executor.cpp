@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "exact_driver.h"
 #include "gpu_state.h"
 #include "study/pass_drivers.h"
 #ifndef HIPREDUCE_STUDY_ALGORITHMS
@@ -53,6 +54,13 @@ bool choose(const hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* cal
 {
     const int wide = gpu->dev.warp_size == 64;
     *c = chosen{};
+    if (hr_op_combine(call->op) == HR_CB_EXACT) { /* sum_exact, dot_exact: their own driver, AUTO only */
+        if (algorithm != HIPREDUCE_ALGORITHM_AUTO) return false;
+        c->run = exact_driver(call->in_dtype, call->op == HIPREDUCE_OP_DOT_EXACT, wide);
+        c->acc_size = sizeof(hr_exact);
+        c->elem_size = (size_t)hr_dtype_bytes(call->in_dtype);
+        return c->run != nullptr;
+    }
     if (algorithm == HIPREDUCE_ALGORITHM_AUTO) {
         if ((unsigned)call->acc >= HR_ACC_KINDS) return false;
         const tree_entry& e = instances_of(call->in_dtype).tree[call->op][call->acc];
@@ -90,6 +98,7 @@ reduce_call driver_call(const hr_gpu* gpu, const hr_call* call, const call_space
     rc.inner = call->inner;
     rc.num_segments = call->num_segments;
     rc.out_dtype = call->out_dtype;
+    rc.words = call->accumulators ? hr_exact_words(call->op, call->in_dtype) : 0;
     rc.size_only = space == nullptr;
     if (space) {
         rc.result = staged_result(call, *space);

@@ -59,7 +59,7 @@ bool staging_bytes(const hr_call* call, uint64_t* bytes)
         *bytes = 0;
         return true;
     }
-    *bytes = round16(values_offset(call) + results * (uint64_t)hr_dtype_bytes(call->out_dtype));
+    *bytes = round16(values_offset(call) + results * hr_call_result_bytes(call));
     return true;
 }
 
@@ -100,7 +100,7 @@ int64_t* staged_index(const hr_call* call, const call_space& s)
 hipreduce_status copy_back(hr_gpu* gpu, const hr_call* call, const call_space& s)
 {
     if (call->location != HIPREDUCE_RESULT_HOST) return HIPREDUCE_STATUS_SUCCESS;
-    const uint64_t results = hr_call_results(call), values = results * (uint64_t)hr_dtype_bytes(call->out_dtype);
+    const uint64_t results = hr_call_results(call), values = results * hr_call_result_bytes(call);
     const uint64_t at = values_offset(call); /* the indices lie before it */
     const uint64_t indices = call->index ? at : 0;
     /* A few results (a full reduction's one) come back in one copy, through a local slot. */

@@ -139,15 +139,6 @@ static hipreduce_status null_pointer(hipreduce_handle handle, const char* name, 
 }
 #define HR_ANY UINT64_MAX /* null_pointer: a pointer that must never be NULL */
 
-/* Exact sums on a GPU handle (before the executor, whose NOT_SUPPORTED message is the study
- * algorithms'): their kernels are not written yet. */
-static hipreduce_status gpu_no_exact(hipreduce_handle handle, const hr_call* call)
-{
-    return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED,
-                   "%s runs on the cpu device only in this version (a HIPREDUCE_DEVICE_CPU handle): GPU handles "
-                   "have no exact-sum kernels yet", hr_op_name(call->op));
-}
-
 /* After the pointers: the byte count, then the executor. */
 static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
 {
@@ -159,7 +150,6 @@ static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
         }
         return hr_executor_status(handle, hr_cpu_run(handle->cpu, call));
     }
-    if (hr_op_combine(call->op) == HR_CB_EXACT) return gpu_no_exact(handle, call);
     return hr_executor_status(handle, hr_gpu_run(handle->gpu, handle->algorithm, call));
 }
 
@@ -171,7 +161,6 @@ static hipreduce_status size_query(hipreduce_handle handle, const hr_call* call,
         *bytes = hr_cpu_workspace_size(call);
         return HIPREDUCE_STATUS_SUCCESS;
     }
-    if (hr_op_combine(call->op) == HR_CB_EXACT) return gpu_no_exact(handle, call);
     return hr_executor_status(handle, hr_gpu_workspace_size(handle->gpu, handle->algorithm, call, bytes));
 }
 

@@ -15,7 +15,7 @@ static const char* const status_table[] = {
     [HIPREDUCE_STATUS_ALLOCATION_FAILED] = "allocation failed",
     [HIPREDUCE_STATUS_RUNTIME_ERROR] = "GPU runtime error (hipreduce_last_error_message has the runtime's message)",
     [HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL] = "caller workspace smaller than hipreduce_workspace_size",
-    [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by the handle for this call (the study algorithms run the seven original ops with in == out; sum_exact and dot_exact run on the cpu device)",
+    [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by the handle for this call (the study algorithms run the seven original ops with in == out; HIPREDUCE_ALGORITHM_AUTO runs every call)",
     [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (must be 0 for the default, or a power of two from 32 to 1024)",
     [HIPREDUCE_STATUS_INVALID_OFFSETS] = "segment offsets decrease",
     [HIPREDUCE_STATUS_HANDLE_BUSY] = "handle in use by another host thread (one call at a time per handle)",

@@ -8,23 +8,26 @@
 # 4097 (HIPREDUCE_TYPED_MAX_N) for hipreduce_test_typed's GPU run, the emulator's profile for
 # hipreduce_test_segments' GPU run (rows, ragged segments, every length distribution through the
 # three balanced launches, columns; no giant segment), its smoke profile under racecheck (every
-# fourth triple; racecheck is the slowest tool). TOOLS picks the tools.
+# fourth triple; racecheck is the slowest tool), the emulator's profiles for hipreduce_test_exact's
+# GPU run (sum_exact, dot_exact). TOOLS picks the tools.
 set -uo pipefail
 build=${1:?usage: test/sanitize.sh BUILD_DIR [LOG_DIR]}
 logs=${2:-$build/sanitize}
 mkdir -p "$logs"
 status=0
 for exe in "$build"/test/hipreduce_test_gpu "$build"/test/hipreduce_test_gpu_algorithms "$build"/test/hipreduce_test_typed \
-    "$build"/test/hipreduce_test_segments; do
+    "$build"/test/hipreduce_test_segments "$build"/test/hipreduce_test_exact; do
     [ -x "$exe" ] || continue
     args=()
     [ "$(basename "$exe")" = hipreduce_test_gpu_algorithms ] && args=(sanitize)
     [ "$(basename "$exe")" = hipreduce_test_typed ] && args=(gpu)
     [ "$(basename "$exe")" = hipreduce_test_segments ] && args=(gpu)
+    [ "$(basename "$exe")" = hipreduce_test_exact ] && args=(gpu)
     for tool in ${TOOLS:-memcheck racecheck synccheck initcheck}; do
         log="$logs/$(basename "$exe").$tool.log"
         profile=
         [ "$(basename "$exe")" = hipreduce_test_segments ] && profile=emu
+        [ "$(basename "$exe")" = hipreduce_test_exact ] && profile=emu
         [ "$profile" = emu ] && [ "$tool" = racecheck ] && profile=emu-smoke
         start=$SECONDS
         env ${profile:+HIPREDUCE_TEST_PROFILE=$profile} HIPREDUCE_SANITIZE_QUICK=1 HIPREDUCE_TYPED_MAX_N=4097 \

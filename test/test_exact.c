@@ -1,14 +1,19 @@
-/* sum_exact and dot_exact on the cpu device (label api), against the tests' own exact reference
- * (exact_ref.h): the header's rules (NaN and infinities, one rounding to nearest even, overflow,
- * subnormal results, signed zeros, n = 0), random data over narrow and full exponent ranges,
- * exact ties of both parities, cancellation (1e308 + 1 - 1e308), and bits that depend on the
- * multiset only: permuted inputs, other thread counts, rows, columns and segments equal to the
- * full call on their slice. Validation and messages of the new ops too. */
+/* sum_exact and dot_exact against the tests' own exact reference (exact_ref.h): the header's
+ * rules (NaN and infinities, one rounding to nearest even, overflow, subnormal results, signed
+ * zeros, n = 0), random data over narrow and full exponent ranges, exact ties of both parities,
+ * cancellation (1e308 + 1 - 1e308), and bits that depend on the multiset only: permuted inputs,
+ * other thread counts, rows, columns and segments equal to the full call on their slice.
+ * Validation and messages of the new ops too.
+ * `hipreduce_test_exact` runs the cpu device (label api); `hipreduce_test_exact gpu` the same
+ * cases on GPU 0 (label gpu; 77 without one; the emulated GPU's label emu), each result also
+ * equal to the cpu device's bits. HIPREDUCE_TEST_PROFILE=emu or emu-smoke keeps the sizes to
+ * what the emulator runs in seconds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exact_ref.h"
+#include "gpu_memory.h"
 #include "hipreduce/hipreduce.h"
 
 static int fails, checks;
@@ -42,18 +47,57 @@ static uint64_t random_float(hipreduce_dtype d, int elo, int ehi)
     return (s << (ebits_of(d) + frac)) | (e << frac) | f;
 }
 
-static hipreduce_handle cpu;
+static hipreduce_handle cpu; /* the cpu device, always */
+static hipreduce_handle gpu; /* GPU 0 in gpu mode, else NULL */
+static int profile;          /* 0: full; 1: emu; 2: emu-smoke */
 
-/* The library's result bits for the terms of x (and y: dot_exact), n of them. */
-static uint64_t library(hipreduce_handle h, hipreduce_dtype in, hipreduce_dtype out, const void* x, const void* y,
+/* Where a handle reads host data: itself on the cpu device; on the GPU a device copy (slot 0:
+ * x, 1: y, 2: offsets), kept and grown between calls. */
+static const void* on(hipreduce_handle h, const void* host, size_t bytes, int slot)
+{
+    static void* buffers[3];
+    static size_t sizes[3];
+    if (h != gpu || host == NULL) return host;
+    if (bytes > sizes[slot]) {
+        gm_free(buffers[slot]);
+        buffers[slot] = gm_alloc(bytes);
+        sizes[slot] = buffers[slot] ? bytes : 0;
+        if (!buffers[slot]) {
+            fprintf(stderr, "FAIL device allocation of %zu bytes\n", bytes);
+            exit(1);
+        }
+    }
+    if (bytes && gm_to_device(buffers[slot], host, bytes) != 0) {
+        fprintf(stderr, "FAIL copy to the device\n");
+        exit(1);
+    }
+    return buffers[slot];
+}
+
+static uint64_t call_on(hipreduce_handle h, hipreduce_dtype in, hipreduce_dtype out, const void* x, const void* y,
                         uint64_t n)
 {
     uint64_t r = 0;
+    const size_t bytes = (size_t)n * hipreduce_dtype_size(in);
+    x = on(h, x, bytes, 0), y = on(h, y, bytes, 1);
     const hipreduce_status st = y ? hipreduce_dot_op(h, HIPREDUCE_OP_DOT_EXACT, in, x, y, n, out, &r, HIPREDUCE_RESULT_HOST)
                                   : hipreduce_reduce(h, HIPREDUCE_OP_SUM_EXACT, in, x, n, out, &r, HIPREDUCE_RESULT_HOST);
     if (st != HIPREDUCE_STATUS_SUCCESS)
-        FAIL("%s %s -> %s n %llu: %s: %s", y ? "dot_exact" : "sum_exact", hipreduce_dtype_name(in),
+        FAIL("%s %s %s -> %s n %llu: %s: %s", h == gpu ? "GPU" : "cpu", y ? "dot_exact" : "sum_exact", hipreduce_dtype_name(in),
              hipreduce_dtype_name(out), (unsigned long long)n, hipreduce_status_string(st), hipreduce_last_error_message(h));
+    return r;
+}
+
+/* The library's result bits for the terms of x (and y: dot_exact), n of them, on the handle
+ * under test; on the GPU also the cpu device's bits, which must be the same. */
+static uint64_t library(hipreduce_dtype in, hipreduce_dtype out, const void* x, const void* y, uint64_t n)
+{
+    if (!gpu) return call_on(cpu, in, out, x, y, n);
+    const uint64_t r = call_on(gpu, in, out, x, y, n), c = call_on(cpu, in, out, x, y, n);
+    ++checks;
+    if (r != c)
+        FAIL("%s %s -> %s n %llu: GPU 0x%llx, cpu device 0x%llx", y ? "dot_exact" : "sum_exact", hipreduce_dtype_name(in),
+             hipreduce_dtype_name(out), (unsigned long long)n, (unsigned long long)r, (unsigned long long)c);
     return r;
 }
 
@@ -77,7 +121,7 @@ static void check(const char* what, hipreduce_dtype in, void* x, void* y, uint64
         const hipreduce_dtype out = floats[o];
         if (!allowed(in, out)) continue;
         char why[200];
-        before[o] = library(cpu, in, out, x, y, n);
+        before[o] = library(in, out, x, y, n);
         ++checks;
         if (!xr_check(&s, out, before[o], why, sizeof why))
             FAIL("%s: %s %s -> %s n %llu: %s", what, y ? "dot_exact" : "sum_exact", hipreduce_dtype_name(in),
@@ -95,7 +139,7 @@ static void check(const char* what, hipreduce_dtype in, void* x, void* y, uint64
     }
     for (int o = 0; o < 4; ++o) {
         if (!allowed(in, floats[o])) continue;
-        const uint64_t after = library(cpu, in, floats[o], x, y, n);
+        const uint64_t after = library(in, floats[o], x, y, n);
         ++checks;
         if (after != before[o])
             FAIL("%s: %s -> %s n %llu permuted: 0x%llx, before 0x%llx", what, hipreduce_dtype_name(in),
@@ -109,10 +153,11 @@ static void check(const char* what, hipreduce_dtype in, void* x, void* y, uint64
 static void random_cases(void)
 {
     static const uint64_t sizes[] = {0, 1, 2, 3, 7, 1023, 1024, 1025, 4101, 70001, 200003};
+    const size_t count = profile == 2 ? 6 : profile == 1 ? 10 : sizeof sizes / sizeof sizes[0];
     for (int d = 0; d < 4; ++d) {
         const hipreduce_dtype in = floats[d];
         const int emax = (1 << ebits_of(in)) - 2, bias = (1 << (ebits_of(in) - 1)) - 1;
-        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        for (size_t k = 0; k < count; ++k) {
             const uint64_t n = sizes[k];
             unsigned char* x = malloc(n * 8 + 8);
             unsigned char* y = malloc(n * 8 + 8);
@@ -201,7 +246,7 @@ static void cancel_cases(void)
 {
     for (int d = 0; d < 4; ++d) {
         const hipreduce_dtype in = floats[d];
-        const uint64_t n = 100001;
+        const uint64_t n = profile ? 10001 : 100001;
         const uint64_t sign = 1ull << (ebits_of(in) + frac_of(in));
         unsigned char* x = malloc(n * 8);
         for (uint64_t i = 0; i + 1 < n; i += 2) {
@@ -215,65 +260,68 @@ static void cancel_cases(void)
         free(x);
     }
     /* 2^20 copies of the largest f64, then the same less one: carries through the top digits */
-    const uint64_t n = 1u << 21;
+    const uint64_t n = profile ? 1u << 14 : 1u << 21;
     double* x = malloc(n * sizeof *x);
     for (uint64_t i = 0; i < n; ++i) x[i] = i < n / 2 ? 1.7976931348623157e308 : -1.7976931348623157e308;
     x[n - 1] = 1.0;
-    check("2^20 maxima less 2^20 - 1 maxima, and 1", HIPREDUCE_F64, x, NULL, n);
+    check("n/2 maxima less n/2 - 1 maxima, and 1", HIPREDUCE_F64, x, NULL, n);
     for (uint64_t i = 0; i < n; ++i) x[i] = 1.7976931348623157e308;
-    check("2^21 maxima", HIPREDUCE_F64, x, NULL, n);
+    check("n maxima", HIPREDUCE_F64, x, NULL, n);
     free(x);
 }
 
-/* Other thread counts, rows, columns and segments: the bits of the full call on each slice. */
+/* Other thread counts (cpu), rows, columns and segments: the bits of the full call on each slice. */
 static void shape_cases(void)
 {
+    hipreduce_handle h = gpu ? gpu : cpu;
     for (int d = 0; d < 4; ++d) {
         const hipreduce_dtype in = floats[d];
         const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
         const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2;
-        const uint64_t outer = 3, extent = 70001, inner = 5, n = outer * extent * inner;
+        const uint64_t outer = 3, extent = profile ? 3001 : 70001, inner = 5, n = outer * extent * inner;
         unsigned char* x = malloc(n * (uint64_t)b);
         unsigned char* col = malloc(extent * (uint64_t)b);
         for (uint64_t i = 0; i < n; ++i) xr_set_bits(in, x, i, random_float(in, next() % 8 ? emax / 2 : 0, emax));
-        const uint64_t full = library(cpu, in, out, x, NULL, n);
-        for (unsigned t = 1; t <= 5; t += 2) {
+        const uint64_t full = library(in, out, x, NULL, n);
+        for (unsigned t = 1; t <= 5 && !gpu; t += 2) {
             hipreduce_set_threads(cpu, t);
             ++checks;
-            if (library(cpu, in, out, x, NULL, n) != full) FAIL("%s: %u threads change the bits", hipreduce_dtype_name(in), t);
+            if (library(in, out, x, NULL, n) != full) FAIL("%s: %u threads change the bits", hipreduce_dtype_name(in), t);
         }
         hipreduce_set_threads(cpu, 0);
         uint64_t r[15];
-        hipreduce_status st = hipreduce_reduce_axis(cpu, HIPREDUCE_OP_SUM_EXACT, in, x, outer, extent, inner, out, r,
-                                                    HIPREDUCE_RESULT_HOST);
+        hipreduce_status st = hipreduce_reduce_axis(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), outer,
+                                                    extent, inner, out, r, HIPREDUCE_RESULT_HOST);
         if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("axis: %s", hipreduce_status_string(st));
         for (uint64_t o = 0; o < outer; ++o)
             for (uint64_t i = 0; i < inner; ++i) {
                 for (uint64_t e = 0; e < extent; ++e) xr_set_bits(in, col, e, xr_bits(in, x, (o * extent + e) * inner + i));
                 ++checks;
-                if (xr_bits(out, r, o * inner + i) != library(cpu, in, out, col, NULL, extent))
+                if (xr_bits(out, r, o * inner + i) != library(in, out, col, NULL, extent))
                     FAIL("%s: column (%llu, %llu) differs from its full call", hipreduce_dtype_name(in),
                          (unsigned long long)o, (unsigned long long)i);
             }
         /* rows: [n / 701][701] */
         const uint64_t rows = n / 701;
         uint64_t* rr = malloc(rows * 8);
-        st = hipreduce_reduce_axis(cpu, HIPREDUCE_OP_SUM_EXACT, in, x, rows, 701, 1, out, rr, HIPREDUCE_RESULT_HOST);
+        st = hipreduce_reduce_axis(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), rows, 701, 1, out, rr,
+                                   HIPREDUCE_RESULT_HOST);
         if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("rows: %s", hipreduce_status_string(st));
         for (uint64_t q = 0; q < rows; q += 37) {
             ++checks;
-            if (xr_bits(out, rr, q) != library(cpu, in, out, x + q * 701 * (uint64_t)b, NULL, 701))
+            if (xr_bits(out, rr, q) != library(in, out, x + q * 701 * (uint64_t)b, NULL, 701))
                 FAIL("%s: row %llu differs from its full call", hipreduce_dtype_name(in), (unsigned long long)q);
         }
         free(rr);
         /* segments: empty ones, short ones, one longer than a thread's share */
-        uint64_t off[9] = {0, 0, 1, 1, 300, 5000, 5000, 200000, n};
+        uint64_t off[9] = {0, 0, 1, 1, 300, 5000, 5000, n / 5 * 4, n};
         uint64_t sr[8];
-        st = hipreduce_reduce_segments(cpu, HIPREDUCE_OP_SUM_EXACT, in, x, 8, off, out, sr, HIPREDUCE_RESULT_HOST);
+        st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), 8,
+                                       (const uint64_t*)on(h, off, sizeof off, 2), out, sr, HIPREDUCE_RESULT_HOST);
         if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("segments: %s", hipreduce_status_string(st));
         for (int s = 0; s < 8; ++s) {
             ++checks;
-            if (xr_bits(out, sr, (uint64_t)s) != library(cpu, in, out, x + off[s] * (uint64_t)b, NULL, off[s + 1] - off[s]))
+            if (xr_bits(out, sr, (uint64_t)s) != library(in, out, x + off[s] * (uint64_t)b, NULL, off[s + 1] - off[s]))
                 FAIL("%s: segment %d differs from its full call", hipreduce_dtype_name(in), s);
         }
         free(x), free(col);
@@ -324,40 +372,30 @@ static void validation_cases(void)
         FAIL("op names");
 }
 
-/* A GPU handle, where there is one: NOT_SUPPORTED with its sentence, nothing written (the exact
- * sums' GPU kernels are not written yet). */
-static void gpu_refuses(void)
+int main(int argc, char** argv)
 {
-    hipreduce_handle g;
-    if (hipreduce_create(&g, HIPREDUCE_DEVICE_GPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
-        printf("exact: no GPU here: the GPU handle's refusal is not checked\n");
-        return;
-    }
-    float x[2] = {1, 2}, r = 7; /* never read: the call fails before the executor */
-    size_t bytes = 3;
-    const hipreduce_status st = hipreduce_reduce(g, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST);
-    const hipreduce_status q = hipreduce_dot_op_workspace_size(g, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, 2, HIPREDUCE_F32, &bytes);
-    checks += 2;
-    if (st != HIPREDUCE_STATUS_NOT_SUPPORTED || r != 7 || strstr(hipreduce_last_error_message(g), "cpu device only") == NULL)
-        FAIL("GPU handle: %s \"%s\", result %s", hipreduce_status_string(st), hipreduce_last_error_message(g), r != 7 ? "written" : "kept");
-    if (q != HIPREDUCE_STATUS_NOT_SUPPORTED || bytes != 3) FAIL("GPU handle size query: %s", hipreduce_status_string(q));
-    hipreduce_destroy(g);
-}
-
-int main(void)
-{
+    const char* p = getenv("HIPREDUCE_TEST_PROFILE");
+    profile = p && !strcmp(p, "emu-smoke") ? 2 : p && !strcmp(p, "emu") ? 1 : 0;
     hipreduce_status st = hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0);
     if (st != HIPREDUCE_STATUS_SUCCESS) {
         fprintf(stderr, "FAIL create: %s\n", hipreduce_status_string(st));
         return 1;
     }
-    validation_cases();
-    gpu_refuses();
+    if (argc > 1 && !strcmp(argv[1], "gpu")) {
+        if (gm_count() == 0 || hipreduce_create(&gpu, HIPREDUCE_DEVICE_GPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
+            printf("exact gpu: no GPU (%s)\n", hipreduce_last_error_message(NULL));
+            return 77;
+        }
+        printf("exact gpu: %s\n", gm_device_name(0));
+    } else {
+        validation_cases();
+    }
     rule_cases();
     cancel_cases();
     shape_cases();
     random_cases();
+    if (gpu) hipreduce_destroy(gpu);
     hipreduce_destroy(cpu);
-    printf("exact: %d checks, %d failures\n", checks, fails);
+    printf("exact%s: %d checks, %d failures\n", gpu ? " gpu" : "", checks, fails);
     return fails != 0;
 }

@@ -117,7 +117,7 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_ALLOCATION_FAILED = 10, /* host or device allocation failed */
     HIPREDUCE_STATUS_RUNTIME_ERROR = 11,     /* HIP/CUDA runtime failure: see hipreduce_last_error_message */
     HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
-    HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm (or, for sum_exact and dot_exact, this device) cannot do this call */
+    HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this call */
     HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14, /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
     HIPREDUCE_STATUS_INVALID_OFFSETS = 15,    /* host-memory segment offsets that decrease */
     HIPREDUCE_STATUS_HANDLE_BUSY = 16,        /* another host thread is in a call on this handle */

@@ -19,7 +19,7 @@
  * others when one rank's local work fails (a runtime error, a caller workspace too small: that
  * rank returns its own status); a failing MPI call gives HIPREDUCE_STATUS_MPI_ERROR.
  * sum_exact and dot_exact (hipreduce_mpi_dot_op) add the ranks' exact accumulators as integers in
- * one MPI_Allreduce (6 to 137 int64 words per result, by the input dtype) and round once: the bits
+ * one MPI_Allreduce (5 to 136 int64 words per result, by the input dtype) and round once: the bits
  * depend on the multiset of the global inputs only. They need a device with exact kernels on every
  * rank (NOT_SUPPORTED where one lacks them).
  * hipreduce_mpi_last_error_message says which rank and why (MPI's message for MPI errors). Nothing

@@ -1,0 +1,84 @@
+/* The exact sums' driver (host/exact_driver.h): a full reduction or dot in one launch of
+ * exact_full_kernel over a persistent grid (its workspace: the merged accumulator, then each
+ * block's digits and flags; one arrival counter), rows, columns and segments in one launch of
+ * exact_slices_kernel (no workspace). device/exact_kernels.h says how the sums stay exact. */
+#include "exact_driver.h"
+
+#include "exact_kernels.h"
+
+namespace hr {
+
+namespace {
+
+/* Blocks per SM of the full reduction's grid: twice the default kernel's (its registers allow
+ * it on sm_90; blocks beyond the resident ones only queue: every block takes an equal share). */
+constexpr int exact_blocks_factor = 2;
+
+/* The full reduction's workspace: the merged accumulator at 0 (16-byte aligned), the blocks'
+ * digits, their flags. */
+struct full_layout {
+    uint64_t blocks, digits, digits_at, flags_at, bytes;
+};
+full_layout layout_of(uint64_t tiles, int lo, int hi, const device_info& dev)
+{
+    full_layout l;
+    const uint64_t cap = resident_blocks(dev) * exact_blocks_factor;
+    l.blocks = tiles == 0 ? 1 : tiles < cap ? tiles : cap;
+    l.digits = (uint64_t)(hi - lo + 1);
+    l.digits_at = round16(sizeof(hr_exact));
+    l.flags_at = l.digits_at + round16(l.blocks * l.digits * 8);
+    l.bytes = l.flags_at + round16(l.blocks * 4);
+    return l;
+}
+
+template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, call_need* need_out)
+{
+    call_need own, *need = need_out ? need_out : &own; /* null when running: sized before */
+    int lo, hi;
+    hr_exact_digit_range(Dot ? HIPREDUCE_OP_DOT_EXACT : HIPREDUCE_OP_SUM_EXACT, In, &lo, &hi);
+    const bool full = Dot || c.shape == HR_SHAPE_FULL || (c.shape == HR_SHAPE_AXIS && c.outer == 1 && c.inner == 1);
+    if (!full) { /* rows, columns, segments: a block per result */
+        if constexpr (!Dot) {
+            need->partials = need->counters = 0;
+            if (c.size_only) return hipSuccess;
+            const bool segments = c.shape == HR_SHAPE_SEGMENTS;
+            const exact_slices_args a = {(const unsigned char*)c.input, segments ? c.offsets : nullptr,
+                                         segments ? c.num_segments : c.outer * c.inner, c.extent, c.inner, lo, hi,
+                                         c.result, c.out_dtype, c.words};
+            const uint64_t cap = (uint64_t)c.dev->sm_count * 16;
+            hipLaunchKernelGGL((exact_slices_kernel<In, W>), dim3((unsigned)(a.results < cap ? a.results : cap)),
+                               dim3(HR_TILE_LANES), 0, c.stream, a);
+            return hipGetLastError();
+        }
+    }
+    constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W;
+    const full_layout l = layout_of((c.extent + N - 1) / N, lo, hi, *c.dev);
+    need->partials = l.bytes;
+    need->counters = 16;
+    if (c.size_only) return hipSuccess;
+    const unsigned char* x = (const unsigned char*)c.input;
+    const unsigned char* y = (const unsigned char*)c.y;
+    const bool vec = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0;
+    exact_full_args a = {{x, y, c.extent, (uint64_t)exact_kind<In, Dot>::bytes, vec}, lo, hi,
+                         (int64_t*)(c.workspace + l.digits_at), (uint32_t*)(c.workspace + l.flags_at), c.counters,
+                         (hr_exact*)c.workspace, c.result, c.out_dtype, c.words};
+    hipLaunchKernelGGL((exact_full_kernel<In, Dot, W>), dim3((unsigned)l.blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
+    return hipGetLastError();
+}
+
+template <int In, bool Dot> call_fn pick(bool wide) { return wide ? run_exact<In, Dot, 64> : run_exact<In, Dot, 32>; }
+
+}  // namespace
+
+call_fn exact_driver(int in_dtype, bool dot, bool wide)
+{
+    switch (in_dtype) {
+    case HIPREDUCE_F16: return dot ? pick<HIPREDUCE_F16, true>(wide) : pick<HIPREDUCE_F16, false>(wide);
+    case HIPREDUCE_BF16: return dot ? pick<HIPREDUCE_BF16, true>(wide) : pick<HIPREDUCE_BF16, false>(wide);
+    case HIPREDUCE_F32: return dot ? pick<HIPREDUCE_F32, true>(wide) : pick<HIPREDUCE_F32, false>(wide);
+    case HIPREDUCE_F64: return dot ? pick<HIPREDUCE_F64, true>(wide) : pick<HIPREDUCE_F64, false>(wide);
+    default: return nullptr;
+    }
+}
+
+}  // namespace hr
