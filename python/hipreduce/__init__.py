@@ -242,8 +242,8 @@ _EXACT_DOC = """exact: False (the default) sums in the library's fixed order: th
     already); the result dtype as without exact. Any NaN, or +inf with -inf, gives NaN; else an
     infinity gives itself; a rounding past the largest finite value gives an infinity; an exact
     zero is +0.0, or -0.0 when every element is -0.0 (and there is at least one). Where the device
-    cannot run it (GPUs, while the library has no exact GPU kernels) NotImplementedError carrying
-    the library's message."""
+    cannot run it (a GPU handle set to a study algorithm; GPUs before libhipreduce 0.2.2)
+    NotImplementedError carrying the library's message."""
 
 
 def sum(x: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False, out: Any = None,
