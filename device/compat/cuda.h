@@ -79,6 +79,13 @@ __device__ __forceinline__ T hr_shfl_xor(T value, unsigned mask, int width)
     return hr_by_words(value, [=](uint32_t w) { return __shfl_xor_sync(0xffffffffu, w, mask, width); });
 }
 __device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
+/* Whole-warp unsigned max and min in one instruction (redux.sync, sm_80 on); where
+ * HR_WARP_REDUX is not defined (older GPUs, AMD, the emulator) callers shuffle. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define HR_WARP_REDUX 1
+__device__ __forceinline__ uint32_t hr_warp_umax(uint32_t v) { return __reduce_max_sync(0xffffffffu, v); }
+__device__ __forceinline__ uint32_t hr_warp_umin(uint32_t v) { return __reduce_min_sync(0xffffffffu, v); }
+#endif
 
 /* 16-byte loads: of the input (read once, streamed), and coherent ones that see what
  * other blocks of the same launch wrote before their release (through L2, not L1). */
