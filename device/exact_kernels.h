@@ -148,50 +148,36 @@ __device__ __forceinline__ void exact_product(unsigned long long* acc, uint32_t&
     for (int k = 0; k < 3; ++k) exact_piece(acc, neg, hi, q + 64, k);
 }
 
-template <int W> __device__ __forceinline__ int exact_warp_max(int v)
+/* Every lane gets op over the warp's values: a butterfly of shuffles. */
+template <int W, class T, class Op> __device__ __forceinline__ T exact_butterfly(T v, Op op)
 {
-    for (int m = W / 2; m > 0; m /= 2) {
-        const int o = hr_shfl_xor(v, m, W);
-        v = o > v ? o : v;
-    }
+    for (int m = W / 2; m > 0; m /= 2) v = op(v, hr_shfl_xor(v, m, W));
     return v;
 }
-template <int W> __device__ __forceinline__ int exact_warp_min(int v)
-{
-    for (int m = W / 2; m > 0; m /= 2) {
-        const int o = hr_shfl_xor(v, m, W);
-        v = o < v ? o : v;
-    }
-    return v;
-}
+template <class T> __device__ __forceinline__ T exact_max(T a, T b) { return a > b ? a : b; }
+template <class T> __device__ __forceinline__ T exact_min(T a, T b) { return a < b ? a : b; }
+
+template <int W> __device__ __forceinline__ int exact_warp_max(int v) { return exact_butterfly<W>(v, exact_max<int>); }
+template <int W> __device__ __forceinline__ int exact_warp_min(int v) { return exact_butterfly<W>(v, exact_min<int>); }
 /* The same on unsigned keys, in one instruction where the target has it. */
 template <int W> __device__ __forceinline__ uint32_t exact_warp_umax(uint32_t v)
 {
 #if defined(HR_WARP_REDUX)
-    if constexpr (W == 32) return hr_warp_umax(v);
+    if constexpr (W == 32) return hr_warp_umax(v); else
 #endif
-    for (int m = W / 2; m > 0; m /= 2) {
-        const uint32_t o = hr_shfl_xor(v, m, W);
-        v = o > v ? o : v;
-    }
-    return v;
+    return exact_butterfly<W>(v, exact_max<uint32_t>);
 }
 template <int W> __device__ __forceinline__ uint32_t exact_warp_umin(uint32_t v)
 {
 #if defined(HR_WARP_REDUX)
-    if constexpr (W == 32) return hr_warp_umin(v);
+    if constexpr (W == 32) return hr_warp_umin(v); else
 #endif
-    for (int m = W / 2; m > 0; m /= 2) {
-        const uint32_t o = hr_shfl_xor(v, m, W);
-        v = o < v ? o : v;
-    }
-    return v;
+    return exact_butterfly<W>(v, exact_min<uint32_t>);
 }
 /* Every lane gets the warp's sum (exact here: the windows below leave no rounding). */
 template <int W> __device__ __forceinline__ double exact_warp_sum(double v)
 {
-    for (int m = W / 2; m > 0; m /= 2) v += hr_shfl_xor(v, m, W);
-    return v;
+    return exact_butterfly<W>(v, [](double a, double b) { return a + b; });
 }
 
 /* A warp-wide exact f64 (the same on every lane) into the digits: lanes 0..2 a piece each. */
@@ -240,6 +226,24 @@ __device__ __forceinline__ void exact_fold(uint32_t key, uint32_t& kmax, uint32_
     kmin = key - 1 < kmin ? key - 1 : kmin;
 }
 
+/* exact_fold of the two 16-bit keys of a word at once (per halfword; the halves are combined
+ * when the lane's terms are done). */
+__device__ __forceinline__ void exact_fold2(uint32_t keys, uint32_t& kmax, uint32_t& kmin)
+{
+#if defined(HR_HALFWORD_OPS)
+    kmax = hr_vmaxu2(kmax, keys);
+    kmin = hr_vminu2(kmin, hr_vsub2(keys, 0x00010001u));
+#else
+    uint32_t mx = 0, mn = 0;
+    for (int h = 0; h < 32; h += 16) {
+        const uint32_t k = keys >> h & 0xffff, a = kmax >> h & 0xffff, b = kmin >> h & 0xffff, d = (k - 1) & 0xffff;
+        mx |= (k > a ? k : a) << h;
+        mn |= (d < b ? d : b) << h;
+    }
+    kmax = mx, kmin = mn;
+#endif
+}
+
 /* The warp's emax and emin (exact_field's values: EXACT_BAD, 0 for no nonzero term) from its
  * lanes' folds of keys of format In. */
 template <int In, int W> __device__ __forceinline__ void exact_window(uint32_t kmax, uint32_t kmin, int& emax, int& emin)
@@ -264,7 +268,8 @@ template <int In, int W> __device__ __forceinline__ void exact_window(uint32_t k
  *    range <= 106 - P - 2 LOGN;
  *  - Narrow (f16/bf16 terms as f32): first, each lane's sum in f32, exact while M 2^(range + P)
  *    <= 2^24 (the least bit, >= 2^-133, lies on f32's grid) and M 2^(emax - Shift - 1022) <=
- *    2^128 (no overflow), then the warp's sum of those in f64: one conversion a term. */
+ *    2^128 (no overflow), then the warp's sum of those in f64: one conversion a term.
+ * Every partial sum of a subset of the terms is exact too: a lane sums in 4 independent chains. */
 template <int M, int P, int LOGN, int Shift, int W, bool Narrow, class Term>
 __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, int emin, const Term& term, int lane)
 {
@@ -274,18 +279,18 @@ __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, in
     if constexpr (Narrow) {
         constexpr int LOGM = exact_log2<M>::value;
         if (range <= 24 - P - LOGM && emax - Shift - 1022 + LOGM <= 128) {
-            float s = 0;
+            float s[4] = {0, 0, 0, 0};
 #pragma unroll
-            for (int j = 0; j < M; ++j) s += term(j);
-            exact_spread(acc, exact_warp_sum<W>((double)s), lane);
+            for (int j = 0; j < M; ++j) s[j % 4] += term(j);
+            exact_spread(acc, exact_warp_sum<W>((double)((s[0] + s[1]) + (s[2] + s[3]))), lane);
             return EXACT_DONE;
         }
     }
     if (range <= 53 - P - LOGN) {
-        double s = 0;
+        double s[4] = {0, 0, 0, 0};
 #pragma unroll
-        for (int j = 0; j < M; ++j) s += term(j);
-        exact_spread(acc, exact_warp_sum<W>(s), lane);
+        for (int j = 0; j < M; ++j) s[j % 4] += term(j);
+        exact_spread(acc, exact_warp_sum<W>((s[0] + s[1]) + (s[2] + s[3])), lane);
         return EXACT_DONE;
     }
     if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
@@ -438,8 +443,20 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t& fl
         how = exact_group<K, X::P, LOGN, 0, W, false>(acc, emax, emin, term, lane);
     } else { /* sums: the window from the input's own exponent fields, converted as summed */
         uint32_t kmax = 0, kmin = 0xffffffffu;
+        if constexpr (X::bytes == 2) { /* two keys a word */
 #pragma unroll
-        for (int j = 0; j < K; ++j) exact_fold(exact_key<In>(exact_x(r, j)), kmax, kmin);
+            for (int c = 0; c < X::chunks; ++c) {
+                const uint32_t w[4] = {r.x[c].x, r.x[c].y, r.x[c].z, r.x[c].w};
+#pragma unroll
+                for (int k = 0; k < 4; ++k) exact_fold2(w[k] & 0x7fff7fffu, kmax, kmin);
+            }
+            const uint32_t mx = kmax >> 16, mn = kmin >> 16;
+            kmax = (kmax & 0xffff) > mx ? kmax & 0xffff : mx;
+            kmin = (kmin & 0xffff) < mn ? kmin & 0xffff : mn; /* 0xffff: no nonzero term */
+        } else {
+#pragma unroll
+            for (int j = 0; j < K; ++j) exact_fold(exact_key<In>(exact_x(r, j)), kmax, kmin);
+        }
         int emax, emin;
         exact_window<In, W>(kmax, kmin, emax, emin);
         constexpr int shift = In == HIPREDUCE_F64 ? 0 : In == HIPREDUCE_F16 ? 15 - 1023 : 127 - 1023;

@@ -86,6 +86,14 @@ __device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
 __device__ __forceinline__ uint32_t hr_warp_umax(uint32_t v) { return __reduce_max_sync(0xffffffffu, v); }
 __device__ __forceinline__ uint32_t hr_warp_umin(uint32_t v) { return __reduce_min_sync(0xffffffffu, v); }
 #endif
+/* Per-halfword unsigned max and min, and wrapping subtraction (one instruction each on sm_90;
+ * where HR_HALFWORD_OPS is not defined callers take the halves apart). */
+#if defined(__CUDA_ARCH__)
+#define HR_HALFWORD_OPS 1
+__device__ __forceinline__ uint32_t hr_vmaxu2(uint32_t a, uint32_t b) { return __vmaxu2(a, b); }
+__device__ __forceinline__ uint32_t hr_vminu2(uint32_t a, uint32_t b) { return __vminu2(a, b); }
+__device__ __forceinline__ uint32_t hr_vsub2(uint32_t a, uint32_t b) { return __vsub2(a, b); }
+#endif
 
 /* 16-byte loads: of the input (read once, streamed), and coherent ones that see what
  * other blocks of the same launch wrote before their release (through L2, not L1). */
