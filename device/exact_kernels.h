@@ -269,7 +269,7 @@ template <int In, int W> __device__ __forceinline__ void exact_window(uint32_t k
  *  - Narrow (f16/bf16 terms as f32): first, each lane's sum in f32, exact while M 2^(range + P)
  *    <= 2^24 (the least bit, >= 2^-133, lies on f32's grid) and M 2^(emax - Shift - 1022) <=
  *    2^128 (no overflow), then the warp's sum of those in f64: one conversion a term.
- * Every partial sum of a subset of the terms is exact too: a lane sums in 4 independent chains. */
+ * Every partial sum of a subset of the terms is exact too: a lane sums in independent chains. */
 template <int M, int P, int LOGN, int Shift, int W, bool Narrow, class Term>
 __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, int emin, const Term& term, int lane)
 {
@@ -295,15 +295,15 @@ __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, in
     }
     if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
         const double C = exact_double((uint64_t)ec << 52 | 1ull << 51);
-        double sh = 0, sl = 0;
+        double sh[2] = {0, 0}, sl[2] = {0, 0};
 #pragma unroll
         for (int j = 0; j < M; ++j) {
             const double t = term(j), h = (t + C) - C;
-            sh += h;
-            sl += t - h;
+            sh[j % 2] += h;
+            sl[j % 2] += t - h;
         }
-        exact_spread(acc, exact_warp_sum<W>(sh), lane);
-        exact_spread(acc, exact_warp_sum<W>(sl), lane);
+        exact_spread(acc, exact_warp_sum<W>(sh[0] + sh[1]), lane);
+        exact_spread(acc, exact_warp_sum<W>(sl[0] + sl[1]), lane);
         return EXACT_DONE;
     }
     return EXACT_SLOW;
