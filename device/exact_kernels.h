@@ -34,10 +34,10 @@ namespace hr {
 template <int In, bool Dot> struct exact_kind {
     static constexpr int bytes = In == HIPREDUCE_F64 ? 8 : In == HIPREDUCE_F32 ? 4 : 2;
     static constexpr int per_chunk = 16 / bytes;
-    /* sums: 128 bytes a lane (the per-tile warp reductions over more elements: 4-15% faster
-     * than 64 on the H200 despite 110 registers for f32); dot: 32 bytes of each input, at most
-     * 16 elements */
-    static constexpr int K = Dot ? (32 / bytes < 16 ? 32 / bytes : 16) : 128 / bytes;
+    /* sums: 128 bytes a lane, dot: 64 bytes of each input, at most 16 elements (the per-tile
+     * warp reductions over more elements: on the H200 4-15% faster than half as many, dot f64
+     * 17%, despite 110 and 128 registers; docs/BENCHMARKS.md) */
+    static constexpr int K = Dot ? (64 / bytes < 16 ? 64 / bytes : 16) : 128 / bytes;
     static constexpr int chunks = K / per_chunk;
     static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;
     static constexpr int P = Dot && In != HIPREDUCE_F64 ? 2 * P1 : P1;
@@ -513,7 +513,7 @@ __device__ __forceinline__ void exact_finish(const unsigned long long* acc, uint
 
 /* Rounds of a block's tiles between two carries of its digits: a lane's tile adds at most 64
  * pieces below 2^32 to a digit (a term one piece to each of its digits, K <= 64; f64 products
- * two, K = 4), so 2^16 rounds of HR_TILE_LANES (256) lanes stay below 2^(6+8+32+16) = 2^62. */
+ * two, K = 8), so 2^16 rounds of HR_TILE_LANES (256) lanes stay below 2^(6+8+32+16) = 2^62. */
 enum { EXACT_CARRY_ROUNDS = 1 << 16 };
 
 /* After round r of a block's tiles (every thread calls it, r the same in the whole block). */
