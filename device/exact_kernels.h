@@ -34,7 +34,10 @@ namespace hr {
 template <int In, bool Dot> struct exact_kind {
     static constexpr int bytes = In == HIPREDUCE_F64 ? 8 : In == HIPREDUCE_F32 ? 4 : 2;
     static constexpr int per_chunk = 16 / bytes;
-    static constexpr int K = (Dot ? 32 : 64) / bytes < 16 ? (Dot ? 32 : 64) / bytes : 16;
+    /* sums: 128 bytes a lane, dot: 64 bytes of each input, at most 16 elements (the per-tile
+     * warp reductions over more elements: on the H200 4-15% faster than half as many, dot f64
+     * 17%, despite 110 and 128 registers; docs/BENCHMARKS.md) */
+    static constexpr int K = Dot ? (64 / bytes < 16 ? 64 / bytes : 16) : 128 / bytes;
     static constexpr int chunks = K / per_chunk;
     static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;
     static constexpr int P = Dot && In != HIPREDUCE_F64 ? 2 * P1 : P1;
@@ -145,27 +148,36 @@ __device__ __forceinline__ void exact_product(unsigned long long* acc, uint32_t&
     for (int k = 0; k < 3; ++k) exact_piece(acc, neg, hi, q + 64, k);
 }
 
-template <int W> __device__ __forceinline__ int exact_warp_max(int v)
+/* Every lane gets op over the warp's values: a butterfly of shuffles. */
+template <int W, class T, class Op> __device__ __forceinline__ T exact_butterfly(T v, Op op)
 {
-    for (int m = W / 2; m > 0; m /= 2) {
-        const int o = hr_shfl_xor(v, m, W);
-        v = o > v ? o : v;
-    }
+    for (int m = W / 2; m > 0; m /= 2) v = op(v, hr_shfl_xor(v, m, W));
     return v;
 }
-template <int W> __device__ __forceinline__ int exact_warp_min(int v)
+template <class T> __device__ __forceinline__ T exact_max(T a, T b) { return a > b ? a : b; }
+template <class T> __device__ __forceinline__ T exact_min(T a, T b) { return a < b ? a : b; }
+
+template <int W> __device__ __forceinline__ int exact_warp_max(int v) { return exact_butterfly<W>(v, exact_max<int>); }
+template <int W> __device__ __forceinline__ int exact_warp_min(int v) { return exact_butterfly<W>(v, exact_min<int>); }
+/* The same on unsigned keys, in one instruction where the target has it. */
+template <int W> __device__ __forceinline__ uint32_t exact_warp_umax(uint32_t v)
 {
-    for (int m = W / 2; m > 0; m /= 2) {
-        const int o = hr_shfl_xor(v, m, W);
-        v = o < v ? o : v;
-    }
-    return v;
+#if defined(HR_WARP_REDUX)
+    if constexpr (W == 32) return hr_warp_umax(v); else
+#endif
+    return exact_butterfly<W>(v, exact_max<uint32_t>);
+}
+template <int W> __device__ __forceinline__ uint32_t exact_warp_umin(uint32_t v)
+{
+#if defined(HR_WARP_REDUX)
+    if constexpr (W == 32) return hr_warp_umin(v); else
+#endif
+    return exact_butterfly<W>(v, exact_min<uint32_t>);
 }
 /* Every lane gets the warp's sum (exact here: the windows below leave no rounding). */
 template <int W> __device__ __forceinline__ double exact_warp_sum(double v)
 {
-    for (int m = W / 2; m > 0; m /= 2) v += hr_shfl_xor(v, m, W);
-    return v;
+    return exact_butterfly<W>(v, [](double a, double b) { return a + b; });
 }
 
 /* A warp-wide exact f64 (the same on every lane) into the digits: lanes 0..2 a piece each. */
@@ -193,41 +205,105 @@ template <int In> __device__ __forceinline__ int exact_field(uint64_t b, bool& z
     return e;
 }
 
-/* One group of M terms a lane (term(j): exact f64 values with at most P significant bits,
- * lane-local exponent fields emax, emin (over nonzero terms) in a format of bias 1023 - Shift),
+/* A term's key: its magnitude's bits as an unsigned integer of the format's top 32 bits (f64
+ * inputs: with bit 0 set where the low word has a set bit, so that only zeros have key 0), so
+ * that the largest key has the largest exponent field and the least nonzero key the least one.
+ * A lane folds max(key) and min(key - 1) (zeros wrap to the top: no nonzero term), two integer
+ * operations a term; exact_window turns the warp's folds into exact_field's emax and emin. */
+template <int In> __device__ __forceinline__ uint32_t exact_key(uint64_t b)
+{
+    if constexpr (In == HIPREDUCE_F64) return ((uint32_t)(b >> 32) & 0x7fffffffu) | ((uint32_t)b != 0);
+    else if constexpr (In == HIPREDUCE_F32) return (uint32_t)b & 0x7fffffffu;
+    else return (uint32_t)b & 0x7fffu;
+}
+/* The key of an f64 product of two f16/bf16/f32 values: never below 2^-298, so its high word
+ * is nonzero whenever the product is. */
+__device__ __forceinline__ uint32_t exact_product_key(double t) { return (uint32_t)(exact_bits(t) >> 32) & 0x7fffffffu; }
+
+__device__ __forceinline__ void exact_fold(uint32_t key, uint32_t& kmax, uint32_t& kmin)
+{
+    kmax = key > kmax ? key : kmax;
+    kmin = key - 1 < kmin ? key - 1 : kmin;
+}
+
+/* exact_fold of the two 16-bit keys of a word at once (per halfword; the halves are combined
+ * when the lane's terms are done). */
+__device__ __forceinline__ void exact_fold2(uint32_t keys, uint32_t& kmax, uint32_t& kmin)
+{
+#if defined(HR_HALFWORD_OPS)
+    kmax = hr_vmaxu2(kmax, keys);
+    kmin = hr_vminu2(kmin, hr_vsub2(keys, 0x00010001u));
+#else
+    uint32_t mx = 0, mn = 0;
+    for (int h = 0; h < 32; h += 16) {
+        const uint32_t k = keys >> h & 0xffff, a = kmax >> h & 0xffff, b = kmin >> h & 0xffff, d = (k - 1) & 0xffff;
+        mx |= (k > a ? k : a) << h;
+        mn |= (d < b ? d : b) << h;
+    }
+    kmax = mx, kmin = mn;
+#endif
+}
+
+/* The warp's emax and emin (exact_field's values: EXACT_BAD, 0 for no nonzero term) from its
+ * lanes' folds of keys of format In. */
+template <int In, int W> __device__ __forceinline__ void exact_window(uint32_t kmax, uint32_t kmin, int& emax, int& emin)
+{
+    constexpr int frac = In == HIPREDUCE_F64 ? 20 : In == HIPREDUCE_F32 ? 23 : In == HIPREDUCE_F16 ? 10 : 7;
+    constexpr int top = In == HIPREDUCE_F64 ? 0x7ff : In == HIPREDUCE_F16 ? 0x1f : 0xff;
+    kmax = exact_warp_umax<W>(kmax);
+    kmin = exact_warp_umin<W>(kmin);
+    const int fmax = (int)(kmax >> frac), fmin = (int)((kmin + 1) >> frac);
+    emax = kmax == 0 ? 0 : fmax == top || (In == HIPREDUCE_F64 && fmin == 0) ? EXACT_BAD : fmax ? fmax : 1;
+    emin = fmin ? fmin : 1;
+}
+
+/* One group of M terms a lane (term(j): exact values with at most P significant bits, the
+ * warp's exponent fields emax, emin (over nonzero terms) in a format of bias 1023 - Shift),
  * N = 2^LOGN terms in the warp (EXACT_*). A term is m 2^(e - Shift - 1022 - P), m < 2^P, so with
  * |t| < 2^(emax - Shift - 1022) and range = emax - emin:
  *  - direct: N 2^(range + P) <= 2^53 units of the least term's bit: every partial sum exact;
  *  - split: C = 1.5 2^k, k = emax - Shift - 1022 + LOGN: h = (t + C) - C is t rounded to a
  *    multiple of u = 2^(k - 52), |h| <= 2^(k - LOGN), so the h's sum stays below 2^53 u;
  *    l = t - h is exact, |l| <= u / 2, a multiple of the least term's bit: exact while
- *    range <= 106 - P - 2 LOGN. */
-template <int M, int P, int LOGN, int Shift, int W, class Term>
+ *    range <= 106 - P - 2 LOGN;
+ *  - Narrow (f16/bf16 terms as f32): first, each lane's sum in f32, exact while M 2^(range + P)
+ *    <= 2^24 (the least bit, >= 2^-133, lies on f32's grid) and M 2^(emax - Shift - 1022) <=
+ *    2^128 (no overflow), then the warp's sum of those in f64: one conversion a term.
+ * Every partial sum of a subset of the terms is exact too: a lane sums in independent chains. */
+template <int M, int P, int LOGN, int Shift, int W, bool Narrow, class Term>
 __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, int emin, const Term& term, int lane)
 {
-    emax = exact_warp_max<W>(emax);
-    emin = exact_warp_min<W>(emin);
     if (emax == EXACT_BAD) return EXACT_SLOW;
     if (emax == 0) return EXACT_ZERO;
     const int range = emax - emin, ec = emax - Shift + 1 + LOGN; /* C's f64 exponent field */
-    if (range <= 53 - P - LOGN) {
-        double s = 0;
+    if constexpr (Narrow) {
+        constexpr int LOGM = exact_log2<M>::value;
+        if (range <= 24 - P - LOGM && emax - Shift - 1022 + LOGM <= 128) {
+            float s[4] = {0, 0, 0, 0};
 #pragma unroll
-        for (int j = 0; j < M; ++j) s += term(j);
-        exact_spread(acc, exact_warp_sum<W>(s), lane);
+            for (int j = 0; j < M; ++j) s[j % 4] += term(j);
+            exact_spread(acc, exact_warp_sum<W>((double)((s[0] + s[1]) + (s[2] + s[3]))), lane);
+            return EXACT_DONE;
+        }
+    }
+    if (range <= 53 - P - LOGN) {
+        double s[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int j = 0; j < M; ++j) s[j % 4] += term(j);
+        exact_spread(acc, exact_warp_sum<W>((s[0] + s[1]) + (s[2] + s[3])), lane);
         return EXACT_DONE;
     }
     if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
         const double C = exact_double((uint64_t)ec << 52 | 1ull << 51);
-        double sh = 0, sl = 0;
+        double sh[2] = {0, 0}, sl[2] = {0, 0};
 #pragma unroll
         for (int j = 0; j < M; ++j) {
             const double t = term(j), h = (t + C) - C;
-            sh += h;
-            sl += t - h;
+            sh[j % 2] += h;
+            sl[j % 2] += t - h;
         }
-        exact_spread(acc, exact_warp_sum<W>(sh), lane);
-        exact_spread(acc, exact_warp_sum<W>(sl), lane);
+        exact_spread(acc, exact_warp_sum<W>(sh[0] + sh[1]), lane);
+        exact_spread(acc, exact_warp_sum<W>(sl[0] + sl[1]), lane);
         return EXACT_DONE;
     }
     return EXACT_SLOW;
@@ -349,34 +425,47 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t& fl
         }
         const auto th = [&](int j) { return hi[j]; };
         const auto tl = [&](int j) { return lo[j]; };
-        const int a = exact_group<K, 53, LOGN, 0, W>(acc, emax[0], emin[0], th, lane);
-        const int b = a == EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W>(acc, emax[1], emin[1], tl, lane);
+        for (int g = 0; g < 2; ++g) emax[g] = exact_warp_max<W>(emax[g]), emin[g] = exact_warp_min<W>(emin[g]);
+        const int a = exact_group<K, 53, LOGN, 0, W, false>(acc, emax[0], emin[0], th, lane);
+        const int b = a == EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W, false>(acc, emax[1], emin[1], tl, lane);
         how = a == EXACT_SLOW ? EXACT_SLOW : b == EXACT_SLOW ? 3 : a;
     } else if constexpr (Dot) { /* products of f16/bf16/f32: exact f64 values */
         double t[K];
-        int emax = 0, emin = EXACT_BAD;
+        uint32_t kmax = 0, kmin = 0xffffffffu;
 #pragma unroll
         for (int j = 0; j < K; ++j) {
             t[j] = exact_widen<In>(exact_x(r, j)) * exact_widen<In>(exact_y(r, j));
-            bool z;
-            const int e = exact_field<HIPREDUCE_F64>(exact_bits(t[j]), z);
-            emax = e > emax ? e : emax;
-            emin = !z && e < emin ? e : emin;
+            exact_fold(exact_product_key(t[j]), kmax, kmin);
         }
+        int emax, emin;
+        exact_window<HIPREDUCE_F64, W>(kmax, kmin, emax, emin);
         const auto term = [&](int j) { return t[j]; };
-        how = exact_group<K, X::P, LOGN, 0, W>(acc, emax, emin, term, lane);
+        how = exact_group<K, X::P, LOGN, 0, W, false>(acc, emax, emin, term, lane);
     } else { /* sums: the window from the input's own exponent fields, converted as summed */
-        int emax = 0, emin = EXACT_BAD;
+        uint32_t kmax = 0, kmin = 0xffffffffu;
+        if constexpr (X::bytes == 2) { /* two keys a word */
 #pragma unroll
-        for (int j = 0; j < K; ++j) {
-            bool z;
-            const int e = exact_field<In>(exact_x(r, j), z);
-            emax = e > emax ? e : emax;
-            emin = !z && e < emin ? e : emin;
+            for (int c = 0; c < X::chunks; ++c) {
+                const uint32_t w[4] = {r.x[c].x, r.x[c].y, r.x[c].z, r.x[c].w};
+#pragma unroll
+                for (int k = 0; k < 4; ++k) exact_fold2(w[k] & 0x7fff7fffu, kmax, kmin);
+            }
+            const uint32_t mx = kmax >> 16, mn = kmin >> 16;
+            kmax = (kmax & 0xffff) > mx ? kmax & 0xffff : mx;
+            kmin = (kmin & 0xffff) < mn ? kmin & 0xffff : mn; /* 0xffff: no nonzero term */
+        } else {
+#pragma unroll
+            for (int j = 0; j < K; ++j) exact_fold(exact_key<In>(exact_x(r, j)), kmax, kmin);
         }
+        int emax, emin;
+        exact_window<In, W>(kmax, kmin, emax, emin);
         constexpr int shift = In == HIPREDUCE_F64 ? 0 : In == HIPREDUCE_F16 ? 15 - 1023 : 127 - 1023;
-        const auto term = [&](int j) { return exact_widen<In>(exact_x(r, j)); };
-        how = exact_group<K, X::P, LOGN, shift, W>(acc, emax, emin, term, lane);
+        constexpr bool narrow = X::bytes == 2;
+        const auto term = [&](int j) {
+            if constexpr (narrow) return In == HIPREDUCE_F16 ? hr_f16_to_f32((uint16_t)exact_x(r, j)) : hr_bf16_to_f32((uint16_t)exact_x(r, j));
+            else return exact_widen<In>(exact_x(r, j));
+        };
+        how = exact_group<K, X::P, LOGN, shift, W, narrow>(acc, emax, emin, term, lane);
     }
     if (how == EXACT_DONE) {
         flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
@@ -422,8 +511,9 @@ __device__ __forceinline__ void exact_finish(const unsigned long long* acc, uint
     else ((uint16_t*)result)[item] = (uint16_t)bits;
 }
 
-/* Rounds of a block's tiles between two carries of its digits: each tile adds at most 2 K
- * pieces below 2^32 to a digit, so 2^16 rounds of HR_TILE_LANES / W tiles stay far below 2^63. */
+/* Rounds of a block's tiles between two carries of its digits: a lane's tile adds at most 64
+ * pieces below 2^32 to a digit (a term one piece to each of its digits, K <= 64; f64 products
+ * two, K = 8), so 2^16 rounds of HR_TILE_LANES (256) lanes stay below 2^(6+8+32+16) = 2^62. */
 enum { EXACT_CARRY_ROUNDS = 1 << 16 };
 
 /* After round r of a block's tiles (every thread calls it, r the same in the whole block). */

@@ -79,6 +79,21 @@ __device__ __forceinline__ T hr_shfl_xor(T value, unsigned mask, int width)
     return hr_by_words(value, [=](uint32_t w) { return __shfl_xor_sync(0xffffffffu, w, mask, width); });
 }
 __device__ __forceinline__ void hr_syncwarp() { __syncwarp(); }
+/* Whole-warp unsigned max and min in one instruction (redux.sync, sm_80 on); where
+ * HR_WARP_REDUX is not defined (older GPUs, AMD, the emulator) callers shuffle. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define HR_WARP_REDUX 1
+__device__ __forceinline__ uint32_t hr_warp_umax(uint32_t v) { return __reduce_max_sync(0xffffffffu, v); }
+__device__ __forceinline__ uint32_t hr_warp_umin(uint32_t v) { return __reduce_min_sync(0xffffffffu, v); }
+#endif
+/* Per-halfword unsigned max and min, and wrapping subtraction (one instruction each on sm_90;
+ * where HR_HALFWORD_OPS is not defined callers take the halves apart). */
+#if defined(__CUDA_ARCH__)
+#define HR_HALFWORD_OPS 1
+__device__ __forceinline__ uint32_t hr_vmaxu2(uint32_t a, uint32_t b) { return __vmaxu2(a, b); }
+__device__ __forceinline__ uint32_t hr_vminu2(uint32_t a, uint32_t b) { return __vminu2(a, b); }
+__device__ __forceinline__ uint32_t hr_vsub2(uint32_t a, uint32_t b) { return __vsub2(a, b); }
+#endif
 
 /* 16-byte loads: of the input (read once, streamed), and coherent ones that see what
  * other blocks of the same launch wrote before their release (through L2, not L1). */
