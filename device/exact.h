@@ -46,7 +46,7 @@ HR_STATIC_ASSERT(sizeof(hr_exact) == 1104, "op_table.h's EXACT row has the accum
 
 HR_EXACT_FN void hr_exact_init(hr_exact* a)
 {
-    memset(a->d, 0, sizeof a->d);
+    for (int i = 0; i < HR_EXACT_DIGITS; ++i) a->d[i] = 0; /* not memset: HIP's device code has none from string.h */
     a->lo = HR_EXACT_DIGITS;
     a->hi = -1;
     a->flags = 0;
