@@ -328,6 +328,7 @@ int bench_run_gpu(const bench_options* options, bench_result* r)
         if (vendor_name()) anchors.push_back({vendor_name(), vendor_run});
 #if defined(HIPREDUCE_BENCH_SECOND_CUB)
         anchors.push_back({second_cub_name(), second_cub_run});
+        anchors.push_back({second_cub_gpu_to_gpu_name(), second_cub_gpu_to_gpu_run});
 #endif
     }
     r->vendor = o.vendor ? vendor_name() : nullptr;

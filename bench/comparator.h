@@ -41,6 +41,13 @@ const char* vendor_name(void);
 __attribute__((visibility("default"))) hipError_t second_cub_run(const anchor_call* call, void* temp,
                                                                   size_t* temp_bytes, hipStream_t stream);
 __attribute__((visibility("default"))) const char* second_cub_name(void);
+/* The same CUB in its deterministic mode (cuda::execution::determinism::gpu_to_gpu: the RFA, a
+ * reproducible but rounded float sum): SUM and SUM_EXACT of f32/f64 into the input dtype, the
+ * anchor of the exact sums. Its env API has no two-phase form: temp_bytes is 0 and CUB takes its
+ * temporary storage from the stream-ordered default pool on every call. "cub-3.5.0 gpu_to_gpu". */
+__attribute__((visibility("default"))) hipError_t second_cub_gpu_to_gpu_run(const anchor_call* call, void* temp,
+                                                                             size_t* temp_bytes, hipStream_t stream);
+__attribute__((visibility("default"))) const char* second_cub_gpu_to_gpu_name(void);
 #endif
 
 #ifdef __cplusplus

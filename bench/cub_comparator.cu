@@ -6,6 +6,11 @@
  * (HR_SECOND_CUB: second_cub_run / second_cub_name). */
 #include <cub/device/device_reduce.cuh>
 #include <cub/version.cuh>
+#if defined(HR_SECOND_CUB)
+#include <cuda/__execution/determinism.h>
+#include <cuda/__execution/require.h>
+#include <cuda/stream_ref>
+#endif
 
 #include <stdio.h>
 
@@ -84,3 +89,32 @@ hipError_t HR_ANCHOR_RUN(const anchor_call* c, void* temp, size_t* temp_bytes, h
 #undef HR_CASE
     return cub_typed_run(c, temp, temp_bytes, stream);
 }
+
+#if defined(HR_SECOND_CUB)
+const char* second_cub_gpu_to_gpu_name(void)
+{
+    static char name[64];
+    snprintf(name, sizeof name, "cub-%d.%d.%d gpu_to_gpu", CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+    return name;
+}
+
+namespace {
+template <class T> cudaError_t gpu_to_gpu_sum(const anchor_call* c, cudaStream_t stream)
+{
+    const auto env = cuda::std::execution::env{cuda::stream_ref{stream},
+                                               cuda::execution::require(cuda::execution::determinism::gpu_to_gpu)};
+    return cub::DeviceReduce::Sum((const T*)c->x, (T*)c->value, (int64_t)c->n, env);
+}
+}  // namespace
+
+hipError_t second_cub_gpu_to_gpu_run(const anchor_call* c, void* temp, size_t* temp_bytes, hipStream_t stream)
+{
+    (void)temp;
+    if ((c->op != HIPREDUCE_OP_SUM && c->op != HIPREDUCE_OP_SUM_EXACT) || c->out != c->in ||
+        (c->in != HIPREDUCE_F32 && c->in != HIPREDUCE_F64))
+        return cudaErrorInvalidValue;
+    *temp_bytes = 0;
+    if (!temp) return cudaSuccess; /* the size query */
+    return c->in == HIPREDUCE_F32 ? gpu_to_gpu_sum<float>(c, stream) : gpu_to_gpu_sum<double>(c, stream);
+}
+#endif

@@ -4,9 +4,14 @@
  *  - u8, 2^32 + 17 values in 1..254, 255 planted at 2^32 + 5 and 0 at 2^32 + 11: sum and xor
  *    (exact, modulo 2^8), min and max, for the three drivers;
  *  - 2^32 + 5 words (16 GiB): as f32 in (-2, 2) with 4.0 planted at 2^32 + 3 (max), as u32 for the
- *    exact sum modulo 2^32, and the f32 sum bit-identical to the cpu device over the same bytes.
+ *    exact sum modulo 2^32, and the f32 sum bit-identical to the cpu device over the same bytes;
+ *  - exact sums' carries: 2^33 + 3 f32 values (32 GiB, filled on the device) of 0x7f7f7f7f (the top
+ *    binade, 0xff7f7f 2^104) summed exactly into f64 (an int64 digit that dropped a carry gives
+ *    another value) and into f32 (+inf), then with the last 2^32 + 2 of them 0xfefefefe
+ *    (-0xfefefe 2^103), cancelling most of it; the wanted values come from 64-bit integers.
  * Exits 77 (skipped) without a GPU, or when a part cannot get its memory (after running the
  * other part); a failure anywhere is exit 1. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +139,59 @@ static void words_part(hipreduce_handle gpu, hipreduce_handle cpu)
     free(h);
 }
 
+/* A finite f32's value as m 2^e with m an integer. */
+static void f32_parts(uint32_t bits, int64_t* m, int* e)
+{
+    const int field = (int)((bits >> 23) & 0xff);
+    *m = (int64_t)((bits & 0x7fffff) | (field ? 0x800000u : 0));
+    if (bits >> 31) *m = -*m;
+    *e = (field ? field : 1) - 150;
+}
+
+static void expect_exact(const char* what, hipreduce_status st, double got, double want)
+{
+    if (st != HIPREDUCE_STATUS_SUCCESS || memcmp(&got, &want, sizeof got) != 0) {
+        printf("FAIL %s: got %a (status %s), want %a\n", what, got, hipreduce_status_string(st), want);
+        ++failures;
+    } else {
+        printf("ok   %s = %a\n", what, got);
+    }
+}
+
+static void carries_part(hipreduce_handle gpu)
+{
+    const uint64_t n = (UINT64_C(1) << 33) + 3, tail = (UINT64_C(1) << 32) + 2;
+    unsigned char* d = gm_alloc(n * 4);
+    if (!d || gm_memset(d, 0x7f, n * 4) != 0 || gm_sync() != 0) {
+        printf("skipped: no room for 32 GiB on the device\n");
+        ++skipped;
+        gm_free(d);
+        return;
+    }
+    int64_t m_top, m_neg;
+    int e_top, e_neg;
+    f32_parts(0x7f7f7f7fu, &m_top, &e_top);
+    f32_parts(0xfefefefeu, &m_neg, &e_neg);
+    double got = 0;
+    hipreduce_status st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, d, n, HIPREDUCE_F64, &got, HIPREDUCE_RESULT_HOST);
+    /* m_top n < 2^58: the conversion is the one rounding, to nearest even */
+    expect_exact("gpu sum_exact f32 -> f64 of 2^33+3 copies of 0x7f7f7f7f", st, got,
+                 ldexp((double)(uint64_t)(m_top * (int64_t)n), e_top));
+    float got32 = 0;
+    st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, d, n, HIPREDUCE_F32, &got32, HIPREDUCE_RESULT_HOST);
+    expect_exact("gpu sum_exact f32 -> f32 of the same (overflows)", st, (double)got32, HUGE_VAL);
+    if (gm_memset(d + (n - tail) * 4, 0xfe, tail * 4) != 0 || gm_sync() != 0) {
+        printf("FAIL memset of the tail\n");
+        ++failures;
+    }
+    st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, d, n, HIPREDUCE_F64, &got, HIPREDUCE_RESULT_HOST);
+    const int64_t scaled = m_top * (int64_t)(n - tail) * 2 + m_neg * (int64_t)tail; /* in units of 2^e_neg */
+    if (e_top != e_neg + 1) printf("FAIL the test's own constants\n"), ++failures;
+    expect_exact("gpu sum_exact f32 -> f64 of 2^32+1 x 0x7f7f7f7f and 2^32+2 x 0xfefefefe", st, got,
+                 ldexp((double)scaled, e_neg));
+    gm_free(d);
+}
+
 int main(void)
 {
     if (gm_count() == 0) {
@@ -149,6 +207,7 @@ int main(void)
     printf("large: %s\n", gm_device_name(0));
     bytes_part(gpu, cpu);
     words_part(gpu, cpu);
+    carries_part(gpu);
     hipreduce_destroy(gpu);
     hipreduce_destroy(cpu);
     printf("large: %d failure(s), %d part(s) skipped\n", failures, skipped);
