@@ -5,10 +5,10 @@
  *    (exact, modulo 2^8), min and max, for the three drivers;
  *  - 2^32 + 5 words (16 GiB): as f32 in (-2, 2) with 4.0 planted at 2^32 + 3 (max), as u32 for the
  *    exact sum modulo 2^32, and the f32 sum bit-identical to the cpu device over the same bytes;
- *  - exact sums' carries: 2^33 + 3 f32 values (32 GiB, filled on the device) of 0x7f7f7f7f (the top
- *    binade, 0xff7f7f 2^104) summed exactly into f64 (an int64 digit that dropped a carry gives
- *    another value) and into f32 (+inf), then with the last 2^32 + 2 of them 0xfefefefe
- *    (-0xfefefe 2^103), cancelling most of it; the wanted values come from 64-bit integers.
+ *  - exact sums' carries: 2^33 + 3 copies of FLT_MAX (32 GiB) summed exactly into f64 (an int64
+ *    digit that dropped a carry gives another value) and into f32 (+inf), then with the last
+ *    2^32 + 2 of them -0xfffffe 2^104, cancelling to 2^32 - 0xfffffd units of 2^104; the wanted
+ *    values come from 64-bit integers.
  * Exits 77 (skipped) without a GPU, or when a part cannot get its memory (after running the
  * other part); a failure anywhere is exit 1. */
 #include <math.h>
@@ -158,37 +158,59 @@ static void expect_exact(const char* what, hipreduce_status st, double got, doub
     }
 }
 
+/* Sets n f32 values of device memory d, from element `from` on, to the bits `bits` (through a
+ * 256 MiB host buffer). */
+static int fill_f32(unsigned char* d, uint64_t from, uint64_t n, uint32_t bits)
+{
+    const uint64_t chunk = UINT64_C(1) << 26;
+    uint32_t* h = malloc(chunk * 4);
+    if (!h) return -1;
+    for (uint64_t i = 0; i < chunk; ++i) h[i] = bits;
+    int rc = 0;
+    for (uint64_t at = from; at < from + n && rc == 0; at += chunk) {
+        const uint64_t k = from + n - at < chunk ? from + n - at : chunk;
+        rc = gm_to_device(d + at * 4, h, k * 4);
+    }
+    free(h);
+    return rc;
+}
+
 static void carries_part(hipreduce_handle gpu)
 {
     const uint64_t n = (UINT64_C(1) << 33) + 3, tail = (UINT64_C(1) << 32) + 2;
+    const uint32_t top = 0x7f7fffffu, neg = 0xff7ffffeu; /* FLT_MAX = 0xffffff 2^104, -0xfffffe 2^104 */
     unsigned char* d = gm_alloc(n * 4);
-    if (!d || gm_memset(d, 0x7f, n * 4) != 0 || gm_sync() != 0) {
+    if (!d) {
         printf("skipped: no room for 32 GiB on the device\n");
         ++skipped;
+        return;
+    }
+    if (fill_f32(d, 0, n, top) != 0) {
+        printf("FAIL filling 32 GiB\n");
+        ++failures;
         gm_free(d);
         return;
     }
     int64_t m_top, m_neg;
     int e_top, e_neg;
-    f32_parts(0x7f7f7f7fu, &m_top, &e_top);
-    f32_parts(0xfefefefeu, &m_neg, &e_neg);
+    f32_parts(top, &m_top, &e_top);
+    f32_parts(neg, &m_neg, &e_neg);
     double got = 0;
     hipreduce_status st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, d, n, HIPREDUCE_F64, &got, HIPREDUCE_RESULT_HOST);
     /* m_top n < 2^58: the conversion is the one rounding, to nearest even */
-    expect_exact("gpu sum_exact f32 -> f64 of 2^33+3 copies of 0x7f7f7f7f", st, got,
+    expect_exact("gpu sum_exact f32 -> f64 of 2^33+3 copies of FLT_MAX", st, got,
                  ldexp((double)(uint64_t)(m_top * (int64_t)n), e_top));
     float got32 = 0;
     st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, d, n, HIPREDUCE_F32, &got32, HIPREDUCE_RESULT_HOST);
     expect_exact("gpu sum_exact f32 -> f32 of the same (overflows)", st, (double)got32, HUGE_VAL);
-    if (gm_memset(d + (n - tail) * 4, 0xfe, tail * 4) != 0 || gm_sync() != 0) {
-        printf("FAIL memset of the tail\n");
+    if (fill_f32(d, n - tail, tail, neg) != 0 || e_top != e_neg) {
+        printf("FAIL refilling the tail (or the test's own constants)\n");
         ++failures;
     }
     st = hipreduce_reduce(gpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, d, n, HIPREDUCE_F64, &got, HIPREDUCE_RESULT_HOST);
-    const int64_t scaled = m_top * (int64_t)(n - tail) * 2 + m_neg * (int64_t)tail; /* in units of 2^e_neg */
-    if (e_top != e_neg + 1) printf("FAIL the test's own constants\n"), ++failures;
-    expect_exact("gpu sum_exact f32 -> f64 of 2^32+1 x 0x7f7f7f7f and 2^32+2 x 0xfefefefe", st, got,
-                 ldexp((double)scaled, e_neg));
+    /* 0xffffff (2^32 + 1) - 0xfffffe (2^32 + 2) = 2^32 - 0xfffffd: sums near 2^56 cancel to 2^32 */
+    expect_exact("gpu sum_exact f32 -> f64 of 2^32+1 x FLT_MAX and 2^32+2 x -0xfffffe 2^104", st, got,
+                 ldexp((double)(m_top * (int64_t)(n - tail) + m_neg * (int64_t)tail), e_top));
     gm_free(d);
 }
 
