@@ -101,8 +101,19 @@ struct exact_full_args {
     int out, words;             /* words > 0: the result is the accumulator's words (exact_finish) */
 };
 
+/* Blocks per SM that the full kernel's registers must allow (CUDA's __launch_bounds__, whose
+ * bound the out-of-line rare paths obey too, else their registers would count): f64 sums 3
+ * (80 registers, the common path's own), the others 2 (110-128). AMD: no bound. */
+template <int In, bool Dot> struct exact_occupancy {
+#if defined(HIPREDUCE_BACKEND_CUDA)
+    static constexpr int blocks = In == HIPREDUCE_F64 && !Dot ? 3 : 2;
+#else
+    static constexpr int blocks = 1;
+#endif
+};
+
 template <int In, bool Dot, int W>
-__global__ __launch_bounds__(HR_TILE_LANES) void exact_full_kernel(exact_full_args a)
+__global__ __launch_bounds__(HR_TILE_LANES, exact_occupancy<In, Dot>::blocks) void exact_full_kernel(exact_full_args a)
 {
     HR_KERNEL_BODY(W)
     {
@@ -164,7 +175,7 @@ struct exact_slices_args {
 };
 
 template <int In, int W>
-__global__ __launch_bounds__(HR_TILE_LANES) void exact_slices_kernel(exact_slices_args a)
+__global__ __launch_bounds__(HR_TILE_LANES, exact_occupancy<In, false>::blocks) void exact_slices_kernel(exact_slices_args a)
 {
     HR_KERNEL_BODY(W)
     {

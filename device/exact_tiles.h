@@ -94,14 +94,13 @@ template <int In, int W> __device__ __forceinline__ void exact_window(uint32_t k
     emin = fmin ? fmin : 1;
 }
 
-/* exact_group's split sums (its rule says when they are exact), C's exponent field ec; the loop
- * unrolled Unroll times (1 on the rare paths, whose registers count in their kernel's). */
-template <int M, int W, int Unroll, class Term>
+/* exact_group's split sums (its rule says when they are exact), C's exponent field ec. */
+template <int M, int W, class Term>
 __device__ __forceinline__ void exact_split(unsigned long long* acc, int ec, const Term& term, int lane)
 {
     const double C = exact_double((uint64_t)ec << 52 | 1ull << 51);
     double sh[2] = {0, 0}, sl[2] = {0, 0};
-#pragma unroll Unroll
+#pragma unroll
     for (int j = 0; j < M; ++j) {
         const double t = term(j), h = (t + C) - C;
         sh[j % 2] += h;
@@ -148,7 +147,7 @@ __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, in
         return EXACT_DONE;
     }
     if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
-        exact_split<M, W, M>(acc, ec, term, lane);
+        exact_split<M, W>(acc, ec, term, lane);
         return EXACT_DONE;
     }
     return EXACT_SLOW;
@@ -226,7 +225,7 @@ template <int W> __device__ HR_NOINLINE bool exact_banded(unsigned long long* ac
     static_assert(31 <= 106 - 53 - 2 * LOGN, "a band's range is within exact_group's split rule");
     uint64_t mask = 0;
     uint32_t bad = 0;
-#pragma unroll 1
+#pragma unroll
     for (int j = 0; j < K; ++j) {
         const uint64_t b = exact_x(r, j);
         const int f = (int)(b >> 52) & 0x7ff;
@@ -246,10 +245,10 @@ template <int W> __device__ HR_NOINLINE bool exact_banded(unsigned long long* ac
         };
         const int ec = 32 * band + 31 + 1 + LOGN; /* exact_group's, the band's top field as emax */
         if (ec <= 0x7fe) {
-            exact_split<K, W, 1>(acc, ec, term, lane);
+            exact_split<K, W>(acc, ec, term, lane);
             continue;
         }
-#pragma unroll 1
+#pragma unroll
         for (int j = 0; j < K; ++j) { /* the top bands, where C would overflow: term by term */
             const double t = term(j);
             if (t != 0) exact_value(acc, exact_bits(t));
@@ -272,30 +271,34 @@ __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* flags,
             return;
         }
     }
+    uint32_t f = *flags; /* in registers: acc's atomics would otherwise reload them */
+    exact_bins b = *bins;
     if constexpr (exact_bin_kind<In, Dot>::on) {
-        if (bins->count + X::K > EXACT_BIN_CAP) exact_bins_flush<In, W>(acc, *bins, lane);
-        bins->count += X::K;
+        if (b.count + X::K > EXACT_BIN_CAP) exact_bins_flush<In, W>(acc, b, lane);
+        b.count += X::K;
     }
-#pragma unroll 1
+    /* unrolled: r's elements at fixed places (a loop's dynamic index reads them from the stack) */
+#pragma unroll
     for (int j = 0; j < X::K; ++j) {
         const uint64_t i = base + (uint64_t)((j / X::per_chunk) * W + lane) * X::per_chunk + j % X::per_chunk;
         if (i >= count) continue;
         const uint64_t bx = exact_x(r, j), by = Dot ? exact_y(r, j) : 0;
         if constexpr (exact_bin_kind<In, Dot>::on) {
-            exact_bin_term<In>(*bins, *flags, bx);
+            exact_bin_term<In>(b, f, bx);
         } else if constexpr (X::two_product) {
             if (how == 3) { /* the exact lo = fma(x, y, -hi) of a product in the two-product's range */
                 const double x = exact_double(bx), y = exact_double(by);
                 exact_value(acc, exact_bits(fma(x, y, -(x * y))));
-                *flags |= HR_EXACT_NONNEG;
+                f |= HR_EXACT_NONNEG;
             } else {
-                exact_product(acc, *flags, bx, by);
+                exact_product(acc, f, bx, by);
             }
         } else {
             const double t = Dot ? exact_widen<In>(bx) * exact_widen<In>(by) : exact_widen<In>(bx);
-            exact_term(acc, *flags, exact_bits(t));
+            exact_term(acc, f, exact_bits(t));
         }
     }
+    *flags = f, *bins = b;
 }
 
 /* A fetched tile into the digits (every lane of the warp calls it). */
