@@ -101,12 +101,13 @@ struct exact_full_args {
     int out, words;             /* words > 0: the result is the accumulator's words (exact_finish) */
 };
 
-/* Blocks per SM that the full kernel's registers must allow (CUDA's __launch_bounds__, whose
- * bound the out-of-line rare paths obey too, else their registers would count): f64 sums 3
- * (80 registers, the common path's own), the others 2 (110-128). AMD: no bound. */
+/* Blocks per SM that the kernels' registers must allow (CUDA's __launch_bounds__, whose bound
+ * the out-of-line rare paths obey too: unbounded, their unrolled loops would take up to 254
+ * registers). 2: 128 registers. (f64 sums at 3, 80 registers, spilled and ran 20% slower on the
+ * H200.) AMD: no bound. */
 template <int In, bool Dot> struct exact_occupancy {
 #if defined(HIPREDUCE_BACKEND_CUDA)
-    static constexpr int blocks = In == HIPREDUCE_F64 && !Dot ? 3 : 2;
+    static constexpr int blocks = 2;
 #else
     static constexpr int blocks = 1;
 #endif
