@@ -101,20 +101,18 @@ struct exact_full_args {
     int out, words;             /* words > 0: the result is the accumulator's words (exact_finish) */
 };
 
-/* Blocks per SM that the kernels' registers must allow (CUDA's __launch_bounds__, whose bound
- * the out-of-line rare paths obey too: unbounded, their unrolled loops would take up to 254
- * registers). 2: 128 registers. (f64 sums at 3, 80 registers, spilled and ran 20% slower on the
- * H200.) AMD: no bound. */
-template <int In, bool Dot> struct exact_occupancy {
+/* The kernels' launch bounds. CUDA: 2 blocks an SM, i.e. at most 128 registers, which the
+ * out-of-line rare paths obey too (unbounded, their unrolled loops would take up to 254 registers,
+ * counted in the kernel's); f64 sums at 3 blocks (80 registers) spilled and ran 20% slower on the
+ * H200. AMD: the block size only, as before. */
 #if defined(HIPREDUCE_BACKEND_CUDA)
-    static constexpr int blocks = 2;
+#define HR_EXACT_BOUNDS __launch_bounds__(HR_TILE_LANES, 2)
 #else
-    static constexpr int blocks = 1;
+#define HR_EXACT_BOUNDS __launch_bounds__(HR_TILE_LANES)
 #endif
-};
 
 template <int In, bool Dot, int W>
-__global__ __launch_bounds__(HR_TILE_LANES, exact_occupancy<In, Dot>::blocks) void exact_full_kernel(exact_full_args a)
+__global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
 {
     HR_KERNEL_BODY(W)
     {
@@ -176,7 +174,7 @@ struct exact_slices_args {
 };
 
 template <int In, int W>
-__global__ __launch_bounds__(HR_TILE_LANES, exact_occupancy<In, false>::blocks) void exact_slices_kernel(exact_slices_args a)
+__global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
 {
     HR_KERNEL_BODY(W)
     {
