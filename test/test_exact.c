@@ -272,6 +272,42 @@ static void cancel_cases(void)
     free(x);
 }
 
+/* The bench's adversarial data (bench/bench_kernels.h's fill_adversarial): every element in another
+ * binade, and huge and tiny alternating. No tile fits the GPU's windows, so every term goes the
+ * term-by-term way (f16/bf16/f32 sums: the lanes' bins of device/exact_bins.h), as a full call
+ * and as one segment long enough (> 256 lanes x 2^9 terms) that each lane flushes its bins
+ * before its block's end. */
+static void adversarial_cases(void)
+{
+    for (int d = 0; d < 4; ++d) {
+        const hipreduce_dtype in = floats[d];
+        const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
+        const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2, bias = emax / 2, apart = bias < 100 ? 12 : 100;
+        const uint64_t n = profile == 2 ? 20001 : profile ? 140001 : 1000003;
+        unsigned char* x = malloc(n * (uint64_t)b);
+        for (int kind = 0; kind < 2; ++kind) {
+            for (uint64_t i = 0; i < n; ++i) {
+                const int e = kind == 0 ? (int)(i % (uint64_t)emax) + 1 : i & 1 ? bias - apart : bias + apart;
+                xr_set_bits(in, x, i, random_float(in, e, e));
+            }
+            const char* what = kind == 0 ? "every element in another binade" : "huge and tiny alternating";
+            check(what, in, x, NULL, n);
+            hipreduce_handle h = gpu ? gpu : cpu;
+            uint64_t off[3] = {0, 7, n}, r[2];
+            const hipreduce_status st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), 2,
+                                                                  (const uint64_t*)on(h, off, sizeof off, 2), out, r,
+                                                                  HIPREDUCE_RESULT_HOST);
+            if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("%s segments: %s", what, hipreduce_status_string(st));
+            for (int s = 0; s < 2; ++s) {
+                ++checks;
+                if (xr_bits(out, r, (uint64_t)s) != library(in, out, x + off[s] * (uint64_t)b, NULL, off[s + 1] - off[s]))
+                    FAIL("%s, %s: segment %d differs from its full call", what, hipreduce_dtype_name(in), s);
+            }
+        }
+        free(x);
+    }
+}
+
 /* Other thread counts (cpu), rows, columns and segments: the bits of the full call on each slice. */
 static void shape_cases(void)
 {
@@ -394,6 +430,7 @@ int main(int argc, char** argv)
     }
     rule_cases();
     cancel_cases();
+    adversarial_cases();
     shape_cases();
     random_cases();
     if (gpu) hipreduce_destroy(gpu);

@@ -1,0 +1,179 @@
+/* The exact sums' terms on a GPU (device/exact_kernels.h says how they flow): each (input dtype,
+ * sum or dot)'s tile shape, and one term or one warp-wide exact f64 into the block's shared int64
+ * digits as 32-bit pieces by integer atomics (which commute: no order shows), plus the warp
+ * reductions the tiles use. */
+#ifndef HIPREDUCE_EXACT_TERMS_H
+#define HIPREDUCE_EXACT_TERMS_H
+
+#include <stdint.h>
+
+#include "exact.h"
+#include "half.h"
+#include "hip_compat.h"
+
+namespace hr {
+
+/* The terms of one (input dtype, sum or dot): K elements per lane in 16-byte chunks, their
+ * precision P as f64 terms (bits of significand), and two groups for f64 products (hi, lo). */
+template <int In, bool Dot> struct exact_kind {
+    static constexpr int bytes = In == HIPREDUCE_F64 ? 8 : In == HIPREDUCE_F32 ? 4 : 2;
+    static constexpr int per_chunk = 16 / bytes;
+    /* sums: 128 bytes a lane, dot: 64 bytes of each input, at most 16 elements (the per-tile
+     * warp reductions over more elements: on the H200 4-15% faster than half as many, dot f64
+     * 17%, despite 110 and 128 registers; docs/BENCHMARKS.md) */
+    static constexpr int K = Dot ? (64 / bytes < 16 ? 64 / bytes : 16) : 128 / bytes;
+    static constexpr int chunks = K / per_chunk;
+    static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;
+    static constexpr int P = Dot && In != HIPREDUCE_F64 ? 2 * P1 : P1;
+    static constexpr bool two_product = Dot && In == HIPREDUCE_F64;
+};
+
+template <int N> struct exact_log2 {
+    static constexpr int value = 1 + exact_log2<N / 2>::value;
+};
+template <> struct exact_log2<1> {
+    static constexpr int value = 0;
+};
+
+/* How a tile's group of terms went: summed into the digits; no nonzero term; term by term. */
+enum { EXACT_DONE = 0, EXACT_ZERO = 1, EXACT_SLOW = 2 };
+
+__device__ __forceinline__ uint64_t exact_bits(double v) { return __builtin_bit_cast(uint64_t, v); }
+__device__ __forceinline__ double exact_double(uint64_t b) { return __builtin_bit_cast(double, b); }
+
+/* An element's bits widened to f64 (exactly). */
+template <int In> __device__ __forceinline__ double exact_widen(uint64_t b)
+{
+    if constexpr (In == HIPREDUCE_F64) return exact_double(b);
+    else if constexpr (In == HIPREDUCE_F32) return (double)hr_bits_f32((uint32_t)b);
+    else if constexpr (In == HIPREDUCE_F16) return (double)hr_f16_to_f32((uint16_t)b);
+    else return (double)hr_bf16_to_f32((uint16_t)b);
+}
+
+/* A digit += v (modulo 2^64, as every digit's arithmetic). One 64-bit shared atomic on AMD; on
+ * NVIDIA that is a compare-and-swap loop, which the lanes adding to one digit repeat in turn, so
+ * there (and on the emulator) two native 32-bit adds: the low word's, then the high word's with the
+ * carry out of the low one (the same total modulo 2^64; the digits are read only after a barrier). */
+__device__ __forceinline__ void exact_digit_add(unsigned long long* d, uint64_t v)
+{
+#if defined(HIPREDUCE_BACKEND_AMD)
+    atomicAdd(d, (unsigned long long)v);
+#else
+    uint32_t* w = reinterpret_cast<uint32_t*>(d); /* little-endian: w[0] is the low word */
+    const uint32_t lo = (uint32_t)v, old = atomicAdd(w, lo);
+    const uint32_t hi = (uint32_t)(v >> 32) + (old + lo < old ? 1u : 0u);
+    if (hi) atomicAdd(w + 1, hi);
+#endif
+}
+
+/* (-1)^neg m 2^q (q >= HR_EXACT_LOW, m < 2^64) into the digits: piece k (0, 1, 2) of m 2^s,
+ * s the offset within digit i. */
+__device__ __forceinline__ void exact_piece(unsigned long long* acc, bool neg, uint64_t m, int q, int k)
+{
+    const int pos = q - HR_EXACT_LOW, i = pos >> 5, s = pos & 31;
+    const uint64_t low = m << s, high = s ? m >> (64 - s) : 0;
+    const uint64_t p = k == 0 ? low & 0xffffffff : k == 1 ? low >> 32 : high;
+    if (p) exact_digit_add(acc + i + k, neg ? 0 - p : p);
+}
+
+/* A finite f64's value, all three pieces by one thread. */
+__device__ __forceinline__ void exact_value(unsigned long long* acc, uint64_t b)
+{
+    const int e = (int)((b >> 52) & 0x7ff);
+    const uint64_t m = (b & 0xfffffffffffffull) | (e ? 1ull << 52 : 0);
+    if (m == 0) return;
+    for (int k = 0; k < 3; ++k) exact_piece(acc, b >> 63, m, (e ? e : 1) - 1075, k);
+}
+
+/* One term by its f64 bits: NaN and infinities to the flags (exact.h's), a value to the digits. */
+__device__ __forceinline__ void exact_term(unsigned long long* acc, uint32_t& flags, uint64_t b)
+{
+    flags |= b != 0x8000000000000000ull ? HR_EXACT_NONNEG : HR_EXACT_NEGZERO;
+    if (((b >> 52) & 0x7ff) == 0x7ff) {
+        flags |= (b & 0xfffffffffffffull) ? HR_EXACT_NAN : (b >> 63) ? HR_EXACT_NINF : HR_EXACT_PINF;
+        return;
+    }
+    exact_value(acc, b);
+}
+
+__device__ __forceinline__ void exact_mul64(uint64_t a, uint64_t b, uint64_t* hi, uint64_t* lo)
+{
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    *lo = a * b;
+    *hi = __umul64hi(a, b);
+#else
+    const unsigned __int128 p = (unsigned __int128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+#endif
+}
+
+/* One f64 x f64 product, exactly: the significands' 106-bit integer product (as the cpu device). */
+__device__ __forceinline__ void exact_product(unsigned long long* acc, uint32_t& flags, uint64_t bx, uint64_t by)
+{
+    const int ex = (int)((bx >> 52) & 0x7ff), ey = (int)((by >> 52) & 0x7ff);
+    const uint64_t fx = bx & 0xfffffffffffffull, fy = by & 0xfffffffffffffull;
+    const bool neg = ((bx ^ by) >> 63) != 0, zx = ex == 0 && fx == 0, zy = ey == 0 && fy == 0;
+    if (ex == 0x7ff || ey == 0x7ff) {
+        flags |= HR_EXACT_NONNEG;
+        if ((ex == 0x7ff && fx) || (ey == 0x7ff && fy) || zx || zy) flags |= HR_EXACT_NAN; /* NaN, inf * 0 */
+        else flags |= neg ? HR_EXACT_NINF : HR_EXACT_PINF;
+        return;
+    }
+    if (zx || zy) {
+        flags |= neg ? HR_EXACT_NEGZERO : HR_EXACT_NONNEG;
+        return;
+    }
+    flags |= HR_EXACT_NONNEG;
+    uint64_t hi, lo;
+    exact_mul64(ex ? fx | (1ull << 52) : fx, ey ? fy | (1ull << 52) : fy, &hi, &lo);
+    const int q = (ex ? ex : 1) + (ey ? ey : 1) - 2150;
+    for (int k = 0; k < 3; ++k) exact_piece(acc, neg, lo, q, k);
+    for (int k = 0; k < 3; ++k) exact_piece(acc, neg, hi, q + 64, k);
+}
+
+/* Every lane gets op over the warp's values: a butterfly of shuffles. */
+template <int W, class T, class Op> __device__ __forceinline__ T exact_butterfly(T v, Op op)
+{
+    for (int m = W / 2; m > 0; m /= 2) v = op(v, hr_shfl_xor(v, m, W));
+    return v;
+}
+template <class T> __device__ __forceinline__ T exact_max(T a, T b) { return a > b ? a : b; }
+template <class T> __device__ __forceinline__ T exact_min(T a, T b) { return a < b ? a : b; }
+
+template <int W> __device__ __forceinline__ int exact_warp_max(int v) { return exact_butterfly<W>(v, exact_max<int>); }
+template <int W> __device__ __forceinline__ int exact_warp_min(int v) { return exact_butterfly<W>(v, exact_min<int>); }
+/* The same on unsigned keys, in one instruction where the target has it. */
+template <int W> __device__ __forceinline__ uint32_t exact_warp_umax(uint32_t v)
+{
+#if defined(HR_WARP_REDUX)
+    if constexpr (W == 32) return hr_warp_umax(v); else
+#endif
+    return exact_butterfly<W>(v, exact_max<uint32_t>);
+}
+template <int W> __device__ __forceinline__ uint32_t exact_warp_umin(uint32_t v)
+{
+#if defined(HR_WARP_REDUX)
+    if constexpr (W == 32) return hr_warp_umin(v); else
+#endif
+    return exact_butterfly<W>(v, exact_min<uint32_t>);
+}
+/* Every lane gets the warp's sum (exact here: the windows below leave no rounding). */
+template <int W> __device__ __forceinline__ double exact_warp_sum(double v)
+{
+    return exact_butterfly<W>(v, [](double a, double b) { return a + b; });
+}
+
+/* A warp-wide exact f64 (the same on every lane) into the digits: lanes 0..2 a piece each. */
+__device__ __forceinline__ void exact_spread(unsigned long long* acc, double v, int lane)
+{
+    if (lane >= 3) return;
+    const uint64_t b = exact_bits(v);
+    const int e = (int)((b >> 52) & 0x7ff);
+    const uint64_t m = (b & 0xfffffffffffffull) | (e ? 1ull << 52 : 0);
+    if (m) exact_piece(acc, b >> 63, m, (e ? e : 1) - 1075, lane);
+}
+
+}  // namespace hr
+
+#endif
