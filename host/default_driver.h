@@ -97,11 +97,12 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
 template <class R, int W> hipError_t run_segments(const reduce_call& c, call_need* need)
 {
     const uint64_t segments = c.num_segments, per_block = segments_per_block(segments, (uint64_t)c.dev->sm_count * HR_SEGMENT_SIZES_BLOCKS);
-    if (segments > UINT64_MAX / 64) return hipErrorInvalidValue; /* the sizes below overflow: SIZE_OVERFLOW */
+    /* The sizes below overflow, or a block's range outgrows launch 1's 32-bit list entries: SIZE_OVERFLOW. */
+    if (segments > UINT64_MAX / 64 || per_block > UINT32_MAX) return hipErrorInvalidValue;
     const uint64_t blocks = (segments + per_block - 1) / per_block, cap = segment_tiles_capacity;
     uint64_t bytes = 0;
     const auto take = [&bytes](uint64_t size) { const uint64_t at = bytes; bytes += round16(size); return at; };
-    const uint64_t sums = take(blocks * 16), header = take(16), ids = take(segments * 8);
+    const uint64_t sums = take(blocks * 32), header = take(16), ids = take(segments * 8);
     const uint64_t bases = take((segments + 1) * 8), partials = take(cap * sizeof(typename R::acc));
     const uint64_t counters = take(cap * 4);
     need->partials = bytes;
