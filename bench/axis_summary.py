@@ -14,7 +14,9 @@ anchor, "x best" = the best anchor's time / ours (1.00 or more: ours at least as
   ragged 0..511: >= 3500 GB/s; 256x256 rows: x best >= 1.00 (latency).
 An anchor whose result differed from ours is shown with '!' and never counts as best; an error row
 of ours (a call the library refused) shows its status. Files whose name holds "sweep" make the
-row-length table (L = row length, columns' length, mean segment length) after the case tables.
+row-length table (L = row length, columns' length, mean segment length) after the case tables;
+files whose name holds "lengths" the ragged table per length distribution (bench/axis_sweep.sh's
+lengths part).
 Uses only the standard library.
 """
 import collections
@@ -40,7 +42,8 @@ def read(path):
                 meta = line[1:].strip()
             elif line.strip():
                 lines.append(line)
-    group = "sweep" if "sweep" in os.path.basename(path) else "table"
+    name = os.path.basename(path)
+    group = "sweep" if "sweep" in name else "lengths" if "lengths" in name else "table"
     rows = list(csv.DictReader(lines))
     for r in rows:
         r["group"] = group
@@ -69,6 +72,14 @@ def row_length(shape):
         return int(m[3]) if m[1] == "rows" else int(m[2])
     m = re.fullmatch(r"ragged:(\d+)x0\.\.(\d+):seed\d+", shape)
     return int(m[2]) / 2 if m else None
+
+
+def length_kind(shape):
+    """(distribution, segments) of a ragged label ragged:Sx<kind>..M:seedK (uniform: Sx0..M)."""
+    m = re.fullmatch(r"ragged:(\d+)x([a-z0-9]+)\.\.\d+:seed\d+", shape)
+    if not m:
+        return None, 0
+    return ("uniform" if m[2] == "0" else re.sub(r"\d+$", "", m[2])), int(m[1])
 
 
 def collect(paths):
@@ -218,6 +229,26 @@ def sweep_table(cases):
         print(f"| {length:g} | " + " | ".join(cells) + " |")
 
 
+def lengths_table(cases):
+    """The lengths part: GB/s against the mean segment length n / S, per distribution (f32 sum)."""
+    lines = []
+    for (group, shape, op, dtype, out), slot in cases.items():
+        kind, segments = length_kind(shape)
+        if group != "lengths" or op != "sum" or dtype != "f32" or not kind or "ours" not in slot:
+            continue
+        ours, best, speed = figures(slot)
+        mean = num(ours["n"]) / segments
+        lines.append((kind, mean, f"| {kind} | {shape.split(':')[1]} | {mean:.1f} | {cell(slot, 'ours')} | "
+                      f"{cell(slot, 'cub35')} | {cell(slot, 'torch')} | {'' if speed is None else f'{speed:.2f}'} |"))
+    if not lines:
+        return
+    print("\nRagged sums against the mean segment length (f32; GB/s of the input bytes):\n")
+    print("| lengths | segments x kind..max | mean length | ours | CUB 3.5 | torch | x best |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for _, _, line in sorted(lines):
+        print(line)
+
+
 def main():
     paths = [p for p in sys.argv[1:] if p.endswith(".csv")]
     if not paths:
@@ -229,6 +260,7 @@ def main():
     shape_table(cases)
     case_table(cases, ceiling)
     sweep_table(cases)
+    lengths_table(cases)
 
 
 if __name__ == "__main__":

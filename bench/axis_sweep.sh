@@ -5,7 +5,7 @@
 # BUILD_DIR: a cuda build with hipreduce-bench. Where BUILD_DIR/bench/hipreduce-bench is missing,
 # the script makes it first (HIPREDUCE_BENCH_CCCL_INCLUDE from the nvidia-cuda-cccl wheel carried in
 # .cccl/, unzipped to BUILD_DIR-cccl; docs/BENCHMARKS.md), about 5 minutes on 16 cores.
-# PARTs (default: table sweep torch summary), each writing CSVs under OUT_DIR:
+# PARTs (default: table sweep lengths torch torch_lengths summary), each writing CSVs under OUT_DIR:
 #   table    the issue's shapes, f32, 256 MiB (4194304x16, 1048576x64, 65536x1024, 1024x65536,
 #            16x4194304): rows.csv (sum, argmax per row), cols.csv (sum per column),
 #            ragged.csv (262144 segments of 0..511, sum), latency.csv (256x256 rows sum, REPS_LATENCY
@@ -13,17 +13,22 @@
 #   sweep    GB/s against the row length L = 1, 2, 4 .. 2^24, input fixed at 256 MiB f32:
 #            sweep_rows.csv (2^26/L rows of L), sweep_cols.csv (L x 2^26/L, columns reduced),
 #            sweep_ragged.csv (2^26/L segments of 0..2L: mean L), SWEEP_REPS calls each
+#   lengths  ragged sums against the mean segment length, one curve per length distribution
+#            (HIPREDUCE_BENCH_LENGTHS): uniform (2^26/L segments of 0..2L), powerlawK (Pareto tail 1.2,
+#            scale K = 1..4096, cap 2^22, about 2^26 elements), giants (8 of 2^10..2^24 among 2^20
+#            tiny ones): lengths_<kind>.csv
 #   torch    bench/torch_axis_anchors.py on the same cases (torch_*.csv), with the bench's ceiling
+#   torch_lengths  torch on the lengths part's shapes (torch_lengths_*.csv)
 #   summary  bench/axis_summary.py -> summary.md (the tables for docs/BENCHMARKS.md, ratios,
-#            verdicts); bench/axis_plot.py -> plots/axis_sweep.png (where matplotlib is installed)
+#            verdicts); bench/axis_plot.py -> plots/axis_sweep.png and
+#            plots/ragged_lengths.png (where matplotlib is installed)
 # and bench.log (standard error of every run: refused calls, results that differ), device.txt,
-# OUT_DIR/axis_sweep.tar.gz with all of it. Until the library runs these calls on the GPU, ours are
-# error rows (NOT_SUPPORTED) and the anchors are still timed ("unchecked").
+# OUT_DIR/axis_sweep.tar.gz with all of it.
 set -uo pipefail
-build=${1:?usage: bench/axis_sweep.sh BUILD_DIR OUT_DIR [table] [sweep] [torch] [summary]}
-out=${2:?usage: bench/axis_sweep.sh BUILD_DIR OUT_DIR [table] [sweep] [torch] [summary]}
+build=${1:?usage: bench/axis_sweep.sh BUILD_DIR OUT_DIR [PART...]}
+out=${2:?usage: bench/axis_sweep.sh BUILD_DIR OUT_DIR [PART...]}
 shift 2
-parts=${*:-table sweep torch summary}
+parts=${*:-table sweep lengths torch torch_lengths summary}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 bench="$build/bench/hipreduce-bench"
@@ -65,6 +70,11 @@ for k in $(seq 0 24); do # row length L = 2^k, 2^26 f32 elements in all
   sweep_ragged="$sweep_ragged,2^$((26 - k))x2^$((k + 1))"
 done
 sweep_rows=${sweep_rows#,} sweep_cols=${sweep_cols#,} sweep_ragged=${sweep_ragged#,}
+lengths_uniform="" lengths_giants="" lengths_powerlaw=""
+for k in 0 2 4 6 8 10 12 14 16 18 20; do lengths_uniform="$lengths_uniform,2^$((26 - k))x2^$((k + 1))"; done
+for k in 10 12 14 16 18 20 22 24; do lengths_giants="$lengths_giants,2^20x2^$k"; done
+for k in 0 2 4 6 8 10 12; do lengths_powerlaw="$lengths_powerlaw $((1 << k))"; done # the scales K: mean about 6K
+lengths_uniform=${lengths_uniform#,} lengths_giants=${lengths_giants#,}
 
 run_bench() { # NAME REPS ARGS...: one hipreduce-bench run into NAME.csv
   local name=$1 reps=$2
@@ -98,6 +108,16 @@ for part in $parts; do
     run_bench sweep_cols "$SWEEP_REPS" --shape=cols --dims="$sweep_cols" --ops=sum --dtypes=f32
     run_bench sweep_ragged "$SWEEP_REPS" --shape=ragged --dims="$sweep_ragged" --seed=1 --ops=sum --dtypes=f32
     ;;
+  lengths)
+    HIPREDUCE_BENCH_LENGTHS=uniform run_bench lengths_uniform "$SWEEP_REPS" --shape=ragged --dims="$lengths_uniform" \
+      --seed=1 --ops=sum --dtypes=f32
+    HIPREDUCE_BENCH_LENGTHS=giants run_bench lengths_giants "$SWEEP_REPS" --shape=ragged --dims="$lengths_giants" \
+      --seed=1 --ops=sum --dtypes=f32
+    for K in $lengths_powerlaw; do # about 2^26 elements: 2^26 / (6K) segments
+      HIPREDUCE_BENCH_LENGTHS=powerlaw$K run_bench "lengths_powerlaw$K" "$SWEEP_REPS" --shape=ragged \
+        --dims="$(((1 << 26) / (6 * K)))x2^22" --seed=1 --ops=sum --dtypes=f32
+    done
+    ;;
   torch)
     # The bench's 1 GiB read ceiling from this run's CSVs, so both sides use the same figure.
     ceiling=$(sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$out"/rows.csv "$out"/sweep_rows.csv 2>/dev/null |
@@ -112,6 +132,17 @@ for part in $parts; do
     torch_run torch_sweep_cols "$SWEEP_REPS" --shape cols --dims "$sweep_cols" --cases sum:f32
     torch_run torch_sweep_ragged "$SWEEP_REPS" --shape ragged --dims "$sweep_ragged" --seed 1 --cases sum:f32
     ;;
+  torch_lengths) # torch on the lengths part's shapes
+    ceiling=$(sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$out"/lengths_*.csv 2>/dev/null | head -n 1)
+    torch_run torch_lengths_uniform "$SWEEP_REPS" --shape ragged --dims "$lengths_uniform" --seed 1 --lengths uniform \
+      --cases sum:f32
+    torch_run torch_lengths_giants "$SWEEP_REPS" --shape ragged --dims "$lengths_giants" --seed 1 --lengths giants \
+      --cases sum:f32
+    for K in $lengths_powerlaw; do
+      torch_run "torch_lengths_powerlaw$K" "$SWEEP_REPS" --shape ragged --dims "$(((1 << 26) / (6 * K)))x4194304" \
+        --seed 1 --lengths "powerlaw$K" --cases sum:f32
+    done
+    ;;
   summary)
     csvs=$(ls "$out"/*.csv 2>/dev/null)
     # shellcheck disable=SC2086
@@ -121,7 +152,7 @@ for part in $parts; do
       python3 "$here/axis_plot.py" $csvs --out "$out/plots/axis_sweep.png" || rc=1
     fi
     ;;
-  *) echo "axis_sweep.sh: unknown part '$part' (table, sweep, torch, summary)" >&2; exit 2 ;;
+  *) echo "axis_sweep.sh: unknown part '$part' (table, sweep, lengths, torch, torch_lengths, summary)" >&2; exit 2 ;;
   esac
 done
 

@@ -27,8 +27,9 @@ static int mul_u64(uint64_t a, uint64_t b, uint64_t* out)
  * s's length from (seed, s, max) alone, so that bench/torch_axis_anchors.py draws the same lengths
  * (it restates these formulas):
  *   uniform    uniform in 0..max;
- *   powerlaw   Pareto, tail exponent 1.2, capped: min(max, floor(u^(-1/1.2))) - 1 for u uniform
- *              in (0, 1] (P(length >= k) ~ (k + 1)^-1.2, mean about 5 below the cap: graph degrees);
+ *   powerlawK  Pareto, tail exponent 1.2, scale K (an integer >= 1; "powerlaw" is K = 1), capped:
+ *              min(max, floor(K u^(-1/1.2)) - 1) for u uniform in (0, 1] (K = 1: P(length >= k) ~
+ *              (k + 1)^-1.2, mean about 5 below the cap: graph degrees; the mean grows about as 6K);
  *   giants     8 segments of max elements (every S/8-th), the others uniform in 0..7;
  *   empty      every segment empty;
  *   fixed      every segment max elements (1xM: one segment). */
@@ -36,12 +37,15 @@ typedef enum { LEN_UNIFORM, LEN_POWERLAW, LEN_GIANTS, LEN_EMPTY, LEN_FIXED, LEN_
 static const char* const length_names[LEN_KINDS] = {"uniform", "powerlaw", "giants", "empty", "fixed"};
 #define POWERLAW_EXPONENT 1.2
 
-static uint64_t ragged_length(length_kind kind, uint64_t seed, uint64_t s, uint64_t segments, uint64_t max)
+#define POWERLAW_SCALE_MAX 1048576u
+
+static uint64_t ragged_length(length_kind kind, unsigned scale, uint64_t seed, uint64_t s, uint64_t segments,
+                              uint64_t max)
 {
     const uint64_t h = bench_mix64(seed ^ (s * 0xd1b54a32d192ed03ull)) >> 11; /* 53 random bits */
     switch (kind) {
     case LEN_POWERLAW: {
-        const double u = (double)(h + 1) * 0x1p-53, x = floor(pow(u, -1.0 / POWERLAW_EXPONENT));
+        const double u = (double)(h + 1) * 0x1p-53, x = floor((double)scale * pow(u, -1.0 / POWERLAW_EXPONENT));
         return x >= (double)max + 1 ? max : (uint64_t)x - 1;
     }
     case LEN_GIANTS: {
@@ -54,17 +58,26 @@ static uint64_t ragged_length(length_kind kind, uint64_t seed, uint64_t s, uint6
     }
 }
 
-static int length_kind_of(length_kind* kind)
+/* HIPREDUCE_BENCH_LENGTHS: a kind's name; powerlaw may carry its scale K (powerlaw16). */
+static int length_kind_of(length_kind* kind, unsigned* scale)
 {
     const char* v = getenv("HIPREDUCE_BENCH_LENGTHS");
-    *kind = LEN_UNIFORM;
+    *kind = LEN_UNIFORM, *scale = 1;
     if (!v || !*v) return 0;
-    for (int k = 0; k < LEN_KINDS; ++k)
-        if (strcmp(v, length_names[k]) == 0) {
-            *kind = (length_kind)k;
+    for (int k = 0; k < LEN_KINDS; ++k) {
+        const size_t len = strlen(length_names[k]);
+        if (strncmp(v, length_names[k], len) != 0) continue;
+        *kind = (length_kind)k;
+        if (v[len] == 0) return 0;
+        char* end = NULL;
+        const unsigned long K = k == LEN_POWERLAW && v[len] >= '1' && v[len] <= '9' ? strtoul(v + len, &end, 10) : 0;
+        if (K && !*end && K <= POWERLAW_SCALE_MAX) {
+            *scale = (unsigned)K;
             return 0;
         }
-    fprintf(stderr, "hipreduce-bench: HIPREDUCE_BENCH_LENGTHS=%s: expected uniform, powerlaw, giants, empty or fixed\n", v);
+    }
+    fprintf(stderr, "hipreduce-bench: HIPREDUCE_BENCH_LENGTHS=%s: expected uniform, powerlaw (or powerlawK, K in 1..%u), "
+            "giants, empty or fixed\n", v, POWERLAW_SCALE_MAX);
     return -1;
 }
 
@@ -90,11 +103,15 @@ int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed
         break;
     case BENCH_SHAPE_RAGGED: {
         length_kind kind;
-        if (length_kind_of(&kind) != 0) return -1;
+        unsigned scale;
+        if (length_kind_of(&kind, &scale) != 0) return -1;
         g->num_segments = a, g->results = a;
         if (kind == LEN_UNIFORM) /* the label the earlier tables used */
             snprintf(g->label, sizeof g->label, "ragged:%llux0..%llu:seed%llu", (unsigned long long)a,
                      (unsigned long long)b, (unsigned long long)seed);
+        else if (scale > 1)
+            snprintf(g->label, sizeof g->label, "ragged:%llux%s%u..%llu:seed%llu", (unsigned long long)a,
+                     length_names[kind], scale, (unsigned long long)b, (unsigned long long)seed);
         else
             snprintf(g->label, sizeof g->label, "ragged:%llux%s..%llu:seed%llu", (unsigned long long)a,
                      length_names[kind], (unsigned long long)b, (unsigned long long)seed);
@@ -110,7 +127,7 @@ int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed
         uint64_t at = 0;
         g->offsets[0] = 0;
         for (uint64_t s = 0; s < a && !bad; ++s) {
-            const uint64_t len = ragged_length(kind, seed, s, a, b);
+            const uint64_t len = ragged_length(kind, scale, seed, s, a, b);
             bad |= at > UINT64_MAX - len;
             at += len;
             g->offsets[s + 1] = at;

@@ -24,6 +24,7 @@ Prints hipreduce-bench's CSV with its shape column (rows:RxC, cols:RxC, ragged:S
 gbps counts the input bytes only (not the lengths or offsets), the vendor columns stay empty.
 """
 import argparse
+import re
 import sys
 
 import torch
@@ -56,15 +57,24 @@ LENGTHS = ("uniform", "powerlaw", "giants", "empty", "fixed")
 POWERLAW_EXPONENT = 1.2
 
 
+def length_kind(text):
+    """--lengths: a name of LENGTHS, or powerlawK with an integer scale K in 1..2^20 (bench_shapes.c)."""
+    m = re.fullmatch(r"powerlaw([1-9][0-9]*)", text)
+    if text in LENGTHS or (m and int(m[1]) <= 1 << 20):
+        return "powerlaw" if text == "powerlaw1" else text  # the bench's label for scale 1
+    raise argparse.ArgumentTypeError(f"'{text}': expected {', '.join(LENGTHS)} or powerlawK (K in 1..{1 << 20})")
+
+
 def ragged_lengths(kind, seed, index, max_len):
     """Segment lengths as hipreduce-bench draws them (bench_shapes.c: ragged_length, the kind its
     HIPREDUCE_BENCH_LENGTHS names): index is an int64 arange of the segment numbers."""
     h = shr(mix64(s64(seed) ^ (index * s64(0xd1b54a32d192ed03))), 11)
     segments = index.numel()
-    if kind == "powerlaw":  # float64 pow on the host, as the C library's pow computes it there
+    if kind.startswith("powerlaw"):  # float64 pow on the host, as the C library's pow computes it there
         import numpy as np
+        scale = float(kind[len("powerlaw"):] or 1)
         u = (h.cpu().numpy().astype(np.float64) + 1.0) * 2.0 ** -53
-        x = np.floor(np.power(u, -1.0 / POWERLAW_EXPONENT))
+        x = np.floor(scale * np.power(u, -1.0 / POWERLAW_EXPONENT))
         out = np.where(x >= max_len + 1, max_len, np.minimum(x, max_len + 1) - 1).astype(np.int64)
         return torch.from_numpy(out).to(index.device)
     if kind == "giants":
@@ -146,8 +156,9 @@ def main():
     p.add_argument("--dims", required=True, help="RxC (rows, cols) or SxM (ragged), comma-separated")
     p.add_argument("--cases", default="sum:f32", help="op:in[:out], comma-separated")
     p.add_argument("--seed", type=int, default=1, help="ragged: the lengths' seed (hipreduce-bench --seed)")
-    p.add_argument("--lengths", default="uniform", choices=LENGTHS,
-                   help="ragged: the length distribution (hipreduce-bench's HIPREDUCE_BENCH_LENGTHS)")
+    p.add_argument("--lengths", default="uniform", type=length_kind,
+                   help="ragged: the length distribution, " + ", ".join(LENGTHS) +
+                   " or powerlawK (scale K >= 1; hipreduce-bench's HIPREDUCE_BENCH_LENGTHS)")
     p.add_argument("--reps", type=int, default=100)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--ceiling", type=float, default=0.0, help="read ceiling in GB/s (default: measure it)")
