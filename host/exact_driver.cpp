@@ -22,8 +22,10 @@ template <int In, bool Dot, int W> uint64_t exact_blocks_per_sm()
 #if defined(HIPREDUCE_BACKEND_EMU)
         (void)n;
 #else
-        if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, exact_full_kernel<In, Dot, W>, HR_TILE_LANES, 0) != hipSuccess)
+        if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, exact_full_kernel<In, Dot, W>, HR_TILE_LANES, 0) != hipSuccess) {
             n = 0;
+            (void)hipGetLastError(); /* not the launch's error */
+        }
 #endif
         return n > 0 ? n : (int)HR_EXACT_BLOCKS;
     }();
