@@ -89,6 +89,33 @@ __device__ __forceinline__ void exact_zero(unsigned long long* acc, uint32_t& sh
     __syncthreads();
 }
 
+/* The last block: every block's digits (normalised, so a digit's sum stays below blocks 2^32)
+ * into acc. The kernel's serial tail, every other SM idle: a digit's blocks are split over
+ * HR_TILE_LANES / digits threads, four loads in flight each (not one thread a digit reading every
+ * block in turn). */
+__device__ __forceinline__ void exact_gather(unsigned long long* acc, const int64_t* block_digits, uint64_t blocks,
+                                             int lo, int digits)
+{
+    for (int i = threadIdx.x; i < digits; i += HR_TILE_LANES) acc[lo + i] = 0;
+    __syncthreads();
+    const int slices = digits < HR_TILE_LANES ? HR_TILE_LANES / digits : 1;
+    for (int j = threadIdx.x; j < digits * slices; j += HR_TILE_LANES) {
+        const int i = j % digits;
+        int64_t sum = 0;
+        for (uint64_t b = (uint64_t)(j / digits); b < blocks; b += 4 * (uint64_t)slices) {
+            int64_t v[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const uint64_t c = b + (uint64_t)(k * slices);
+                v[k] = c < blocks ? hr_load_coherent(block_digits + c * digits + i) : 0;
+            }
+            sum += (v[0] + v[1]) + (v[2] + v[3]);
+        }
+        exact_digit_add(acc + lo + i, (uint64_t)sum); /* modulo 2^64, as every digit's adds */
+    }
+    __syncthreads();
+}
+
 /* The full reduction's launch. */
 struct exact_full_args {
     exact_slice s;
@@ -101,12 +128,14 @@ struct exact_full_args {
     int out, words;             /* words > 0: the result is the accumulator's words (exact_finish) */
 };
 
-/* The kernels' launch bounds. CUDA: 2 blocks an SM, i.e. at most 128 registers, which the
- * out-of-line rare paths obey too (unbounded, their unrolled loops would take up to 254 registers,
- * counted in the kernel's); f64 sums at 3 blocks (80 registers) spilled and ran 20% slower on the
- * H200. AMD: the block size only, as before. */
+/* The kernels' launch bounds. CUDA: HR_EXACT_BLOCKS (2) blocks an SM, i.e. at most 128 registers,
+ * which the out-of-line rare paths obey too (unbounded, their unrolled loops would take up to 254
+ * registers, counted in the kernel's); f64 sums at 3 blocks (80 registers) spilled and ran 20%
+ * slower on the H200. AMD: the block size only, as before. The full reduction's grid is one wave
+ * (host/exact_driver.cpp: the runtime's occupancy, HR_EXACT_BLOCKS an SM where it has none). */
+enum { HR_EXACT_BLOCKS = 2 };
 #if defined(HIPREDUCE_BACKEND_CUDA)
-#define HR_EXACT_BOUNDS __launch_bounds__(HR_TILE_LANES, 2)
+#define HR_EXACT_BOUNDS __launch_bounds__(HR_TILE_LANES, HR_EXACT_BLOCKS)
 #else
 #define HR_EXACT_BOUNDS __launch_bounds__(HR_TILE_LANES)
 #endif
@@ -149,12 +178,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if (last) *a.counter = 0;
         }
         if (!__syncthreads_or(last)) return;
-        /* the last block: every block's digits (normalised, so the sums stay below blocks 2^32) */
-        for (int i = threadIdx.x; i < digits; i += HR_TILE_LANES) {
-            int64_t sum = 0;
-            for (uint64_t b = 0; b < blocks; ++b) sum += hr_load_coherent(a.block_digits + b * digits + i);
-            acc[a.lo + i] = (unsigned long long)sum;
-        }
+        exact_gather(acc, a.block_digits, blocks, a.lo, digits);
         uint32_t f = 0;
         for (uint64_t b = threadIdx.x; b < blocks; b += HR_TILE_LANES) f |= hr_load_coherent(a.block_flags + b);
         atomicOr(&shared_flags, f);

@@ -10,19 +10,36 @@ namespace hr {
 
 namespace {
 
-/* Blocks per SM of the full reduction's grid: twice the default kernel's (its registers allow
- * it on sm_90; blocks beyond the resident ones only queue: every block takes an equal share). */
-constexpr int exact_blocks_factor = 2;
+/* The full reduction's grid: the blocks of its kernel resident at once (one wave), each taking
+ * an equal share of the tiles. Twice the default kernel's 4 an SM (1056 blocks on the H200, where
+ * 2 fit: 4 waves) left SMs idle at the end and 4x the blocks' digits for the last block to add
+ * (ncu, f32 at 2^28: the SMs active 87% of the kernel's time). The runtime's occupancy of each
+ * kernel, asked once (the emulator has none: HR_EXACT_BLOCKS, the CUDA launch bound's). */
+template <int In, bool Dot, int W> uint64_t exact_blocks_per_sm()
+{
+    static const int blocks = [] {
+        int n = 0;
+#if defined(HIPREDUCE_BACKEND_EMU)
+        (void)n;
+#else
+        if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, exact_full_kernel<In, Dot, W>, HR_TILE_LANES, 0) != hipSuccess) {
+            n = 0;
+            (void)hipGetLastError(); /* not the launch's error */
+        }
+#endif
+        return n > 0 ? n : (int)HR_EXACT_BLOCKS;
+    }();
+    return (uint64_t)blocks;
+}
 
 /* The full reduction's workspace: the merged accumulator at 0 (16-byte aligned), the blocks'
  * digits, their flags. */
 struct full_layout {
     uint64_t blocks, digits, digits_at, flags_at, bytes;
 };
-full_layout layout_of(uint64_t tiles, int lo, int hi, const device_info& dev)
+full_layout layout_of(uint64_t tiles, int lo, int hi, uint64_t cap)
 {
     full_layout l;
-    const uint64_t cap = resident_blocks(dev) * exact_blocks_factor;
     l.blocks = tiles == 0 ? 1 : tiles < cap ? tiles : cap;
     l.digits = (uint64_t)(hi - lo + 1);
     l.digits_at = round16(sizeof(hr_exact));
@@ -52,7 +69,7 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
         }
     }
     constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W;
-    const full_layout l = layout_of((c.extent + N - 1) / N, lo, hi, *c.dev);
+    const full_layout l = layout_of((c.extent + N - 1) / N, lo, hi, c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>());
     need->partials = l.bytes;
     need->counters = 16;
     if (c.size_only) return hipSuccess;
