@@ -79,6 +79,11 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
     for (int k = 0; k < SEG_SLOTS; ++k) a[k] = fold[k].result(tile_first);
 }
 
+/* Whether the combine picks one operand by a total order (argmin/argmax: key, then index; min/max:
+ * combines.h orders -0.0 below +0.0 and makes NaN canonical), so that any tree of combines gives
+ * the segment tree's bits. */
+template <class R> constexpr bool any_order() { return R::keyed || R::combine == HR_CB_MIN || R::combine == HR_CB_MAX; }
+
 /* The segment tree over a group's slots (slot k of thread g is lane g + G*k); every lane of
  * the group returns the tile's value. `lanes`: lanes with elements, uniform in the group;
  * Skip: leave out the steps that would only combine identities (allowed where the group is
@@ -86,7 +91,21 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
 template <class R, int G, bool Skip>
 __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_SLOTS], uint32_t lanes)
 {
-    if constexpr (G == HR_SEGMENT) {
+    if constexpr (G == HR_SEGMENT && any_order<R>()) {
+        /* Any tree gives the segment tree's bits here: a thread's slots first, then one value's
+         * 5 butterflies instead of 8 values' (argmax per row of 1024 f32: 2454 -> 3647 GB/s). */
+#pragma unroll
+        for (int s = SEG_SLOTS / 2; s > 0; s /= 2)
+#pragma unroll
+            for (int k = 0; k < s; ++k)
+                if (!Skip || (uint32_t)(k + s) * HR_SEGMENT < lanes) a[k] = R::apply(a[k], a[k + s]);
+#pragma unroll
+        for (int s = HR_SEGMENT / 2; s > 0; s /= 2) {
+            if (Skip && (uint32_t)s >= lanes) continue; /* only identities beyond */
+            a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, HR_SEGMENT));
+        }
+        return a[0];
+    } else if constexpr (G == HR_SEGMENT) {
 #pragma unroll
         for (int k = 0; k < SEG_SLOTS; ++k) {
             if (Skip && (uint32_t)k * HR_SEGMENT >= lanes) break;
@@ -132,6 +151,27 @@ __device__ __forceinline__ typename R::acc group_tile(const typename R::value_t*
     return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
 }
 
+/* A slice of at most G * S lanes from its chunks v[k] (chunk 0 of lane g + G*k, k < S; the other
+ * slots the identity), elements past `valid` left out: group_tile's folds and tree, so its bits. */
+template <class R, int G, int S, bool Skip>
+__device__ __forceinline__ typename R::acc chunk0_tile(const typename R::value_t (&v)[S][chunk_items<R>()],
+                                                      uint64_t valid, unsigned g)
+{
+    constexpr int items = chunk_items<R>();
+    typename R::acc a[SEG_SLOTS];
+#pragma unroll
+    for (int k = 0; k < SEG_SLOTS; ++k) {
+        const uint32_t lane = g + (unsigned)G * (unsigned)k;
+        input_fold<R> fold(R::identity(), lane * items);
+        if (k < S)
+#pragma unroll
+            for (int i = 0; i < items; ++i)
+                if ((uint64_t)lane * items + i < valid) fold.add(v[k < S ? k : 0][i], lane_pos<R>(0, i));
+        a[k] = fold.result(0);
+    }
+    return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
+}
+
 /* K short slices per group at once (host/tuning.h's segment_table rows with slots < 8): slice j
  * has valid[j] <= G * S lanes, so a thread's slots are chunk 0 of lanes g + G*k, k < S, and the
  * other slots hold the identity. Every slice's chunks are loaded before any is folded, so the
@@ -165,20 +205,7 @@ __device__ __forceinline__ void group_short_tiles(typename R::acc (&out)[K],
         }
     }
 #pragma unroll
-    for (int j = 0; j < K; ++j) {
-        typename R::acc a[SEG_SLOTS];
-#pragma unroll
-        for (int k = 0; k < SEG_SLOTS; ++k) {
-            const uint32_t lane = g + (unsigned)G * (unsigned)k;
-            input_fold<R> fold(R::identity(), lane * items);
-            if (k < S)
-#pragma unroll
-                for (int i = 0; i < items; ++i)
-                    if ((uint64_t)lane * items + i < valid[j]) fold.add(v[j][k < S ? k : 0][i], lane_pos<R>(0, i));
-            a[k] = fold.result(0);
-        }
-        out[j] = group_tree<R, G, Skip>(a, tile_lanes<R>(valid[j]));
-    }
+    for (int j = 0; j < K; ++j) out[j] = chunk0_tile<R, G, S, Skip>(v[j], valid[j], g);
 }
 
 /* A slice longer than a tile, by one warp-wide group: level-0 tiles in order, each partial
@@ -280,75 +307,147 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
     }
 }
 
+/* Rows of at most HR_TILE_LANES lanes (chunk 0 only), each at a 16-byte boundary and of whole
+ * chunks (host/tuning.h's segment_table rows with prefetch): a warp-wide group per row,
+ * grid-stride, the next row's chunks loaded while this row folds and climbs its tree (as the
+ * full reduction's kernel prefetches its next tile; ncu on 65536 x 1024 f32 without it: loads,
+ * then the tree, then the next row, DRAM 55%). chunk0_tile's folds and tree: group_tile's bits. */
+template <class R, int W>
+__global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a)
+{
+    HR_KERNEL_BODY(W)
+    {
+        using T = typename R::value_t;
+        constexpr int items = chunk_items<R>();
+        const unsigned g = threadIdx.x % HR_SEGMENT;
+        const uint32_t lanes = (uint32_t)(a.extent / items);
+        const uint64_t per_block = HR_TILE_LANES / HR_SEGMENT, stride = (uint64_t)gridDim.x * per_block;
+        /* As segments_kernel: every group of a warp runs the same number of iterations. */
+        const uint64_t warp_first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (W / HR_SEGMENT);
+        const uint64_t mine = threadIdx.x % W / HR_SEGMENT;
+        uint4 next[SEG_SLOTS];
+        const auto load = [&](uint64_t item) {
+            const T* row = (const T*)a.x + item * a.extent;
+#pragma unroll
+            for (int k = 0; k < SEG_SLOTS; ++k)
+                if (item < a.items && g + HR_SEGMENT * k < lanes)
+                    next[k] = hr_load16_input(row + (uint64_t)(g + HR_SEGMENT * k) * items);
+        };
+        load(warp_first + mine);
+        for (uint64_t base = warp_first; base < a.items; base += stride) {
+            T v[SEG_SLOTS][items];
+            memcpy(v, next, sizeof v);
+            load(base + stride + mine);
+            const typename R::acc r = chunk0_tile<R, HR_SEGMENT, SEG_SLOTS, HR_SEGMENT == W>(v, a.extent, g);
+            if (base + mine < a.items && g == 0) store_result<R>(a, base + mine, r, false);
+        }
+    }
+}
+
+/* Level 0's elements as the combine takes them: v at position e along the axis. */
+template <class R> __device__ __forceinline__ typename R::acc strided_lift(typename R::value_t v, uint64_t e)
+{
+    if constexpr (R::keyed) return typename R::acc{R::key_of(v), (int64_t)e};
+    else return R::lift(v);
+}
+
 /* Element `at` of a strided level: level 0 the transformed input element (argmin/argmax: its
  * position e along the axis as the index), later levels an accumulator. */
 template <class R, bool Level0>
 __device__ __forceinline__ typename R::acc strided_element(const void* x, uint64_t at, uint64_t e)
 {
     if constexpr (Level0) {
-        const typename R::value_t v = ((const typename R::value_t*)x)[at];
-        if constexpr (R::keyed) return typename R::acc{R::key_of(v), (int64_t)e};
-        else return R::lift(v);
+        return strided_lift<R>(((const typename R::value_t*)x)[at], e);
     } else {
         return ((const typename R::acc*)x)[at];
     }
 }
 
-template <class R, int W, bool Level0>
+/* Columns of a level, a thread per (outer, block, V consecutive inner positions). V > 1 (level 0,
+ * host/tuning.h's strided_vector_bytes; inner a multiple of V, the input at a 16-byte boundary):
+ * each element's V columns are one 16-byte load, so a thread has the 8 lanes' 128 bytes in flight
+ * instead of 32; every column keeps its own lanes and order. */
+template <class R, int W, bool Level0, int V = 1>
 __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
 {
     HR_KERNEL_BODY(W)
     {
         using acc = typename R::acc;
+        using T = typename R::value_t;
+        static_assert(V == 1 || (Level0 && V * sizeof(T) == HR_CHUNK_BYTES), "vectors: 16-byte loads of the input");
         constexpr int B = HR_STRIDED_BLOCK, L = HR_STRIDED_LANES;
-        const uint64_t total = a.outer * a.blocks * a.inner;
+        const uint64_t columns = a.inner / V; /* of V positions each */
+        const uint64_t total = a.outer * a.blocks * columns;
         const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
         const bool narrow = total <= UINT32_MAX; /* 32-bit divisions: a fraction of 64-bit ones' cost */
         for (uint64_t id = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; id < total; id += stride) {
             uint64_t i, b, o;
             if (narrow) {
-                const uint32_t ob = (uint32_t)id / (uint32_t)a.inner;
-                i = (uint32_t)id - ob * (uint32_t)a.inner;
+                const uint32_t ob = (uint32_t)id / (uint32_t)columns;
+                i = (uint32_t)id - ob * (uint32_t)columns;
                 o = ob / (uint32_t)a.blocks;
                 b = ob - (uint32_t)o * (uint32_t)a.blocks;
             } else {
-                const uint64_t ob = id / a.inner;
-                i = id % a.inner;
+                const uint64_t ob = id / columns;
+                i = id % columns;
                 b = ob % a.blocks;
                 o = ob / a.blocks;
             }
+            i *= V;
             const uint64_t e0 = b * B;
             const uint64_t n = a.count - e0 < (uint64_t)B ? a.count - e0 : (uint64_t)B;
             const uint64_t at0 = (o * a.count + e0) * a.inner + i;
-            acc l[L];
+            acc l[V][L];
 #pragma unroll
-            for (int j = 0; j < L; ++j) l[j] = R::identity();
-            if (n == (uint64_t)B) {
+            for (int c = 0; c < V; ++c)
+#pragma unroll
+                for (int j = 0; j < L; ++j) l[c][j] = R::identity();
+            if constexpr (V > 1) { /* every lane's next 16 bytes in flight at once, then folded */
+                const T* x = (const T*)a.x;
+#pragma unroll 1
+                for (uint64_t t = 0; t * L < n; ++t) {
+                    T v[L][V];
+#pragma unroll
+                    for (int j = 0; j < L; ++j)
+                        if (t * L + j < n) {
+                            const uint4 raw = hr_load16_input(x + at0 + (t * L + j) * a.inner);
+                            memcpy(v[j], &raw, sizeof v[j]);
+                        }
+#pragma unroll
+                    for (int j = 0; j < L; ++j)
+                        if (t * L + j < n)
+#pragma unroll
+                            for (int c = 0; c < V; ++c) l[c][j] = R::apply(l[c][j], strided_lift<R>(v[j][c], e0 + t * L + j));
+                }
+            } else if (n == (uint64_t)B) {
 #pragma unroll 4
                 for (int t = 0; t < B / L; ++t)
 #pragma unroll
                     for (int j = 0; j < L; ++j) {
                         const uint64_t e = (uint64_t)t * L + j;
-                        l[j] = R::apply(l[j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
+                        l[0][j] = R::apply(l[0][j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
                     }
             } else { /* a short block: the same sequence, every lane's next element in flight at once */
                 for (uint64_t t = 0; t * L < n; ++t)
 #pragma unroll
                     for (int j = 0; j < L; ++j) {
                         const uint64_t e = t * L + j;
-                        if (e < n) l[j] = R::apply(l[j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
+                        if (e < n) l[0][j] = R::apply(l[0][j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
                     }
             }
 #pragma unroll
-            for (int s = L / 2; s > 0; s /= 2)
+            for (int c = 0; c < V; ++c) {
 #pragma unroll
-                for (int j = 0; j < s; ++j) l[j] = R::apply(l[j], l[j + s]);
-            if (a.count == 1) { /* one element: the result itself (min/max: a NaN made canonical) */
-                l[0] = strided_element<R, Level0>(a.x, at0, 0);
-                if constexpr (R::combine == HR_CB_MIN || R::combine == HR_CB_MAX) l[0] = R::apply(l[0], l[0]);
+                for (int s = L / 2; s > 0; s /= 2)
+#pragma unroll
+                    for (int j = 0; j < s; ++j) l[c][j] = R::apply(l[c][j], l[c][j + s]);
+                if (a.count == 1) { /* one element: the result itself (min/max: a NaN made canonical) */
+                    l[c][0] = strided_element<R, Level0>(a.x, at0 + c, 0);
+                    if constexpr (R::combine == HR_CB_MIN || R::combine == HR_CB_MAX) l[c][0] = R::apply(l[c][0], l[c][0]);
+                }
+                if (a.blocks == 1 && a.count <= (uint64_t)B) store_result<R>(a, o * a.inner + i + c, l[c][0], a.count == 0);
+                else ((acc*)a.partial)[id * V + c] = l[c][0];
             }
-            if (a.blocks == 1 && a.count <= (uint64_t)B) store_result<R>(a, o * a.inner + i, l[0], a.count == 0);
-            else ((acc*)a.partial)[id] = l[0];
         }
     }
 }
