@@ -8,20 +8,20 @@
  * (order.h). A lane with no element is the operator's identity, which every combine leaves
  * exact, so the tree skips the steps that would only add identities. The tree's steps are
  * butterflies (hr_shfl_xor): apply is commutative, so every lane of the group ends with the
- * bits that the down-tree leaves in its first lane, and no broadcast is needed.
+ * bits that the down-tree leaves in its first lane, and no broadcast is needed. Where the
+ * combine picks by a total order (argmin/argmax, min/max), any tree has those bits, and a
+ * warp's tree combines each thread's slots before it shuffles.
  *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
  *    (host/tuning.h's table);
- *  - other rows: a warp (a 32-lane half of a wave64) per row; a row longer than a tile
- *    (and a CSR segment past segment_tiles.h's capacity) is streamed by its warp tile by tile,
- *    each tile partial
- *    folded at once into the next level's lanes (8 slots per thread per level), so the
- *    levels of any length need no workspace;
+ *  - other rows: a warp (a 32-lane half of a wave64) per row, rows of 129-256 lanes with the
+ *    next row's chunks in flight (rows_prefetch_kernel); a row longer than a tile (and a CSR
+ *    segment past segment_tiles.h's capacity) is streamed by its warp tile by tile, each tile
+ *    partial folded at once into the next level's lanes (8 slots per thread per level), so
+ *    the levels of any length need no workspace;
  *  - few rows longer than a tile: the full reduction's kernel itself, consecutive blocks per row
  *    (kernels.h, host/default_driver.h);
  *  - CSR segments: balanced by work (segment_tiles.h), short ones by this file's warp tile.
- * Strided results (inner > 1): a thread per (outer, block, inner) output folds its block's
- * 256 elements in 8 lanes (order.h), consecutive threads reading consecutive inner
- * positions; each level is one launch, the partials laid out [outer][block][inner]. */
+ * Strided results (inner > 1, columns): columns.h. */
 #ifndef HIPREDUCE_SEGMENTS_H
 #define HIPREDUCE_SEGMENTS_H
 
@@ -340,114 +340,6 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
             load(base + stride + mine);
             const typename R::acc r = chunk0_tile<R, HR_SEGMENT, SEG_SLOTS, HR_SEGMENT == W>(v, a.extent, g);
             if (base + mine < a.items && g == 0) store_result<R>(a, base + mine, r, false);
-        }
-    }
-}
-
-/* Level 0's elements as the combine takes them: v at position e along the axis. */
-template <class R> __device__ __forceinline__ typename R::acc strided_lift(typename R::value_t v, uint64_t e)
-{
-    if constexpr (R::keyed) return typename R::acc{R::key_of(v), (int64_t)e};
-    else return R::lift(v);
-}
-
-/* Element `at` of a strided level: level 0 the transformed input element (argmin/argmax: its
- * position e along the axis as the index), later levels an accumulator. */
-template <class R, bool Level0>
-__device__ __forceinline__ typename R::acc strided_element(const void* x, uint64_t at, uint64_t e)
-{
-    if constexpr (Level0) {
-        return strided_lift<R>(((const typename R::value_t*)x)[at], e);
-    } else {
-        return ((const typename R::acc*)x)[at];
-    }
-}
-
-/* Columns of a level, a thread per (outer, block, V consecutive inner positions). V > 1 (level 0,
- * host/tuning.h's strided_vector_bytes; inner a multiple of V, the input at a 16-byte boundary):
- * each element's V columns are one 16-byte load, so a thread has the 8 lanes' 128 bytes in flight
- * instead of 32; every column keeps its own lanes and order. */
-template <class R, int W, bool Level0, int V = 1>
-__global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
-{
-    HR_KERNEL_BODY(W)
-    {
-        using acc = typename R::acc;
-        using T = typename R::value_t;
-        static_assert(V == 1 || (Level0 && V * sizeof(T) == HR_CHUNK_BYTES), "vectors: 16-byte loads of the input");
-        constexpr int B = HR_STRIDED_BLOCK, L = HR_STRIDED_LANES;
-        const uint64_t columns = a.inner / V; /* of V positions each */
-        const uint64_t total = a.outer * a.blocks * columns;
-        const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-        const bool narrow = total <= UINT32_MAX; /* 32-bit divisions: a fraction of 64-bit ones' cost */
-        for (uint64_t id = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; id < total; id += stride) {
-            uint64_t i, b, o;
-            if (narrow) {
-                const uint32_t ob = (uint32_t)id / (uint32_t)columns;
-                i = (uint32_t)id - ob * (uint32_t)columns;
-                o = ob / (uint32_t)a.blocks;
-                b = ob - (uint32_t)o * (uint32_t)a.blocks;
-            } else {
-                const uint64_t ob = id / columns;
-                i = id % columns;
-                b = ob % a.blocks;
-                o = ob / a.blocks;
-            }
-            i *= V;
-            const uint64_t e0 = b * B;
-            const uint64_t n = a.count - e0 < (uint64_t)B ? a.count - e0 : (uint64_t)B;
-            const uint64_t at0 = (o * a.count + e0) * a.inner + i;
-            acc l[V][L];
-#pragma unroll
-            for (int c = 0; c < V; ++c)
-#pragma unroll
-                for (int j = 0; j < L; ++j) l[c][j] = R::identity();
-            if constexpr (V > 1) { /* every lane's next 16 bytes in flight at once, then folded */
-                const T* x = (const T*)a.x;
-#pragma unroll 1
-                for (uint64_t t = 0; t * L < n; ++t) {
-                    T v[L][V];
-#pragma unroll
-                    for (int j = 0; j < L; ++j)
-                        if (t * L + j < n) {
-                            const uint4 raw = hr_load16_input(x + at0 + (t * L + j) * a.inner);
-                            memcpy(v[j], &raw, sizeof v[j]);
-                        }
-#pragma unroll
-                    for (int j = 0; j < L; ++j)
-                        if (t * L + j < n)
-#pragma unroll
-                            for (int c = 0; c < V; ++c) l[c][j] = R::apply(l[c][j], strided_lift<R>(v[j][c], e0 + t * L + j));
-                }
-            } else if (n == (uint64_t)B) {
-#pragma unroll 4
-                for (int t = 0; t < B / L; ++t)
-#pragma unroll
-                    for (int j = 0; j < L; ++j) {
-                        const uint64_t e = (uint64_t)t * L + j;
-                        l[0][j] = R::apply(l[0][j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
-                    }
-            } else { /* a short block: the same sequence, every lane's next element in flight at once */
-                for (uint64_t t = 0; t * L < n; ++t)
-#pragma unroll
-                    for (int j = 0; j < L; ++j) {
-                        const uint64_t e = t * L + j;
-                        if (e < n) l[0][j] = R::apply(l[0][j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
-                    }
-            }
-#pragma unroll
-            for (int c = 0; c < V; ++c) {
-#pragma unroll
-                for (int s = L / 2; s > 0; s /= 2)
-#pragma unroll
-                    for (int j = 0; j < s; ++j) l[c][j] = R::apply(l[c][j], l[c][j + s]);
-                if (a.count == 1) { /* one element: the result itself (min/max: a NaN made canonical) */
-                    l[c][0] = strided_element<R, Level0>(a.x, at0 + c, 0);
-                    if constexpr (R::combine == HR_CB_MIN || R::combine == HR_CB_MAX) l[c][0] = R::apply(l[c][0], l[c][0]);
-                }
-                if (a.blocks == 1 && a.count <= (uint64_t)B) store_result<R>(a, o * a.inner + i + c, l[c][0], a.count == 0);
-                else ((acc*)a.partial)[id * V + c] = l[c][0];
-            }
         }
     }
 }

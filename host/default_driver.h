@@ -1,13 +1,14 @@
 /* The default algorithm's driver (AUTO), a host template over (operator, warp width). Every call
  * it runs is the shaped call [outer][extent][inner]: a full reduction (hipreduce_reduce, _argreduce,
  * _dot) is outer 1, extent n, inner 1, and takes the same kernel as any single row. The shape picks
- * the kernel (device/kernels.h, device/segments.h) and its levels; the workspace is the partials of
+ * the kernel (device/kernels.h, segments.h, columns.h) and its levels; the workspace is the partials of
  * the levels between the input and the results, and the arrival counters of the tree kernel's.
  * One function both sizes and runs a call, so the size query and the launches cannot disagree. */
 #ifndef HIPREDUCE_DEFAULT_DRIVER_H
 #define HIPREDUCE_DEFAULT_DRIVER_H
 
 #include "drivers.h"
+#include "columns.h"
 #include "segment_tiles.h"
 
 namespace hr {

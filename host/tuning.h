@@ -87,7 +87,7 @@ inline segment_row segment_shape(unsigned long long lanes)
         if (lanes <= row.max_lanes) return row;
     return {lanes, 32, 8, false};
 }
-/* Columns (device/segments.h, strided_kernel): bytes of consecutive columns a thread reads per
+/* Columns (device/columns.h, strided_kernel): bytes of consecutive columns a thread reads per
  * element at level 0 (16: one 16-byte load; 0: a column per thread). H200, h6r's harness, f32 sum,
  * the same run: 16 x 4194304 2429 -> 3313 GB/s, 64 x 1048576 2882 -> 3880, 1024 x 65536 3660 ->
  * 3970; 8 bytes: 3028, 3583, 3730; two elements' loads of each lane in flight (more registers,
