@@ -92,9 +92,9 @@ inline segment_row segment_shape(unsigned long long lanes)
  * element at level 0 (16: one 16-byte load; 0: a column per thread). H200, f32 sum, hipreduce-bench
  * in the run above: 16 x 4194304 2413-2433 -> 3363-3387 GB/s, 64 x 1048576 2859-2895 -> 3653-3746,
  * 65536 x 1024 3239-3285 -> 3498-3559, 1024 x 65536 3550-3638 -> 3674-3789. The kernel harness
- * (one run: 2429 -> 3313, 2882 -> 3880, 3660 -> 3970 for the same three first shapes) gave 8 bytes
- * 3028, 3583, 3730, and two elements' loads of each lane in flight (2 blocks per SM) 2889, 3491,
- * 3737. */
+ * (one run, 16 x 4194304, 64 x 1048576, 1024 x 65536: 2429 -> 3313, 2882 -> 3880, 3660 -> 3970)
+ * gave 8 bytes 3028, 3583, 3730, and two elements' loads of each lane in flight (2 blocks per SM)
+ * 2889, 3491, 3737. */
 constexpr unsigned strided_vector_bytes = 16;
 /* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
  * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on
