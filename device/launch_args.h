@@ -1,5 +1,5 @@
 /* What the default algorithm's kernels receive: one parameter pack per kernel (tree_kernel:
- * tree_args, kernels.h; segments_kernel: seg_args and strided_kernel: strided_args, segments.h;
+ * tree_args, kernels.h; segments_kernel: seg_args, segments.h; strided_kernel: strided_args, columns.h;
  * the CSR segments' kernels: tile_args, segment_tiles.h),
  * each the shared result part plus the inputs and the shape that its kernel walks, and the one
  * store of a result that every kernel makes. The host fills them from its one call struct

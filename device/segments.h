@@ -8,20 +8,20 @@
  * (order.h). A lane with no element is the operator's identity, which every combine leaves
  * exact, so the tree skips the steps that would only add identities. The tree's steps are
  * butterflies (hr_shfl_xor): apply is commutative, so every lane of the group ends with the
- * bits that the down-tree leaves in its first lane, and no broadcast is needed.
+ * bits that the down-tree leaves in its first lane, and no broadcast is needed. Where the
+ * combine picks by a total order (argmin/argmax, min/max), any tree has those bits, and a
+ * warp's tree combines each thread's slots before it shuffles.
  *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
  *    (host/tuning.h's table);
- *  - other rows: a warp (a 32-lane half of a wave64) per row; a row longer than a tile
- *    (and a CSR segment past segment_tiles.h's capacity) is streamed by its warp tile by tile,
- *    each tile partial
- *    folded at once into the next level's lanes (8 slots per thread per level), so the
- *    levels of any length need no workspace;
+ *  - other rows: a warp (a 32-lane half of a wave64) per row, rows of 129-256 lanes with the
+ *    next row's chunks in flight (rows_prefetch_kernel); a row longer than a tile (and a CSR
+ *    segment past segment_tiles.h's capacity) is streamed by its warp tile by tile, each tile
+ *    partial folded at once into the next level's lanes (8 slots per thread per level), so
+ *    the levels of any length need no workspace;
  *  - few rows longer than a tile: the full reduction's kernel itself, consecutive blocks per row
  *    (kernels.h, host/default_driver.h);
  *  - CSR segments: balanced by work (segment_tiles.h), short ones by this file's warp tile.
- * Strided results (inner > 1): a thread per (outer, block, inner) output folds its block's
- * 256 elements in 8 lanes (order.h), consecutive threads reading consecutive inner
- * positions; each level is one launch, the partials laid out [outer][block][inner]. */
+ * Strided results (inner > 1, columns): columns.h. */
 #ifndef HIPREDUCE_SEGMENTS_H
 #define HIPREDUCE_SEGMENTS_H
 
@@ -79,6 +79,11 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
     for (int k = 0; k < SEG_SLOTS; ++k) a[k] = fold[k].result(tile_first);
 }
 
+/* Whether the combine picks one operand by a total order (argmin/argmax: key, then index; min/max:
+ * combines.h orders -0.0 below +0.0 and makes NaN canonical), so that any tree of combines gives
+ * the segment tree's bits. */
+template <class R> constexpr bool any_order() { return R::keyed || R::combine == HR_CB_MIN || R::combine == HR_CB_MAX; }
+
 /* The segment tree over a group's slots (slot k of thread g is lane g + G*k); every lane of
  * the group returns the tile's value. `lanes`: lanes with elements, uniform in the group;
  * Skip: leave out the steps that would only combine identities (allowed where the group is
@@ -86,7 +91,21 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
 template <class R, int G, bool Skip>
 __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_SLOTS], uint32_t lanes)
 {
-    if constexpr (G == HR_SEGMENT) {
+    if constexpr (G == HR_SEGMENT && any_order<R>()) {
+        /* Any tree gives the segment tree's bits here: a thread's slots first, then one value's
+         * 5 butterflies instead of 8 values' (argmax per row of 1024 f32: 2454 -> 3647 GB/s). */
+#pragma unroll
+        for (int s = SEG_SLOTS / 2; s > 0; s /= 2)
+#pragma unroll
+            for (int k = 0; k < s; ++k)
+                if (!Skip || (uint32_t)(k + s) * HR_SEGMENT < lanes) a[k] = R::apply(a[k], a[k + s]);
+#pragma unroll
+        for (int s = HR_SEGMENT / 2; s > 0; s /= 2) {
+            if (Skip && (uint32_t)s >= lanes) continue; /* only identities beyond */
+            a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, HR_SEGMENT));
+        }
+        return a[0];
+    } else if constexpr (G == HR_SEGMENT) {
 #pragma unroll
         for (int k = 0; k < SEG_SLOTS; ++k) {
             if (Skip && (uint32_t)k * HR_SEGMENT >= lanes) break;
@@ -132,6 +151,27 @@ __device__ __forceinline__ typename R::acc group_tile(const typename R::value_t*
     return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
 }
 
+/* A slice of at most G * S lanes from its chunks v[k] (chunk 0 of lane g + G*k, k < S; the other
+ * slots the identity), elements past `valid` left out: group_tile's folds and tree, so its bits. */
+template <class R, int G, int S, bool Skip>
+__device__ __forceinline__ typename R::acc chunk0_tile(const typename R::value_t (&v)[S][chunk_items<R>()],
+                                                      uint64_t valid, unsigned g)
+{
+    constexpr int items = chunk_items<R>();
+    typename R::acc a[SEG_SLOTS];
+#pragma unroll
+    for (int k = 0; k < SEG_SLOTS; ++k) {
+        const uint32_t lane = g + (unsigned)G * (unsigned)k;
+        input_fold<R> fold(R::identity(), lane * items);
+        if (k < S)
+#pragma unroll
+            for (int i = 0; i < items; ++i)
+                if ((uint64_t)lane * items + i < valid) fold.add(v[k < S ? k : 0][i], lane_pos<R>(0, i));
+        a[k] = fold.result(0);
+    }
+    return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
+}
+
 /* K short slices per group at once (host/tuning.h's segment_table rows with slots < 8): slice j
  * has valid[j] <= G * S lanes, so a thread's slots are chunk 0 of lanes g + G*k, k < S, and the
  * other slots hold the identity. Every slice's chunks are loaded before any is folded, so the
@@ -165,20 +205,7 @@ __device__ __forceinline__ void group_short_tiles(typename R::acc (&out)[K],
         }
     }
 #pragma unroll
-    for (int j = 0; j < K; ++j) {
-        typename R::acc a[SEG_SLOTS];
-#pragma unroll
-        for (int k = 0; k < SEG_SLOTS; ++k) {
-            const uint32_t lane = g + (unsigned)G * (unsigned)k;
-            input_fold<R> fold(R::identity(), lane * items);
-            if (k < S)
-#pragma unroll
-                for (int i = 0; i < items; ++i)
-                    if ((uint64_t)lane * items + i < valid[j]) fold.add(v[j][k < S ? k : 0][i], lane_pos<R>(0, i));
-            a[k] = fold.result(0);
-        }
-        out[j] = group_tree<R, G, Skip>(a, tile_lanes<R>(valid[j]));
-    }
+    for (int j = 0; j < K; ++j) out[j] = chunk0_tile<R, G, S, Skip>(v[j], valid[j], g);
 }
 
 /* A slice longer than a tile, by one warp-wide group: level-0 tiles in order, each partial
@@ -280,75 +307,39 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
     }
 }
 
-/* Element `at` of a strided level: level 0 the transformed input element (argmin/argmax: its
- * position e along the axis as the index), later levels an accumulator. */
-template <class R, bool Level0>
-__device__ __forceinline__ typename R::acc strided_element(const void* x, uint64_t at, uint64_t e)
-{
-    if constexpr (Level0) {
-        const typename R::value_t v = ((const typename R::value_t*)x)[at];
-        if constexpr (R::keyed) return typename R::acc{R::key_of(v), (int64_t)e};
-        else return R::lift(v);
-    } else {
-        return ((const typename R::acc*)x)[at];
-    }
-}
-
-template <class R, int W, bool Level0>
-__global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
+/* Rows of at most HR_TILE_LANES lanes (chunk 0 only), each at a 16-byte boundary and of whole
+ * chunks (host/tuning.h's segment_table rows with prefetch): a warp-wide group per row,
+ * grid-stride, the next row's chunks loaded while this row folds and climbs its tree (as the
+ * full reduction's kernel prefetches its next tile; ncu on 65536 x 1024 f32 without it: loads,
+ * then the tree, then the next row, DRAM 55%). chunk0_tile's folds and tree: group_tile's bits. */
+template <class R, int W>
+__global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a)
 {
     HR_KERNEL_BODY(W)
     {
-        using acc = typename R::acc;
-        constexpr int B = HR_STRIDED_BLOCK, L = HR_STRIDED_LANES;
-        const uint64_t total = a.outer * a.blocks * a.inner;
-        const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-        const bool narrow = total <= UINT32_MAX; /* 32-bit divisions: a fraction of 64-bit ones' cost */
-        for (uint64_t id = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; id < total; id += stride) {
-            uint64_t i, b, o;
-            if (narrow) {
-                const uint32_t ob = (uint32_t)id / (uint32_t)a.inner;
-                i = (uint32_t)id - ob * (uint32_t)a.inner;
-                o = ob / (uint32_t)a.blocks;
-                b = ob - (uint32_t)o * (uint32_t)a.blocks;
-            } else {
-                const uint64_t ob = id / a.inner;
-                i = id % a.inner;
-                b = ob % a.blocks;
-                o = ob / a.blocks;
-            }
-            const uint64_t e0 = b * B;
-            const uint64_t n = a.count - e0 < (uint64_t)B ? a.count - e0 : (uint64_t)B;
-            const uint64_t at0 = (o * a.count + e0) * a.inner + i;
-            acc l[L];
+        using T = typename R::value_t;
+        constexpr int items = chunk_items<R>();
+        const unsigned g = threadIdx.x % HR_SEGMENT;
+        const uint32_t lanes = (uint32_t)(a.extent / items);
+        const uint64_t per_block = HR_TILE_LANES / HR_SEGMENT, stride = (uint64_t)gridDim.x * per_block;
+        /* As segments_kernel: every group of a warp runs the same number of iterations. */
+        const uint64_t warp_first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (W / HR_SEGMENT);
+        const uint64_t mine = threadIdx.x % W / HR_SEGMENT;
+        uint4 next[SEG_SLOTS];
+        const auto load = [&](uint64_t item) {
+            const T* row = (const T*)a.x + item * a.extent;
 #pragma unroll
-            for (int j = 0; j < L; ++j) l[j] = R::identity();
-            if (n == (uint64_t)B) {
-#pragma unroll 4
-                for (int t = 0; t < B / L; ++t)
-#pragma unroll
-                    for (int j = 0; j < L; ++j) {
-                        const uint64_t e = (uint64_t)t * L + j;
-                        l[j] = R::apply(l[j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
-                    }
-            } else { /* a short block: the same sequence, every lane's next element in flight at once */
-                for (uint64_t t = 0; t * L < n; ++t)
-#pragma unroll
-                    for (int j = 0; j < L; ++j) {
-                        const uint64_t e = t * L + j;
-                        if (e < n) l[j] = R::apply(l[j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
-                    }
-            }
-#pragma unroll
-            for (int s = L / 2; s > 0; s /= 2)
-#pragma unroll
-                for (int j = 0; j < s; ++j) l[j] = R::apply(l[j], l[j + s]);
-            if (a.count == 1) { /* one element: the result itself (min/max: a NaN made canonical) */
-                l[0] = strided_element<R, Level0>(a.x, at0, 0);
-                if constexpr (R::combine == HR_CB_MIN || R::combine == HR_CB_MAX) l[0] = R::apply(l[0], l[0]);
-            }
-            if (a.blocks == 1 && a.count <= (uint64_t)B) store_result<R>(a, o * a.inner + i, l[0], a.count == 0);
-            else ((acc*)a.partial)[id] = l[0];
+            for (int k = 0; k < SEG_SLOTS; ++k)
+                if (item < a.items && g + HR_SEGMENT * k < lanes)
+                    next[k] = hr_load16_input(row + (uint64_t)(g + HR_SEGMENT * k) * items);
+        };
+        load(warp_first + mine);
+        for (uint64_t base = warp_first; base < a.items; base += stride) {
+            T v[SEG_SLOTS][items];
+            memcpy(v, next, sizeof v);
+            load(base + stride + mine);
+            const typename R::acc r = chunk0_tile<R, HR_SEGMENT, SEG_SLOTS, HR_SEGMENT == W>(v, a.extent, g);
+            if (base + mine < a.items && g == 0) store_result<R>(a, base + mine, r, false);
         }
     }
 }

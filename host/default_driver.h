@@ -1,13 +1,14 @@
 /* The default algorithm's driver (AUTO), a host template over (operator, warp width). Every call
  * it runs is the shaped call [outer][extent][inner]: a full reduction (hipreduce_reduce, _argreduce,
  * _dot) is outer 1, extent n, inner 1, and takes the same kernel as any single row. The shape picks
- * the kernel (device/kernels.h, device/segments.h) and its levels; the workspace is the partials of
+ * the kernel (device/kernels.h, segments.h, columns.h) and its levels; the workspace is the partials of
  * the levels between the input and the results, and the arrival counters of the tree kernel's.
  * One function both sizes and runs a call, so the size query and the launches cannot disagree. */
 #ifndef HIPREDUCE_DEFAULT_DRIVER_H
 #define HIPREDUCE_DEFAULT_DRIVER_H
 
 #include "drivers.h"
+#include "columns.h"
 #include "segment_tiles.h"
 
 namespace hr {
@@ -82,11 +83,21 @@ constexpr bool segment_rows_instantiated()
     return true;
 }
 static_assert(segment_rows_instantiated(), "run_slices launches an instance for each row of segment_table");
+template <class R> constexpr bool rows_prefetch() { return chunk_items<R>() <= 4; }
 template <class R, int W> hipError_t run_slices(const reduce_call& c)
 {
     if (c.size_only || c.outer == 0) return hipSuccess;
     const seg_args a = {{c.result, c.index, c.out_dtype}, c.input, c.outer, c.extent};
-    const segment_row row = segment_shape((c.extent + chunk_items<R>() - 1) / chunk_items<R>());
+    const uint64_t lanes = (c.extent + chunk_items<R>() - 1) / chunk_items<R>();
+    const segment_row row = segment_shape(lanes);
+    /* Prefetching warps: rows of chunk 0 only, each at a 16-byte boundary and of whole chunks; 4- and
+     * 8-byte elements (i8 -> i64 took 220 registers: a register per byte of the next row). */
+    if constexpr (rows_prefetch<R>())
+        if (row.prefetch && lanes <= HR_TILE_LANES && c.extent % chunk_items<R>() == 0 && ((uintptr_t)c.input & 15) == 0) {
+            hipLaunchKernelGGL((rows_prefetch_kernel<R, W>), dim3(grid_over(a.items, HR_TILE_LANES / HR_SEGMENT, *c.dev)),
+                               dim3(HR_TILE_LANES), 0, c.stream, a);
+            return hipGetLastError();
+        }
     if (row.group == 4 && row.slots == 2) return launch_segments<R, W, 4, 2>(c, a);
     if (row.group == 4) return launch_segments<R, W, 4, SEG_SLOTS>(c, a);
     return launch_segments<R, W, HR_SEGMENT, SEG_SLOTS>(c, a);
@@ -122,6 +133,16 @@ template <class R, int W> hipError_t run_segments(const reduce_call& c, call_nee
     return hipGetLastError();
 }
 
+/* Consecutive columns per thread of a strided level 0 (host/tuning.h's strided_vector_bytes): one
+ * 16-byte load per element, for sums whose lanes' accumulators of V columns take no more registers
+ * than those bytes (not sums that widen; f64 max took 154 registers); 1: a column per thread. */
+template <class R> constexpr int strided_vector()
+{
+    using T = typename R::value_t;
+    constexpr int v = (int)(strided_vector_bytes / sizeof(T));
+    return strided_vector_bytes == HR_CHUNK_BYTES && v > 1 && R::combine == HR_CB_ADD && sizeof(typename R::acc) <= sizeof(T) ? v : 1;
+}
+
 /* Columns (inner > 1): one launch per level of HR_STRIDED_BLOCK blocks. */
 template <class R, int W> hipError_t run_strided(const reduce_call& c, call_need* bytes)
 {
@@ -146,7 +167,11 @@ template <class R, int W> hipError_t run_strided(const reduce_call& c, call_need
                           k + 1 < levels ? counts[k + 1] : 1,
                           k + 1 < levels ? c.workspace + offset[k + 1] : nullptr};
         const dim3 grid(grid_over(c.outer * a.blocks * c.inner, HR_TILE_LANES, *c.dev));
-        if (k == 0)
+        constexpr int V = strided_vector<R>();
+        if (k == 0 && V > 1 && c.inner % V == 0 && ((uintptr_t)c.input & 15) == 0)
+            hipLaunchKernelGGL((strided_kernel<R, W, true, V>), dim3(grid_over(c.outer * a.blocks * (c.inner / V), HR_TILE_LANES, *c.dev)),
+                               dim3(HR_TILE_LANES), 0, c.stream, a);
+        else if (k == 0)
             hipLaunchKernelGGL((strided_kernel<R, W, true>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
         else
             hipLaunchKernelGGL((strided_kernel<R, W, false>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);

@@ -58,6 +58,7 @@ struct segment_row {
     unsigned long long max_lanes; /* rows of at most this many lanes */
     int group;                    /* threads per row: 4 (8 rows per warp) or 32 */
     int slots;                    /* groups of 4: lanes per thread; below 8, 8 / slots rows per group at once */
+    bool prefetch;                /* groups of 32: the next row's chunks loaded during this row's tree */
 };
 constexpr segment_row segment_table[] = {
     /* Groups of 4 (8 rows per warp). H200, f32 sum, hipreduce-bench, CUB 3.5 in the same run
@@ -66,20 +67,35 @@ constexpr segment_row segment_table[] = {
      * 4194304 x 16 2320-2323 GB/s against one row per group's 2117-2155 (33a00c7, same run).
      * 4 rows per group lost elsewhere, so the other rows keep one: 8388608 x 8 905-914 (one row:
      * 1151-1156), 2097152 x 32 3052-3074 (3122-3178). */
-    {2, 4, 8},
-    {4, 4, 2},
+    {2, 4, 8, false},
+    {4, 4, 2, false},
     /* f32 rows <= 128 elements: 8 rows per warp, one row per group. 4194304 x 16: 2018 GB/s (a
      * thread per row, 8 lanes in one thread, gave 1538); 1048576 x 64: 2969 GB/s (1.46x CUB 3.5). */
-    {32, 4, 8},
-    /* longer rows: a warp each. 65536 x 1024: 2828 GB/s (1.26x CUB 3.5). */
-    {256, 32, 8},
+    {32, 4, 8, false},
+    /* longer rows: a warp each. 65536 x 1024: 2828 GB/s (1.26x CUB 3.5). Rows of 129-256 lanes
+     * (f32: 513-1024 elements) prefetch the next row (device/segments.h, rows_prefetch_kernel;
+     * H200, hipreduce-bench, 4b7cec3 against 3804623 in one run, docs/BENCHMARKS.md "Rows and
+     * columns"): 65536 x 1024 sum 2793-2816 -> 3802-3896 GB/s (CUB 3.5 2207-2232), argmax
+     * 2192-2210 -> 3250-3341 with the order-free tree (group_tree). Shorter rows keep the plain
+     * loop: in a kernel harness of the same session, 262144 x 256 argmax ran 1523 GB/s plain and
+     * 1298 prefetched (its registers: 2 blocks per SM instead of 4), though its sum went 2288 -> 2892. */
+    {128, 32, 8, false},
+    {256, 32, 8, true},
 };
 inline segment_row segment_shape(unsigned long long lanes)
 {
     for (const segment_row& row : segment_table)
         if (lanes <= row.max_lanes) return row;
-    return {lanes, 32, 8};
+    return {lanes, 32, 8, false};
 }
+/* Columns (device/columns.h, strided_kernel): bytes of consecutive columns a thread reads per
+ * element at level 0 (16: one 16-byte load; 0: a column per thread). H200, f32 sum, hipreduce-bench
+ * in the run above: 16 x 4194304 2413-2433 -> 3363-3387 GB/s, 64 x 1048576 2859-2895 -> 3653-3746,
+ * 65536 x 1024 3239-3285 -> 3498-3559, 1024 x 65536 3550-3638 -> 3674-3789. The kernel harness
+ * (one run, 16 x 4194304, 64 x 1048576, 1024 x 65536: 2429 -> 3313, 2882 -> 3880, 3660 -> 3970)
+ * gave 8 bytes 3028, 3583, 3730, and two elements' loads of each lane in flight (2 blocks per SM)
+ * 2889, 3491, 3737. */
+constexpr unsigned strided_vector_bytes = 16;
 /* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
  * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on
  * num_segments only, as the public header promises. 2^18 slots hold every long segment of up to
