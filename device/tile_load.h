@@ -80,6 +80,21 @@ template <class R> __host__ __device__ constexpr uint32_t lane_pos(int c, int v)
     return (uint32_t)c * HR_TILE_LANES * chunk_items<R>() + v;
 }
 
+/* Element i of a 16-byte chunk (i a constant once unrolled). 8- and 16-bit elements are shifted
+ * out of its 32-bit words: copied out byte-wise, a chunk stayed in scratch on AMD (issue 21). */
+template <class T> __device__ __forceinline__ T chunk_element(const uint4& raw, int i)
+{
+    if constexpr (sizeof(T) < 4) {
+        constexpr int per_word = 4 / (int)sizeof(T);
+        const uint32_t w = i / per_word == 0 ? raw.x : i / per_word == 1 ? raw.y : i / per_word == 2 ? raw.z : raw.w;
+        return (T)(w >> (8 * (int)sizeof(T) * (i % per_word)));
+    } else {
+        T v[HR_CHUNK_BYTES / sizeof(T)];
+        HR_MEMCPY(v, &raw, sizeof v);
+        return v[i];
+    }
+}
+
 template <class R>
 __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, const input_chunks<R>& r, unsigned lane,
                                                       uint64_t tile_first)
@@ -91,10 +106,10 @@ __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, con
     for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
         if constexpr (input_fold<R>::words) { /* four 8-bit elements at once */
             uint32_t wx[4];
-            memcpy(wx, &r.x.raw[c], sizeof wx);
+            HR_MEMCPY(wx, &r.x.raw[c], sizeof wx);
             if constexpr (R::inputs == 2) {
                 uint32_t wy[4];
-                memcpy(wy, &r.y.raw[c], sizeof wy);
+                HR_MEMCPY(wy, &r.y.raw[c], sizeof wy);
 #pragma unroll
                 for (int i = 0; i < 4; ++i) fold.add_word(wx[i], wy[i]);
             } else {
@@ -103,16 +118,13 @@ __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, con
             }
             continue;
         }
-        T vx[items];
-        memcpy(vx, &r.x.raw[c], sizeof vx);
         if constexpr (R::inputs == 2) {
-            T vy[items];
-            memcpy(vy, &r.y.raw[c], sizeof vy);
 #pragma unroll
-            for (int i = 0; i < items; ++i) fold.add(vx[i], vy[i], lane_pos<R>(c, i));
+            for (int i = 0; i < items; ++i)
+                fold.add(chunk_element<T>(r.x.raw[c], i), chunk_element<T>(r.y.raw[c], i), lane_pos<R>(c, i));
         } else {
 #pragma unroll
-            for (int i = 0; i < items; ++i) fold.add(vx[i], lane_pos<R>(c, i));
+            for (int i = 0; i < items; ++i) fold.add(chunk_element<T>(r.x.raw[c], i), lane_pos<R>(c, i));
         }
     }
     return fold.result(tile_first);
@@ -197,7 +209,7 @@ __device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::a
 #pragma unroll
             for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
                 acc v[items];
-                memcpy(v, &r.raw[c], sizeof v);
+                HR_MEMCPY(v, &r.raw[c], sizeof v);
 #pragma unroll
                 for (int i = 0; i < items; ++i) fold.add(v[i]);
             }
@@ -216,7 +228,7 @@ __device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::a
                     for (int k = 0; k < batch; ++k)
                         raw[k] = Coherent ? hr_load16_coherent(p + b * batch + k) : hr_load16_input(p + b * batch + k);
                     acc v[per_batch];
-                    memcpy(v, raw, sizeof v);
+                    HR_MEMCPY(v, raw, sizeof v);
 #pragma unroll
                     for (int i = 0; i < per_batch; ++i) fold.add(v[i]);
                 }
