@@ -80,19 +80,22 @@ template <class R> __host__ __device__ constexpr uint32_t lane_pos(int c, int v)
     return (uint32_t)c * HR_TILE_LANES * chunk_items<R>() + v;
 }
 
-/* Element i of a 16-byte chunk (i a constant once unrolled). 8- and 16-bit elements are shifted
- * out of its 32-bit words: copied out byte-wise, a chunk stayed in scratch on AMD (issue 21). */
-template <class T> __device__ __forceinline__ T chunk_element(const uint4& raw, int i)
+/* The elements of a 16-byte chunk. On AMD (and in the emulator, which tests that path), 8- and
+ * 16-bit ones are shifted out of its 32-bit words: copied out as bytes, the chunk stayed in scratch
+ * there (clang, issue 21). nvcc keeps the copy: the shifts cost registers in its segment kernels. */
+template <class T> __device__ __forceinline__ void chunk_elements(T (&v)[HR_CHUNK_BYTES / sizeof(T)], const uint4& raw)
 {
+#if !defined(HIPREDUCE_BACKEND_CUDA)
     if constexpr (sizeof(T) < 4) {
         constexpr int per_word = 4 / (int)sizeof(T);
-        const uint32_t w = i / per_word == 0 ? raw.x : i / per_word == 1 ? raw.y : i / per_word == 2 ? raw.z : raw.w;
-        return (T)(w >> (8 * (int)sizeof(T) * (i % per_word)));
-    } else {
-        T v[HR_CHUNK_BYTES / sizeof(T)];
-        HR_MEMCPY(v, &raw, sizeof v);
-        return v[i];
+        const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
+#pragma unroll
+        for (int i = 0; i < HR_CHUNK_BYTES / (int)sizeof(T); ++i)
+            v[i] = (T)(w[i / per_word] >> (8 * (int)sizeof(T) * (i % per_word)));
+        return;
     }
+#endif
+    HR_MEMCPY(v, &raw, sizeof v);
 }
 
 template <class R>
@@ -118,13 +121,16 @@ __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, con
             }
             continue;
         }
+        T vx[items];
+        chunk_elements(vx, r.x.raw[c]);
         if constexpr (R::inputs == 2) {
+            T vy[items];
+            chunk_elements(vy, r.y.raw[c]);
 #pragma unroll
-            for (int i = 0; i < items; ++i)
-                fold.add(chunk_element<T>(r.x.raw[c], i), chunk_element<T>(r.y.raw[c], i), lane_pos<R>(c, i));
+            for (int i = 0; i < items; ++i) fold.add(vx[i], vy[i], lane_pos<R>(c, i));
         } else {
 #pragma unroll
-            for (int i = 0; i < items; ++i) fold.add(chunk_element<T>(r.x.raw[c], i), lane_pos<R>(c, i));
+            for (int i = 0; i < items; ++i) fold.add(vx[i], lane_pos<R>(c, i));
         }
     }
     return fold.result(tile_first);
