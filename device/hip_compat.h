@@ -33,6 +33,15 @@
  * aligned. The emulator defines both its own way (compat/emu.h). */
 template <class T> using hr_alias = T;
 
+/* Copies of bits in device code (a chunk's elements, an accumulator's words). HIP's device memcpy
+ * (ROCm 5.2) is a byte loop: chunks copied through it stayed in scratch, byte by byte, and the
+ * default path's kernels spilled on gfx90a and gfx1030 (issue 21); clang's builtin copies words. */
+#if defined(HIPREDUCE_BACKEND_AMD)
+#define HR_MEMCPY __builtin_memcpy
+#else
+#define HR_MEMCPY memcpy
+#endif
+
 #if defined(HIPREDUCE_BACKEND_CUDA)
 #include "compat/cuda.h"
 #elif defined(HIPREDUCE_BACKEND_AMD)

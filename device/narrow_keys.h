@@ -97,7 +97,7 @@ template <class R> __device__ __forceinline__ uint32_t narrow_key_lane(const lan
     constexpr int words = HR_TILE_CHUNKS * HR_CHUNK_BYTES / 4, items = chunk_items<R>();
     static_assert(HR_TILE_LANES * HR_TILE_CHUNKS * items <= 16384, "a tile position fits 14 bits");
     uint32_t w[words];
-    memcpy(w, r.raw, sizeof w);
+    HR_MEMCPY(w, r.raw, sizeof w);
     uint32_t key, place; /* the lane's best mapped key and its first place (0 .. 4 * items - 1) */
     constexpr uint32_t flip = map::half ? 0u : map::int_flip;
     if constexpr (sizeof(typename R::value_t) == 1) {

@@ -373,6 +373,19 @@ template <class R, int W> __device__ HR_NOINLINE void stream_past_capacity(const
     }
 }
 
+/* A block-uniform 64-bit value read from global memory, held in scalar registers on AMD (the
+ * compiler cannot prove a loaded value uniform; in vector registers the walk's values pushed launch
+ * 3 past its 128 VGPRs: issue 21). The value itself elsewhere. */
+__device__ __forceinline__ uint64_t block_uniform(uint64_t v)
+{
+#if defined(HIPREDUCE_BACKEND_AMD) && defined(__HIP_DEVICE_COMPILE__)
+    return (uint64_t)__builtin_amdgcn_readfirstlane((int)(uint32_t)v) |
+           (uint64_t)(uint32_t)__builtin_amdgcn_readfirstlane((int)(uint32_t)(v >> 32)) << 32;
+#else
+    return v;
+#endif
+}
+
 /* Launch 3: the footprints' tiles shared evenly by the persistent grid, then the long segments
  * past the capacity, a 32-lane group each. */
 template <class R, int W>
@@ -383,19 +396,20 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
         using T = typename R::value_t;
         constexpr uint64_t TI = tile_items<R>();
         HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
-        const uint64_t longs = a.header[0];
+        const uint64_t longs = block_uniform(a.header[0]);
         if (longs == 0) return;
-        const uint64_t total = a.long_base[longs];
+        const uint64_t total = block_uniform(a.long_base[longs]);
         const uint64_t work = total < a.capacity ? total : a.capacity;
         const uint64_t w0 = work * blockIdx.x / gridDim.x, w1 = work * (blockIdx.x + 1) / gridDim.x;
         /* The walk's state lies in shared memory while the tiles stream (block-uniform values that
          * would otherwise hold registers the stream's prefetch needs: 64 bytes spilled). */
         HR_SHARED(walk, tile_walk);
         for (uint64_t r = w0 < w1 ? block_search(a.long_base, longs, w0) : longs; r < longs;) {
-            const uint64_t at = a.long_base[r];
+            const uint64_t at = block_uniform(a.long_base[r]);
             if (at >= w1) break;
             uint64_t first, count;
             segment_span(a.offsets, a.items, a.long_ids[r], &first, &count);
+            first = block_uniform(first), count = block_uniform(count);
             if (at + footprint_of<R>(count) > a.capacity) break; /* streamed below */
             const uint64_t tiles = (count + TI - 1) / TI;
             const uint64_t i0 = w0 > at ? w0 - at : 0, i1 = w1 - at < tiles ? w1 - at : tiles;

@@ -80,6 +80,24 @@ template <class R> __host__ __device__ constexpr uint32_t lane_pos(int c, int v)
     return (uint32_t)c * HR_TILE_LANES * chunk_items<R>() + v;
 }
 
+/* The elements of a 16-byte chunk. On AMD (and in the emulator, which tests that path), 8- and
+ * 16-bit ones are shifted out of its 32-bit words: copied out as bytes, the chunk stayed in scratch
+ * there (clang, issue 21). nvcc keeps the copy: the shifts cost registers in its segment kernels. */
+template <class T> __device__ __forceinline__ void chunk_elements(T (&v)[HR_CHUNK_BYTES / sizeof(T)], const uint4& raw)
+{
+#if !defined(HIPREDUCE_BACKEND_CUDA)
+    if constexpr (sizeof(T) < 4) {
+        constexpr int per_word = 4 / (int)sizeof(T);
+        const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
+#pragma unroll
+        for (int i = 0; i < HR_CHUNK_BYTES / (int)sizeof(T); ++i)
+            v[i] = (T)(w[i / per_word] >> (8 * (int)sizeof(T) * (i % per_word)));
+        return;
+    }
+#endif
+    HR_MEMCPY(v, &raw, sizeof v);
+}
+
 template <class R>
 __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, const input_chunks<R>& r, unsigned lane,
                                                       uint64_t tile_first)
@@ -91,10 +109,10 @@ __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, con
     for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
         if constexpr (input_fold<R>::words) { /* four 8-bit elements at once */
             uint32_t wx[4];
-            memcpy(wx, &r.x.raw[c], sizeof wx);
+            HR_MEMCPY(wx, &r.x.raw[c], sizeof wx);
             if constexpr (R::inputs == 2) {
                 uint32_t wy[4];
-                memcpy(wy, &r.y.raw[c], sizeof wy);
+                HR_MEMCPY(wy, &r.y.raw[c], sizeof wy);
 #pragma unroll
                 for (int i = 0; i < 4; ++i) fold.add_word(wx[i], wy[i]);
             } else {
@@ -104,10 +122,10 @@ __device__ __forceinline__ typename R::acc fold_input(typename R::acc start, con
             continue;
         }
         T vx[items];
-        memcpy(vx, &r.x.raw[c], sizeof vx);
+        chunk_elements(vx, r.x.raw[c]);
         if constexpr (R::inputs == 2) {
             T vy[items];
-            memcpy(vy, &r.y.raw[c], sizeof vy);
+            chunk_elements(vy, r.y.raw[c]);
 #pragma unroll
             for (int i = 0; i < items; ++i) fold.add(vx[i], vy[i], lane_pos<R>(c, i));
         } else {
@@ -197,7 +215,7 @@ __device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::a
 #pragma unroll
             for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
                 acc v[items];
-                memcpy(v, &r.raw[c], sizeof v);
+                HR_MEMCPY(v, &r.raw[c], sizeof v);
 #pragma unroll
                 for (int i = 0; i < items; ++i) fold.add(v[i]);
             }
@@ -216,7 +234,7 @@ __device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::a
                     for (int k = 0; k < batch; ++k)
                         raw[k] = Coherent ? hr_load16_coherent(p + b * batch + k) : hr_load16_input(p + b * batch + k);
                     acc v[per_batch];
-                    memcpy(v, raw, sizeof v);
+                    HR_MEMCPY(v, raw, sizeof v);
 #pragma unroll
                     for (int i = 0; i < per_batch; ++i) fold.add(v[i]);
                 }

@@ -61,7 +61,7 @@ template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p)
         for (unsigned i = 0; i < sizeof(T) / 8; ++i)
             w[i] = __hip_atomic_load((const uint64_t*)p + i, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
         T r;
-        memcpy(&r, w, sizeof r);
+        HR_MEMCPY(&r, w, sizeof r);
         return r;
     }
 }

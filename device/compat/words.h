@@ -13,10 +13,10 @@ template <class T, class WordOp> __device__ __forceinline__ T hr_by_words(T valu
 {
     static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % 4 == 0, "shuffled in 32-bit words");
     uint32_t w[sizeof(T) / 4];
-    memcpy(w, &value, sizeof value);
+    HR_MEMCPY(w, &value, sizeof value);
 #pragma unroll
     for (unsigned i = 0; i < sizeof(T) / 4; ++i) w[i] = op(w[i]);
-    memcpy(&value, w, sizeof value);
+    HR_MEMCPY(&value, w, sizeof value);
     return value;
 }
 
