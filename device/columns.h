@@ -77,7 +77,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
                     for (int j = 0; j < L; ++j)
                         if (t * L + j < n) {
                             const uint4 raw = hr_load16_input(x + at0 + (t * L + j) * a.inner);
-                            memcpy(v[j], &raw, sizeof v[j]);
+                            HR_MEMCPY(v[j], &raw, sizeof v[j]);
                         }
 #pragma unroll
                     for (int j = 0; j < L; ++j)

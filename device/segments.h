@@ -63,7 +63,7 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
             if (aligned && at + items <= valid) {
                 const uint4 raw = hr_load16_input(t + at);
                 T v[items];
-                memcpy(v, &raw, sizeof v);
+                HR_MEMCPY(v, &raw, sizeof v);
 #pragma unroll
                 for (int i = 0; i < items; ++i) fold[k].add(v[i], lane_pos<R>(c, i));
             } else if (at < valid) {
@@ -196,7 +196,7 @@ __device__ __forceinline__ void group_short_tiles(typename R::acc (&out)[K],
             const uint64_t at = (uint64_t)(g + (unsigned)G * k) * items;
             if (aligned && at + items <= valid[j]) {
                 const uint4 raw = hr_load16_input(slice[j] + at);
-                memcpy(v[j][k], &raw, sizeof v[j][k]);
+                HR_MEMCPY(v[j][k], &raw, sizeof v[j][k]);
             } else {
 #pragma unroll
                 for (int i = 0; i < items; ++i)
@@ -336,7 +336,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
         load(warp_first + mine);
         for (uint64_t base = warp_first; base < a.items; base += stride) {
             T v[SEG_SLOTS][items];
-            memcpy(v, next, sizeof v);
+            HR_MEMCPY(v, next, sizeof v);
             load(base + stride + mine);
             const typename R::acc r = chunk0_tile<R, HR_SEGMENT, SEG_SLOTS, HR_SEGMENT == W>(v, a.extent, g);
             if (base + mine < a.items && g == 0) store_result<R>(a, base + mine, r, false);
