@@ -75,6 +75,10 @@ for k in 0 2 4 6 8 10 12 14 16 18 20; do lengths_uniform="$lengths_uniform,2^$((
 for k in 10 12 14 16 18 20 22 24; do lengths_giants="$lengths_giants,2^20x2^$k"; done
 for k in 0 2 4 6 8 10 12; do lengths_powerlaw="$lengths_powerlaw $((1 << k))"; done # the scales K: mean about 6K
 lengths_uniform=${lengths_uniform#,} lengths_giants=${lengths_giants#,}
+powerlaw_dims() { echo "$(((1 << 26) / (6 * $1)))x4194304"; } # scale K: 2^26 / (6K) segments (about 2^26 elements), cap 2^22
+ceiling_of() { # the bench's 1 GiB read ceiling from CSVs of this run, so both sides use the same figure
+  sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$@" 2>/dev/null | head -n 1
+}
 
 run_bench() { # NAME REPS ARGS...: one hipreduce-bench run into NAME.csv
   local name=$1 reps=$2
@@ -113,15 +117,13 @@ for part in $parts; do
       --seed=1 --ops=sum --dtypes=f32
     HIPREDUCE_BENCH_LENGTHS=giants run_bench lengths_giants "$SWEEP_REPS" --shape=ragged --dims="$lengths_giants" \
       --seed=1 --ops=sum --dtypes=f32
-    for K in $lengths_powerlaw; do # about 2^26 elements: 2^26 / (6K) segments
+    for K in $lengths_powerlaw; do
       HIPREDUCE_BENCH_LENGTHS=powerlaw$K run_bench "lengths_powerlaw$K" "$SWEEP_REPS" --shape=ragged \
-        --dims="$(((1 << 26) / (6 * K)))x2^22" --seed=1 --ops=sum --dtypes=f32
+        --dims="$(powerlaw_dims "$K")" --seed=1 --ops=sum --dtypes=f32
     done
     ;;
   torch)
-    # The bench's 1 GiB read ceiling from this run's CSVs, so both sides use the same figure.
-    ceiling=$(sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$out"/rows.csv "$out"/sweep_rows.csv 2>/dev/null |
-      head -n 1)
+    ceiling=$(ceiling_of "$out"/rows.csv "$out"/sweep_rows.csv)
     torch_run torch_rows "$REPS" --shape rows --dims "$shapes" --cases sum:f32,argmax:f32
     torch_run torch_cols "$REPS" --shape cols --dims "$shapes" --cases sum:f32
     torch_run torch_ragged "$REPS" --shape ragged --dims "$ragged" --seed 1 --cases sum:f32
@@ -133,13 +135,13 @@ for part in $parts; do
     torch_run torch_sweep_ragged "$SWEEP_REPS" --shape ragged --dims "$sweep_ragged" --seed 1 --cases sum:f32
     ;;
   torch_lengths) # torch on the lengths part's shapes
-    ceiling=$(sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$out"/lengths_*.csv 2>/dev/null | head -n 1)
+    ceiling=$(ceiling_of "$out"/lengths_*.csv)
     torch_run torch_lengths_uniform "$SWEEP_REPS" --shape ragged --dims "$lengths_uniform" --seed 1 --lengths uniform \
       --cases sum:f32
     torch_run torch_lengths_giants "$SWEEP_REPS" --shape ragged --dims "$lengths_giants" --seed 1 --lengths giants \
       --cases sum:f32
     for K in $lengths_powerlaw; do
-      torch_run "torch_lengths_powerlaw$K" "$SWEEP_REPS" --shape ragged --dims "$(((1 << 26) / (6 * K)))x4194304" \
+      torch_run "torch_lengths_powerlaw$K" "$SWEEP_REPS" --shape ragged --dims "$(powerlaw_dims "$K")" \
         --seed 1 --lengths "powerlaw$K" --cases sum:f32
     done
     ;;
