@@ -27,7 +27,7 @@ template <int In, bool Dot> struct exact_bin_kind {
     static constexpr int top = In == HIPREDUCE_F16 ? 0x1f : 0xff; /* inf and NaN */
     static constexpr int bias = In == HIPREDUCE_F16 ? 15 : 127;
     static constexpr int sign = In == HIPREDUCE_F32 ? 31 : 15;
-    static constexpr int width = 16;                             /* exponent fields a bin */
+    static constexpr int width = 16;                             /* exponent fields a bin (exact_bin_add's shift) */
     static constexpr int count = on ? (top - 1) / width + 1 : 0; /* f32, bf16: 16; f16: 2 */
     static constexpr int slots = on ? count * HR_TILE_LANES : 1; /* the block's shared doubles */
     /* bin 0's unit lies one bit below the format's least bit, in the same digit (so in the
@@ -39,12 +39,32 @@ template <int In, bool Dot> struct exact_bin_kind {
 enum { EXACT_BIN_CAP = 1 << 9 };
 static_assert(16 + 23 + 9 <= 53, "an f32 bin of EXACT_BIN_CAP terms is an exact f64");
 
-/* A lane's bins: its column of the block's slots, the bins it wrote since the last flush (the
- * others hold stale values), and its terms since then (the same on every lane of a warp). */
+/* A lane's bins: its column of the block's slots (every bin valid: zero at the start and after
+ * a flush, so a term is one add with no bookkeeping), and its terms since the last flush (the
+ * same on every lane of a warp). */
 struct exact_bins {
     double* col;
-    uint32_t used, count;
+    uint32_t count;
 };
+
+/* The lane's bins, its column zeroed (only the lane itself touches it: no barrier). */
+template <int In, bool Dot> __device__ __forceinline__ exact_bins exact_bins_init(double* slots)
+{
+    using B = exact_bin_kind<In, Dot>;
+    if constexpr (!B::on) return exact_bins{slots, 0};
+    else {
+        for (int k = 0; k < B::count; ++k) slots[k * HR_TILE_LANES + threadIdx.x] = 0;
+        return exact_bins{slots + threadIdx.x, 0};
+    }
+}
+
+/* A finite term by its input bits into its bin (zeros add nothing; the caller counts it). */
+template <int In> __device__ __forceinline__ void exact_bin_add(exact_bins& b, uint64_t bits)
+{
+    using B = exact_bin_kind<In, false>;
+    const int k = (int)(bits >> (B::frac + 4)) & (B::top >> 4); /* the exponent field / width */
+    b.col[k * HR_TILE_LANES] += exact_widen<In>(bits);
+}
 
 /* One term by its input bits: NaN and infinities to the flags, a nonzero value to its bin. */
 template <int In> __device__ __forceinline__ void exact_bin_term(exact_bins& b, uint32_t& flags, uint64_t bits)
@@ -57,29 +77,29 @@ template <int In> __device__ __forceinline__ void exact_bin_term(exact_bins& b, 
         flags |= (bits & ((1ull << B::frac) - 1)) ? HR_EXACT_NAN : (bits >> B::sign) ? HR_EXACT_NINF : HR_EXACT_PINF;
         return;
     }
-    if (mag == 0) return;
-    const int k = field / B::width;
-    double* slot = b.col + k * HR_TILE_LANES;
-    const double t = exact_widen<In>(bits);
-    *slot = (b.used >> k & 1) ? *slot + t : t;
-    b.used |= 1u << k;
+    if (mag != 0) exact_bin_add<In>(b, bits);
 }
 
 /* The warp's bins into the digits, left empty (every lane of the warp calls it). */
 template <int In, int W> __device__ HR_NOINLINE void exact_bins_flush(unsigned long long* acc, exact_bins& b, int lane)
 {
     using B = exact_bin_kind<In, false>;
-    const uint32_t any = exact_butterfly<W>(b.used, [](uint32_t x, uint32_t y) { return x | y; });
+    if (b.count == 0) return; /* no term since the last flush: every bin zero */
+    uint32_t used = 0;
+#pragma unroll
+    for (int k = 0; k < B::count; ++k) used |= (uint32_t)(b.col[k * HR_TILE_LANES] != 0.0) << k;
+    const uint32_t any = exact_butterfly<W>(used, [](uint32_t x, uint32_t y) { return x | y; });
 #pragma unroll 1
     for (int k = 0; k < B::count; ++k) {
         if (!(any >> k & 1)) continue;
         const int q = B::width * k - B::bias - B::frac; /* the bin's unit u = 2^q */
-        const double v = (b.used >> k & 1) ? b.col[k * HR_TILE_LANES] : 0.0;
+        const double v = b.col[k * HR_TILE_LANES];
+        b.col[k * HR_TILE_LANES] = 0;
         const int64_t n = (int64_t)(v * exact_double((uint64_t)(1023 - q) << 52)); /* v / u, exactly */
         const int64_t s = exact_butterfly<W>(n, [](int64_t x, int64_t y) { return x + y; }); /* < 2^59 */
         if (lane < 3 && s) exact_piece(acc, s < 0, s < 0 ? 0 - (uint64_t)s : (uint64_t)s, q, lane);
     }
-    b.used = 0, b.count = 0;
+    b.count = 0;
 }
 
 }  // namespace hr

@@ -149,7 +149,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         HR_SHARED(shared_flags, uint32_t);
         HR_SHARED(slots, double[exact_bin_kind<In, Dot>::slots]);
         exact_zero(acc, shared_flags);
-        exact_bins bins = {slots + (exact_bin_kind<In, Dot>::on ? threadIdx.x : 0), 0, 0};
+        exact_bins bins = exact_bins_init<In, Dot>(slots);
         constexpr int warps = HR_TILE_LANES / W, N = exact_kind<In, Dot>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
         const uint64_t tiles = (a.s.count + N - 1) / N, blocks = gridDim.x;
@@ -205,7 +205,7 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         HR_SHARED(acc, unsigned long long[HR_EXACT_DIGITS]);
         HR_SHARED(shared_flags, uint32_t);
         HR_SHARED(slots, double[exact_bin_kind<In, false>::slots]);
-        exact_bins bins = {slots + (exact_bin_kind<In, false>::on ? threadIdx.x : 0), 0, 0};
+        exact_bins bins = exact_bins_init<In, false>(slots);
         constexpr int warps = HR_TILE_LANES / W, bytes = exact_kind<In, false>::bytes;
         constexpr int N = exact_kind<In, false>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;

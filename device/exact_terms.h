@@ -35,8 +35,10 @@ template <> struct exact_log2<1> {
     static constexpr int value = 0;
 };
 
-/* How a tile's group of terms went: summed into the digits; no nonzero term; term by term. */
-enum { EXACT_DONE = 0, EXACT_ZERO = 1, EXACT_SLOW = 2 };
+/* How a tile's group of terms went: summed into the digits; no nonzero term; term by term (SLOW:
+ * some term may be inf, NaN or an f64 subnormal; WIDE: every term finite, some nonzero, only the
+ * exponents too far apart); LO: f64 products whose hi parts went, their lo parts term by term. */
+enum { EXACT_DONE = 0, EXACT_ZERO = 1, EXACT_SLOW = 2, EXACT_WIDE = 3, EXACT_LO = 4 };
 
 __device__ __forceinline__ uint64_t exact_bits(double v) { return __builtin_bit_cast(uint64_t, v); }
 __device__ __forceinline__ double exact_double(uint64_t b) { return __builtin_bit_cast(double, b); }

@@ -150,7 +150,7 @@ __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, in
         exact_split<M, W>(acc, ec, term, lane);
         return EXACT_DONE;
     }
-    return EXACT_SLOW;
+    return EXACT_WIDE;
 }
 
 /* Where a warp's tiles come from: elements i of a slice at x + i * step (and dot's y), `count`
@@ -257,36 +257,45 @@ template <int W> __device__ HR_NOINLINE bool exact_banded(unsigned long long* ac
     return true;
 }
 
-/* The tile term by term (how: EXACT_SLOW, or 3: f64 products whose hi parts are summed, so only
- * their lo parts remain): f16/bf16/f32 sums into the lane's bins (exact_bins.h), other terms
- * into the digits. Out of line: rare, and its registers stay out of the fast path. */
+/* The tile term by term (how: EXACT_ZERO, EXACT_SLOW, EXACT_WIDE or EXACT_LO): f16/bf16/f32 sums
+ * into the lane's bins (exact_bins.h), other terms into the digits. Out of line: rare, and its
+ * registers stay out of the fast path. Element j of the lane is the slice's base + c_j + lane
+ * per_chunk (c_j a constant): it exists where c_j < room. */
 template <int In, bool Dot, int W>
 __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* flags, exact_bins* bins, exact_raw<In, Dot> r,
                                        uint64_t base, uint64_t count, int lane, int how)
 {
     using X = exact_kind<In, Dot>;
     if constexpr (In == HIPREDUCE_F64 && !Dot) {
-        if (how == EXACT_SLOW && exact_banded<W>(acc, r, lane)) {
+        if (how != EXACT_ZERO && exact_banded<W>(acc, r, lane)) {
             *flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
             return;
         }
     }
+    const uint64_t left = count - base;
+    const int room = (left < (uint64_t)(X::K * W) ? (int)left : X::K * W) - lane * X::per_chunk;
     uint32_t f = *flags; /* in registers: acc's atomics would otherwise reload them */
     exact_bins b = *bins;
     if constexpr (exact_bin_kind<In, Dot>::on) {
         if (b.count + X::K > EXACT_BIN_CAP) exact_bins_flush<In, W>(acc, b, lane);
         b.count += X::K;
+        if (how == EXACT_WIDE) { /* every term finite, a nonzero one in the warp: only the bins */
+#pragma unroll
+            for (int j = 0; j < X::K; ++j)
+                if ((j / X::per_chunk) * W * X::per_chunk + j % X::per_chunk < room) exact_bin_add<In>(b, exact_x(r, j));
+            *flags = f | HR_EXACT_NONNEG, *bins = b;
+            return;
+        }
     }
     /* unrolled: r's elements at fixed places (a loop's dynamic index reads them from the stack) */
 #pragma unroll
     for (int j = 0; j < X::K; ++j) {
-        const uint64_t i = base + (uint64_t)((j / X::per_chunk) * W + lane) * X::per_chunk + j % X::per_chunk;
-        if (i >= count) continue;
+        if ((j / X::per_chunk) * W * X::per_chunk + j % X::per_chunk >= room) continue;
         const uint64_t bx = exact_x(r, j), by = Dot ? exact_y(r, j) : 0;
         if constexpr (exact_bin_kind<In, Dot>::on) {
             exact_bin_term<In>(b, f, bx);
         } else if constexpr (X::two_product) {
-            if (how == 3) { /* the exact lo = fma(x, y, -hi) of a product in the two-product's range */
+            if (how == EXACT_LO) { /* the exact lo = fma(x, y, -hi) of a product in the two-product's range */
                 const double x = exact_double(bx), y = exact_double(by);
                 exact_value(acc, exact_bits(fma(x, y, -(x * y))));
                 f |= HR_EXACT_NONNEG;
@@ -295,9 +304,11 @@ __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* flags,
             }
         } else {
             const double t = Dot ? exact_widen<In>(bx) * exact_widen<In>(by) : exact_widen<In>(bx);
-            exact_term(acc, f, exact_bits(t));
+            if (how == EXACT_WIDE) exact_value(acc, exact_bits(t)); /* finite: no flags but the one below */
+            else exact_term(acc, f, exact_bits(t));
         }
     }
+    if (how == EXACT_WIDE) f |= HR_EXACT_NONNEG;
     *flags = f, *bins = b;
 }
 
@@ -334,8 +345,8 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t& fl
         const auto tl = [&](int j) { return lo[j]; };
         for (int g = 0; g < 2; ++g) emax[g] = exact_warp_max<W>(emax[g]), emin[g] = exact_warp_min<W>(emin[g]);
         const int a = exact_group<K, 53, LOGN, 0, W, false>(acc, emax[0], emin[0], th, lane);
-        const int b = a == EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W, false>(acc, emax[1], emin[1], tl, lane);
-        how = a == EXACT_SLOW ? EXACT_SLOW : b == EXACT_SLOW ? 3 : a;
+        const int b = a >= EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W, false>(acc, emax[1], emin[1], tl, lane);
+        how = a >= EXACT_SLOW ? EXACT_SLOW : b >= EXACT_SLOW ? EXACT_LO : a;
     } else if constexpr (Dot) { /* products of f16/bf16/f32: exact f64 values */
         double t[K];
         uint32_t kmax = 0, kmin = 0xffffffffu;
