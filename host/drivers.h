@@ -31,9 +31,9 @@ struct device_info {
 inline uint64_t resident_blocks(const device_info& dev) { return (uint64_t)dev.sm_count * dev.blocks_per_sm; }
 
 /* Blocks of Kernel (HR_TILE_LANES threads each) resident on one SM at once: the runtime's
- * occupancy, asked once per kernel (a process's devices are taken to be of one architecture, as
- * blocks_per_sm is read per device but compiled once); `fallback` where there is none (the
- * emulator) or the query fails. Sizes the grids of one resident wave. */
+ * occupancy, asked once per kernel and process (a device of another architecture in the same
+ * process gets the first one's count: a grid size, never the bits); `fallback` where there is
+ * none (the emulator) or the query fails. Sizes the grids of one resident wave. */
 template <auto Kernel> uint64_t kernel_blocks_per_sm(int fallback)
 {
     static const int blocks = [] {
