@@ -12,7 +12,7 @@
  * combine picks by a total order (argmin/argmax, min/max), any tree has those bits, and a
  * warp's tree combines each thread's slots before it shuffles.
  *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
- *    (host/tuning.h's table);
+ *    (host/tuning.h's table); rows of 3-4 whole chunks 4 rows per group (short_rows_kernel);
  *  - other rows: a warp (a 32-lane half of a wave64) per row, rows of 129-256 lanes with the
  *    next row's chunks in flight (rows_prefetch_kernel); a row longer than a tile (and a CSR
  *    segment past segment_tiles.h's capacity) is streamed by its warp tile by tile, each tile
@@ -255,6 +255,25 @@ __device__ HR_NOINLINE typename R::acc stream_slice(const typename R::value_t* x
     }
 }
 
+/* Rows a group of segments_kernel takes at once: small groups with S < SEG_SLOTS, SEG_SLOTS / S. */
+template <int G, int S> constexpr int rows_at_once() { return G == HR_SEGMENT || S == SEG_SLOTS ? 1 : SEG_SLOTS / S; }
+
+/* Rows a block's groups take per grid-stride step: K each, groups of G threads. */
+template <int G, int K> constexpr uint64_t rows_per_block() { return (uint64_t)K * (HR_TILE_LANES / G); }
+
+/* A warp's walk over contiguous rows: per step, its groups take K * (W / G) consecutive rows from
+ * `first` (the group's j-th row: first + j * (W / G) + mine), then `stride` on. Every group of a
+ * warp runs the same number of steps (shuffles need the whole warp). */
+struct row_walk {
+    uint64_t first, stride, mine;
+};
+template <int W, int G, int K> __device__ __forceinline__ row_walk row_walk_of()
+{
+    constexpr uint64_t per_block = rows_per_block<G, K>();
+    const uint64_t first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (uint64_t)(K * (W / G));
+    return {first, (uint64_t)gridDim.x * per_block, (uint64_t)(threadIdx.x % W / G)};
+}
+
 /* Contiguous rows: a group of G threads per row, grid-stride. Small groups with S < SEG_SLOTS take
  * K = SEG_SLOTS / S rows per iteration (rows of at most G * S lanes), a warp's j-th rows
  * consecutive; S = SEG_SLOTS: one row per group, by group_tile. */
@@ -265,14 +284,11 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
     {
         using T = typename R::value_t;
         constexpr bool skip = G == W; /* the group is the shuffle unit: its counts are uniform there */
-        constexpr int K = G == HR_SEGMENT || S == SEG_SLOTS ? 1 : SEG_SLOTS / S;
+        constexpr int K = rows_at_once<G, S>();
         const unsigned g = threadIdx.x % G;
-        const uint64_t per_block = (uint64_t)K * (HR_TILE_LANES / G);
-        const uint64_t stride = (uint64_t)gridDim.x * per_block;
-        /* Every group of a warp runs the same number of iterations (shuffles need the whole warp). */
-        const uint64_t warp_first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (K * (W / G));
-        const uint64_t mine = threadIdx.x % W / G;
-        for (uint64_t base = warp_first; base < a.items; base += stride) {
+        const row_walk w = row_walk_of<W, G, K>();
+        const uint64_t mine = w.mine;
+        for (uint64_t base = w.first; base < a.items; base += w.stride) {
             if constexpr (K == 1) {
                 const uint64_t item = base + mine;
                 const bool real = item < a.items;
@@ -308,7 +324,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
 }
 
 /* Rows of at most HR_TILE_LANES lanes (chunk 0 only), each at a 16-byte boundary and of whole
- * chunks (host/tuning.h's segment_table rows with prefetch): a warp-wide group per row,
+ * chunks (host/tuning.h's segment_table rows with whole_chunks): a warp-wide group per row,
  * grid-stride, the next row's chunks loaded while this row folds and climbs its tree (as the
  * full reduction's kernel prefetches its next tile; ncu on 65536 x 1024 f32 without it: loads,
  * then the tree, then the next row, DRAM 55%). chunk0_tile's folds and tree: group_tile's bits. */
@@ -321,10 +337,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
         constexpr int items = chunk_items<R>();
         const unsigned g = threadIdx.x % HR_SEGMENT;
         const uint32_t lanes = (uint32_t)(a.extent / items);
-        const uint64_t per_block = HR_TILE_LANES / HR_SEGMENT, stride = (uint64_t)gridDim.x * per_block;
-        /* As segments_kernel: every group of a warp runs the same number of iterations. */
-        const uint64_t warp_first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (W / HR_SEGMENT);
-        const uint64_t mine = threadIdx.x % W / HR_SEGMENT;
+        const row_walk w = row_walk_of<W, HR_SEGMENT, 1>();
+        const uint64_t stride = w.stride, mine = w.mine;
         uint4 next[SEG_SLOTS];
         const auto load = [&](uint64_t item) {
             const T* row = (const T*)a.x + item * a.extent;
@@ -333,13 +347,64 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
                 if (item < a.items && g + HR_SEGMENT * k < lanes)
                     next[k] = hr_load16_input(row + (uint64_t)(g + HR_SEGMENT * k) * items);
         };
-        load(warp_first + mine);
-        for (uint64_t base = warp_first; base < a.items; base += stride) {
+        load(w.first + mine);
+        for (uint64_t base = w.first; base < a.items; base += stride) {
             T v[SEG_SLOTS][items];
             HR_MEMCPY(v, next, sizeof v);
             load(base + stride + mine);
             const typename R::acc r = chunk0_tile<R, HR_SEGMENT, SEG_SLOTS, HR_SEGMENT == W>(v, a.extent, g);
             if (base + mine < a.items && g == 0) store_result<R>(a, base + mine, r, false);
+        }
+    }
+}
+
+/* Rows of at most SHORT_ROW_LANES lanes (f32: 16 elements), each at a 16-byte boundary and of
+ * whole chunks (host/tuning.h's segment_table row of groups of 4 with whole_chunks): a group of 4
+ * threads per row as segments_kernel's, each thread loading its one chunk of K = 4 rows at once,
+ * with no per-element test (segments_kernel's general path tests every element against the row's
+ * end), and the group's 4 results leaving in one store per thread (thread g stores its group's
+ * row g: a warp's 32 results in one instruction instead of 4 stores from a quarter of the lanes).
+ * The lane folds and group_tree are chunk0_tile's, so the bits are group_tile's: a lane past the
+ * row (g >= lanes) is the identity with its position, and group_tree's slot steps only ever pair
+ * identities here (no lane past the group's 4), so it is told the row fills the group. */
+enum { SHORT_ROW_GROUP = 4, SHORT_ROW_LANES = 4 };
+template <class R, int W>
+__global__ __launch_bounds__(HR_TILE_LANES) void short_rows_kernel(seg_args a)
+{
+    HR_KERNEL_BODY(W)
+    {
+        using T = typename R::value_t;
+        using acc = typename R::acc;
+        constexpr int G = SHORT_ROW_GROUP, K = G, items = chunk_items<R>();
+        const unsigned g = threadIdx.x % G;
+        const bool has_lane = g < (uint32_t)(a.extent / items);
+        const row_walk w = row_walk_of<W, G, K>();
+        for (uint64_t base = w.first; base < a.items; base += w.stride) {
+            T v[K][items] = {}; /* rows past the end: folded, never stored */
+#pragma unroll
+            for (int j = 0; j < K; ++j) {
+                const uint64_t item = base + (uint64_t)j * (W / G) + w.mine;
+                if (has_lane && item < a.items) {
+                    const uint4 raw = hr_load16_input((const T*)a.x + item * a.extent + g * items);
+                    HR_MEMCPY(v[j], &raw, sizeof v[j]);
+                }
+            }
+            acc mine_result = R::identity();
+#pragma unroll
+            for (int j = 0; j < K; ++j) {
+                input_fold<R> fold(R::identity(), g * items);
+                if (has_lane)
+#pragma unroll
+                    for (int i = 0; i < items; ++i) fold.add(v[j][i], lane_pos<R>(0, i));
+                acc s[SEG_SLOTS];
+                s[0] = fold.result(0);
+#pragma unroll
+                for (int k = 1; k < SEG_SLOTS; ++k) s[k] = R::identity();
+                const acc r = group_tree<R, G, false>(s, G); /* every lane of the group holds it */
+                if ((unsigned)j == g) mine_result = r;
+            }
+            const uint64_t item = base + (uint64_t)g * (W / G) + w.mine;
+            if (item < a.items) store_result<R>(a, item, mine_result, false);
         }
     }
 }

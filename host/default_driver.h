@@ -13,10 +13,16 @@
 
 namespace hr {
 
-/* Grid of a grid-stride launch over `units` of `per_block` each, at most 8 blocks per SM. */
-static inline unsigned grid_over(uint64_t units, uint64_t per_block, const device_info& dev)
+/* Grid of a grid-stride launch of Kernel over `units` of `per_block` each: at most one wave of
+ * its resident blocks, or with OneWave false grid_stride_blocks_per_sm an SM (host/tuning.h; also
+ * where the runtime has no occupancy to tell). */
+template <auto Kernel, bool OneWave = true>
+unsigned grid_over(uint64_t units, uint64_t per_block, const device_info& dev)
 {
-    const uint64_t blocks = (units + per_block - 1) / per_block, cap = (uint64_t)dev.sm_count * 8;
+    const uint64_t blocks = (units + per_block - 1) / per_block;
+    const uint64_t per_sm = OneWave ? kernel_blocks_per_sm<Kernel>(grid_stride_blocks_per_sm)
+                                    : (uint64_t)grid_stride_blocks_per_sm;
+    const uint64_t cap = (uint64_t)dev.sm_count * per_sm;
     return (unsigned)(blocks == 0 ? 1 : blocks < cap ? blocks : cap);
 }
 
@@ -66,12 +72,16 @@ template <class R, int W> hipError_t run_tree(const reduce_call& c, call_need* n
     return hipGetLastError();
 }
 
+/* A rows kernel over a.items rows, K per group of G threads at once. */
+template <auto Kernel, int G, int K> hipError_t launch_rows(const reduce_call& c, const seg_args& a)
+{
+    hipLaunchKernelGGL(Kernel, dim3(grid_over<Kernel>(a.items, rows_per_block<G, K>(), *c.dev)), dim3(HR_TILE_LANES), 0,
+                       c.stream, a);
+    return hipGetLastError();
+}
 template <class R, int W, int G, int S> hipError_t launch_segments(const reduce_call& c, const seg_args& a)
 {
-    const uint64_t rows_per_block = (uint64_t)(G == HR_SEGMENT ? 1 : SEG_SLOTS / S) * (HR_TILE_LANES / G);
-    hipLaunchKernelGGL((segments_kernel<R, W, G, S>), dim3(grid_over(a.items, rows_per_block, *c.dev)),
-                       dim3(HR_TILE_LANES), 0, c.stream, a);
-    return hipGetLastError();
+    return launch_rows<segments_kernel<R, W, G, S>, G, rows_at_once<G, S>()>(c, a);
 }
 
 /* Many rows (inner == 1): a group of threads per row, small groups several rows at once
@@ -90,13 +100,15 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
     const seg_args a = {{c.result, c.index, c.out_dtype}, c.input, c.outer, c.extent};
     const uint64_t lanes = (c.extent + chunk_items<R>() - 1) / chunk_items<R>();
     const segment_row row = segment_shape(lanes);
-    /* Prefetching warps: rows of chunk 0 only, each at a 16-byte boundary and of whole chunks; 4- and
-     * 8-byte elements (i8 -> i64 took 220 registers: a register per byte of the next row). */
+    /* Rows of chunk 0 only, each at a 16-byte boundary and of whole chunks: prefetching warps, or short
+     * rows without per-element tests; 4- and 8-byte elements (i8 -> i64 took 220 registers in the
+     * prefetching warps: a register per byte of the next row). */
     if constexpr (rows_prefetch<R>())
-        if (row.prefetch && lanes <= HR_TILE_LANES && c.extent % chunk_items<R>() == 0 && ((uintptr_t)c.input & 15) == 0) {
-            hipLaunchKernelGGL((rows_prefetch_kernel<R, W>), dim3(grid_over(a.items, HR_TILE_LANES / HR_SEGMENT, *c.dev)),
-                               dim3(HR_TILE_LANES), 0, c.stream, a);
-            return hipGetLastError();
+        if (row.whole_chunks && c.extent % chunk_items<R>() == 0 && ((uintptr_t)c.input & 15) == 0) {
+            if (row.group == HR_SEGMENT && lanes <= HR_TILE_LANES)
+                return launch_rows<rows_prefetch_kernel<R, W>, HR_SEGMENT, 1>(c, a);
+            if (row.group == SHORT_ROW_GROUP && lanes <= SHORT_ROW_LANES)
+                return launch_rows<short_rows_kernel<R, W>, SHORT_ROW_GROUP, SHORT_ROW_GROUP>(c, a);
         }
     if (row.group == 4 && row.slots == 2) return launch_segments<R, W, 4, 2>(c, a);
     if (row.group == 4) return launch_segments<R, W, 4, SEG_SLOTS>(c, a);
@@ -143,6 +155,15 @@ template <class R> constexpr int strided_vector()
     return strided_vector_bytes == HR_CHUNK_BYTES && v > 1 && R::combine == HR_CB_ADD && sizeof(typename R::acc) <= sizeof(T) ? v : 1;
 }
 
+/* A level of the columns, a thread per one of `threads` (outer, block, inner) outputs; a column per
+ * thread (V 1) without the one-wave grid (host/tuning.h's strided_element_one_wave). */
+template <auto Kernel, int V> void launch_strided(const reduce_call& c, const strided_args& a, uint64_t threads)
+{
+    constexpr bool one_wave = V > 1 || strided_element_one_wave;
+    const unsigned grid = grid_over<Kernel, one_wave>(threads, HR_TILE_LANES, *c.dev);
+    hipLaunchKernelGGL(Kernel, dim3(grid), dim3(HR_TILE_LANES), 0, c.stream, a);
+}
+
 /* Columns (inner > 1): one launch per level of HR_STRIDED_BLOCK blocks. */
 template <class R, int W> hipError_t run_strided(const reduce_call& c, call_need* bytes)
 {
@@ -166,15 +187,14 @@ template <class R, int W> hipError_t run_strided(const reduce_call& c, call_need
                           c.inner,
                           k + 1 < levels ? counts[k + 1] : 1,
                           k + 1 < levels ? c.workspace + offset[k + 1] : nullptr};
-        const dim3 grid(grid_over(c.outer * a.blocks * c.inner, HR_TILE_LANES, *c.dev));
+        const uint64_t outputs = c.outer * a.blocks * c.inner;
         constexpr int V = strided_vector<R>();
         if (k == 0 && V > 1 && c.inner % V == 0 && ((uintptr_t)c.input & 15) == 0)
-            hipLaunchKernelGGL((strided_kernel<R, W, true, V>), dim3(grid_over(c.outer * a.blocks * (c.inner / V), HR_TILE_LANES, *c.dev)),
-                               dim3(HR_TILE_LANES), 0, c.stream, a);
+            launch_strided<strided_kernel<R, W, true, V>, V>(c, a, outputs / V);
         else if (k == 0)
-            hipLaunchKernelGGL((strided_kernel<R, W, true>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
+            launch_strided<strided_kernel<R, W, true>, 1>(c, a, outputs);
         else
-            hipLaunchKernelGGL((strided_kernel<R, W, false>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
+            launch_strided<strided_kernel<R, W, false>, 1>(c, a, outputs);
         const hipError_t err = hipGetLastError();
         if (err != hipSuccess) return err;
     }

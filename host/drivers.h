@@ -30,6 +30,25 @@ struct device_info {
 /* Blocks of HR_TILE_LANES threads that fill the device once (the persistent grid). */
 inline uint64_t resident_blocks(const device_info& dev) { return (uint64_t)dev.sm_count * dev.blocks_per_sm; }
 
+/* Blocks of Kernel (HR_TILE_LANES threads each) resident on one SM at once: the runtime's
+ * occupancy, asked once per kernel and process (a device of another architecture in the same
+ * process gets the first one's count: a grid size, never the bits); `fallback` where there is
+ * none (the emulator) or the query fails. Sizes the grids of one resident wave. */
+template <auto Kernel> uint64_t kernel_blocks_per_sm(int fallback)
+{
+    static const int blocks = [] {
+        int n = 0;
+#if !defined(HIPREDUCE_BACKEND_EMU)
+        if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, HR_TILE_LANES, 0) != hipSuccess) {
+            n = 0;
+            (void)hipGetLastError(); /* not the launch's error */
+        }
+#endif
+        return n;
+    }();
+    return (uint64_t)(blocks > 0 ? blocks : fallback);
+}
+
 static inline unsigned grid_for(uint64_t tiles, const device_info& dev)
 {
     const uint64_t cap = resident_blocks(dev);

@@ -13,23 +13,11 @@ namespace {
 /* The full reduction's grid: the blocks of its kernel resident at once (one wave), each taking
  * an equal share of the tiles. Twice the default kernel's 4 an SM (1056 blocks on the H200, where
  * 2 fit: 4 waves) left SMs idle at the end and 4x the blocks' digits for the last block to add
- * (ncu, f32 at 2^28: the SMs active 87% of the kernel's time). The runtime's occupancy of each
- * kernel, asked once (the emulator has none: HR_EXACT_BLOCKS, the CUDA launch bound's). */
+ * (ncu, f32 at 2^28: the SMs active 87% of the kernel's time). The runtime's occupancy
+ * (host/drivers.h; the emulator has none: HR_EXACT_BLOCKS, the CUDA launch bound's). */
 template <int In, bool Dot, int W> uint64_t exact_blocks_per_sm()
 {
-    static const int blocks = [] {
-        int n = 0;
-#if defined(HIPREDUCE_BACKEND_EMU)
-        (void)n;
-#else
-        if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, exact_full_kernel<In, Dot, W>, HR_TILE_LANES, 0) != hipSuccess) {
-            n = 0;
-            (void)hipGetLastError(); /* not the launch's error */
-        }
-#endif
-        return n > 0 ? n : (int)HR_EXACT_BLOCKS;
-    }();
-    return (uint64_t)blocks;
+    return kernel_blocks_per_sm<exact_full_kernel<In, Dot, W>>((int)HR_EXACT_BLOCKS);
 }
 
 /* The full reduction's workspace: the merged accumulator at 0 (16-byte aligned), the blocks'

@@ -58,7 +58,9 @@ struct segment_row {
     unsigned long long max_lanes; /* rows of at most this many lanes */
     int group;                    /* threads per row: 4 (8 rows per warp) or 32 */
     int slots;                    /* groups of 4: lanes per thread; below 8, 8 / slots rows per group at once */
-    bool prefetch;                /* groups of 32: the next row's chunks loaded during this row's tree */
+    bool whole_chunks;            /* rows of whole chunks at 16-byte boundaries: chunk-0 kernels (groups of
+                                   * 32: the next row's chunks loaded during this row's tree; groups of 4:
+                                   * 4 rows a group, no per-element tests) */
 };
 constexpr segment_row segment_table[] = {
     /* Groups of 4 (8 rows per warp). H200, f32 sum, hipreduce-bench, CUB 3.5 in the same run
@@ -68,7 +70,13 @@ constexpr segment_row segment_table[] = {
      * 4 rows per group lost elsewhere, so the other rows keep one: 8388608 x 8 905-914 (one row:
      * 1151-1156), 2097152 x 32 3052-3074 (3122-3178). */
     {2, 4, 8, false},
-    {4, 4, 2, false},
+    /* Rows of 3-4 whole chunks at 16-byte boundaries (f32: 12 or 16 elements), 4- and 8-byte
+     * elements: short_rows_kernel (device/segments.h), 4 rows a group without per-element
+     * tests, a warp's 32 results in one store; other rows of 3-4 lanes: 4 rows a group as above.
+     * H200, 4194304 x 16 f32 (the run of grid_stride_blocks_per_sm below): sum 2455-2539 ->
+     * 3572-3742 GB/s (CUB 3.5 3220-3706), argmax 1284-1294 -> 2914-3074; ncu (sum): 77 -> 32
+     * registers, issue slots busy 66% -> 38%, DRAM 44% -> 86%. */
+    {4, 4, 2, true},
     /* f32 rows <= 128 elements: 8 rows per warp, one row per group. 4194304 x 16: 2018 GB/s (a
      * thread per row, 8 lanes in one thread, gave 1538); 1048576 x 64: 2969 GB/s (1.46x CUB 3.5). */
     {32, 4, 8, false},
@@ -96,6 +104,20 @@ inline segment_row segment_shape(unsigned long long lanes)
  * gave 8 bytes 3028, 3583, 3730, and two elements' loads of each lane in flight (2 blocks per SM)
  * 2889, 3491, 3737. */
 constexpr unsigned strided_vector_bytes = 16;
+/* Grid-stride kernels of rows and columns (device/segments.h, columns.h): one wave of the kernel's
+ * resident blocks by the runtime's occupancy (host/drivers.h), where the grid was capped at
+ * grid_stride_blocks_per_sm whatever fit (argmax per row 65536 x 1024 f32: 89 registers, 2 blocks
+ * an SM, so 1056 blocks ran in 4 waves). H200, hipreduce-bench, 211dc70 against this branch in one
+ * call, two rounds (docs/BENCHMARKS.md, "Rows and columns (issue 21, session 7)"), one wave with the
+ * kernels' other changes: rows argmax 65536 x 1024 3353-3375 -> 3439-3449 GB/s, 262144 x 256 sum
+ * 2244-2267 -> 2710-2726, 131072 x 512 sum 2605-2620 -> 3348-3360, 1048576 x 64 argmax 2329-2337
+ * -> 2554-2565, but 262144 x 256 argmax 1673-1677 -> 1633-1636 and 8388608 x 8 argmax 685-691 ->
+ * 656-658; columns 16 x 4194304 sum 3365-3371 -> 3707-3712 (with the 16-byte stores). Columns a
+ * column per thread (argmax, unaligned sums, upper levels) keep the cap: one wave took columns
+ * argmax 1024 x 65536 3339-3349 -> 3187-3198 and 65536 x 1024 2814-2831 -> 2704-2717. The cap is
+ * also the emulator's (no occupancy there). */
+constexpr int grid_stride_blocks_per_sm = 8;
+constexpr bool strided_element_one_wave = false;
 /* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
  * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on
  * num_segments only, as the public header promises. 2^18 slots hold every long segment of up to

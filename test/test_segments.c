@@ -1,7 +1,7 @@
 /* segments suite (issue 11): hipreduce_reduce_axis, hipreduce_argreduce_axis,
  * hipreduce_reduce_segments, hipreduce_argreduce_segments and their size queries, every op over
  * f32, f64, f16, bf16, i8, i32, u8, u64 with the input, widest and f32 result dtypes:
- *  - rows (inner 1) of extents 0, 1, 2, 31..33, 255..257, 260, 1024, one tile +-1 and several tiles, outer
+ *  - rows (inner 1) of extents 0, 1, 2, 8, 12, 16, 31..33, 255..257, 260, 1024, one tile +-1 and several tiles, outer
  *    up to 300 (every row start differently aligned where the extent is odd, and the input
  *    itself 0..2 elements off its buffer's alignment);
  *  - ragged segments (runs of empty ones), one giant segment among tiny ones, the extents as
@@ -164,8 +164,9 @@ static void shapes(matrix_ctx* m, hipreduce_op op, hipreduce_dtype in, hipreduce
 {
     const int emu = m->c->profile, smoke = emu == 1;
     const uint64_t t = m->tile;
-    /* 260 and 1024: rows of 129-256 whole chunks for f64 and f32 (rows_prefetch_kernel). */
-    const uint64_t extents[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 260, 1024, t - 1, t, t + 1, 3 * t + 5};
+    /* 260 and 1024: rows of 129-256 whole chunks for f64 and f32 (rows_prefetch_kernel); 8, 12, 16:
+     * rows of 3-4 whole chunks for f64 and f32 (short_rows_kernel), 2 and 4 chunks of 8-bit types. */
+    const uint64_t extents[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 260, 1024, t - 1, t, t + 1, 3 * t + 5, 8, 12, 16};
     const size_t n_extents = smoke ? 9 : sizeof extents / sizeof extents[0];
     char what[64];
     snprintf(what, sizeof what, "rows %s", pattern_names[p]);
