@@ -284,7 +284,8 @@ static int distributions(sg_ctx* c)
         {HIPREDUCE_OP_ARGMAX, HIPREDUCE_F32, HIPREDUCE_F32},  {HIPREDUCE_OP_NRM2, HIPREDUCE_F64, HIPREDUCE_F64},
         {HIPREDUCE_OP_SUM, HIPREDUCE_I8, HIPREDUCE_I64},      {HIPREDUCE_OP_MIN, HIPREDUCE_BF16, HIPREDUCE_BF16},
         {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F64, HIPREDUCE_F64}};
-    static const char* const names[] = {"all empty", "uniform short", "power-law", "giants among tiny", "one segment", "few tiles"};
+    static const char* const names[] = {"all empty",         "uniform short", "power-law",
+                                        "giants among tiny", "one segment",   "few tiles"};
     const int n_cases = c->profile == 1 ? 2 : (int)(sizeof cases / sizeof cases[0]);
     unsigned char* x = (unsigned char*)malloc((size_t)SHAPES_ROOM * 8);
     if (!x) return 1;
