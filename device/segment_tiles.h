@@ -8,8 +8,9 @@
  *     of the blocks before: each long segment gets its rank and its footprint's base (an
  *     exclusive prefix over the segments), and its arrival counters are zeroed.
  *  3. segment_tiles_kernel: the persistent grid splits the footprints [0, total) evenly; a block
- *     streams the input tiles of its share (the full reduction's stream_tiles, kernels.h),
- *     writes each tile's partial, and arrives once per level-1 group it touched; the block that
+ *     streams the input tiles of its share as one stream across segment ends (the next tile's
+ *     loads in flight while it reduces one), writes each tile's partial, and arrives once per
+ *     level-1 group it touched (not at all where the group is wholly its own); the block that
  *     completes a group reduces it, and so on up to the segment's one-element top, as the full
  *     reduction's single launch does for one array. Work is cut only on tile boundaries and
  *     groups are reduced exactly as device/order.h orders them, so a segment's bits are those
@@ -19,7 +20,8 @@
  * of level k (the partials [gT, gT + T) of level k) lies at the index of the group's first
  * partial in a counter array beside the partials. Footprints beyond the workspace's capacity
  * (host/tuning.h: segment_tiles_capacity, in footprint slots) are streamed by one warp each
- * (segments.h's stream_slice) in launch 3, after the balanced work. */
+ * (segments.h's stream_slice) in launch 3, after the balanced work. Launch 3 lives in
+ * segment_stream.h; this file holds launches 1 and 2 and what the three share. */
 #ifndef HIPREDUCE_SEGMENT_TILES_H
 #define HIPREDUCE_SEGMENT_TILES_H
 
@@ -294,141 +296,6 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segment_index_kernel(tile_args 
             a.header[0] = base_longs; /* every long segment, all blocks' */
             a.long_base[base_longs] = base_fp;
         }
-    }
-}
-
-/* The largest r < n with v[r] <= w (v non-decreasing, v[0] <= w), found by the whole block in
- * rounds of 256 probes (a few dependent loads instead of log2(n)). */
-__device__ __forceinline__ uint64_t block_search(const uint64_t* v, uint64_t n, uint64_t w)
-{
-    uint64_t lo = 0, hi = n;
-    while (hi - lo > 1) {
-        const uint64_t step = (hi - lo + HR_TILE_LANES - 1) / HR_TILE_LANES;
-        const uint64_t p = lo + threadIdx.x * step;
-        const int c = __syncthreads_count(p < hi && v[p] <= w);
-        lo += (uint64_t)(c - 1) * step;
-        hi = lo + step < hi ? lo + step : hi;
-    }
-    return lo;
-}
-
-/* `arrivals` partials of a group are stored (by thread 0): whether they complete it, in every
- * thread (kernels.h's arrive, with the counter and the member count given). */
-__device__ __forceinline__ bool arrive_at(uint32_t* counter, uint64_t members, uint64_t arrivals)
-{
-    bool last = false;
-    if (threadIdx.x == 0) last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
-    return __syncthreads_or(last);
-}
-
-/* Group g of level 1 of a segment of `count` elements is complete: reduces it, stores the value one level up and
- * climbs for as long as this block completes each group; the top is the result. */
-template <class R>
-__device__ __forceinline__ void segment_climb(const tile_args& a, uint64_t s, uint64_t at, uint64_t count, uint64_t g,
-                                              block_reduce_storage<R, HR_TILE_LANES>& smem)
-{
-    using acc = typename R::acc;
-    constexpr uint64_t T = tile_items<R>();
-    const seg_levels<R> lv(count);
-    acc* partials = (acc*)a.partials + at;
-    for (int k = 1;; ++k) {
-        const uint64_t valid = tile_valid<R>(lv.counts[k], g * T);
-        acc v = partial_lane_accumulate<R, true>(R::identity(), partials + lv.offset(k) + g * T, valid, valid == T,
-                                                 threadIdx.x);
-        v = block_reduce_segments<R, HR_TILE_LANES>(v, smem);
-        if (k + 1 == lv.top) {
-            if (threadIdx.x == 0) store_result<R>(a, s, v, false);
-            return;
-        }
-        const uint64_t up = lv.offset(k + 1);
-        if (threadIdx.x == 0) partials[up + g] = v;
-        g /= T;
-        if (!arrive_at(a.counters + at + up + g * T, tile_valid<R>(lv.counts[k + 1], g * T), 1)) return;
-    }
-}
-
-/* Launch 3's walk over the long segments (kept in shared memory while the tiles stream). */
-struct tile_walk {
-    uint64_t rank, at, count, i0, i1;
-};
-
-/* Launch 3's second part: the long segments whose footprint ends past the capacity, a 32-lane
- * group each (out of line: the tiles' stream keeps its registers). */
-template <class R, int W> __device__ HR_NOINLINE void stream_past_capacity(const tile_args& a, uint64_t longs)
-{
-    using T = typename R::value_t;
-    /* The first rank whose footprint ends past the capacity, then a group per segment. */
-    uint64_t from = block_search(a.long_base, longs + 1, a.capacity);
-    if (from < longs && a.long_base[from + 1] <= a.capacity) ++from;
-    constexpr unsigned G = HR_SEGMENT, groups = HR_TILE_LANES / G;
-    const unsigned g = threadIdx.x % G;
-    for (uint64_t base = from + (uint64_t)blockIdx.x * groups; base < longs; base += (uint64_t)gridDim.x * groups) {
-        const uint64_t r = base + threadIdx.x / G;
-        if (r >= longs) continue; /* both halves of a wave64 stream whole slices on their own */
-        uint64_t first, count;
-        const uint64_t s = a.long_ids[r];
-        segment_span(a.offsets, a.items, s, &first, &count);
-        const typename R::acc v = stream_slice<R>((const T*)a.x + first, count, g);
-        if (g == 0) store_result<R>(a, s, v, false);
-    }
-}
-
-/* A block-uniform 64-bit value read from global memory, held in scalar registers on AMD (the
- * compiler cannot prove a loaded value uniform; in vector registers the walk's values pushed launch
- * 3 past its 128 VGPRs: issue 21). The value itself elsewhere. */
-__device__ __forceinline__ uint64_t block_uniform(uint64_t v)
-{
-#if defined(HIPREDUCE_BACKEND_AMD) && defined(__HIP_DEVICE_COMPILE__)
-    return (uint64_t)__builtin_amdgcn_readfirstlane((int)(uint32_t)v) |
-           (uint64_t)(uint32_t)__builtin_amdgcn_readfirstlane((int)(uint32_t)(v >> 32)) << 32;
-#else
-    return v;
-#endif
-}
-
-/* Launch 3: the footprints' tiles shared evenly by the persistent grid, then the long segments
- * past the capacity, a 32-lane group each. */
-template <class R, int W>
-__global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_tiles_kernel(tile_args a)
-{
-    HR_KERNEL_BODY(W)
-    {
-        using T = typename R::value_t;
-        constexpr uint64_t TI = tile_items<R>();
-        HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
-        const uint64_t longs = block_uniform(a.header[0]);
-        if (longs == 0) return;
-        const uint64_t total = block_uniform(a.long_base[longs]);
-        const uint64_t work = total < a.capacity ? total : a.capacity;
-        const uint64_t w0 = work * blockIdx.x / gridDim.x, w1 = work * (blockIdx.x + 1) / gridDim.x;
-        /* The walk's state lies in shared memory while the tiles stream (block-uniform values that
-         * would otherwise hold registers the stream's prefetch needs: 64 bytes spilled). */
-        HR_SHARED(walk, tile_walk);
-        for (uint64_t r = w0 < w1 ? block_search(a.long_base, longs, w0) : longs; r < longs;) {
-            const uint64_t at = block_uniform(a.long_base[r]);
-            if (at >= w1) break;
-            uint64_t first, count;
-            segment_span(a.offsets, a.items, a.long_ids[r], &first, &count);
-            first = block_uniform(first), count = block_uniform(count);
-            if (at + footprint_of<R>(count) > a.capacity) break; /* streamed below */
-            const uint64_t tiles = (count + TI - 1) / TI;
-            const uint64_t i0 = w0 > at ? w0 - at : 0, i1 = w1 - at < tiles ? w1 - at : tiles;
-            if (i0 >= i1) { /* this share holds only upper-level slots of it */
-                ++r;
-                continue;
-            }
-            if (threadIdx.x == 0) walk = tile_walk{r, at, count, i0, i1};
-            stream_tiles<R>((const T*)a.x + first, nullptr, count, i0, i1, (typename R::acc*)a.partials + at, smem);
-            const tile_walk w = walk; /* stream_tiles ended with a barrier */
-            const uint64_t n = (w.count + TI - 1) / TI;
-            for (uint64_t g = w.i0 / TI; g * TI < w.i1; ++g) {
-                const uint64_t lo = g * TI > w.i0 ? g * TI : w.i0, hi = (g + 1) * TI < w.i1 ? (g + 1) * TI : w.i1;
-                if (arrive_at(a.counters + w.at + g * TI, tile_valid<R>(n, g * TI), hi - lo))
-                    segment_climb<R>(a, a.long_ids[w.rank], w.at, w.count, g, smem);
-            }
-            r = w.rank + 1; /* every thread read walk before the arrivals' barriers */
-        }
-        if (total > a.capacity) stream_past_capacity<R, W>(a, longs);
     }
 }
 

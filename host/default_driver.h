@@ -9,7 +9,7 @@
 
 #include "drivers.h"
 #include "columns.h"
-#include "segment_tiles.h"
+#include "segment_stream.h"
 
 namespace hr {
 
@@ -115,8 +115,8 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
     return launch_segments<R, W, HR_SEGMENT, SEG_SLOTS>(c, a);
 }
 
-/* CSR segments balanced by work (device/segment_tiles.h): three launches over a workspace of
- * num_segments and segment_tiles_capacity only (host/tuning.h). */
+/* CSR segments balanced by work (device/segment_tiles.h, segment_stream.h): three launches over a
+ * workspace of num_segments and segment_tiles_capacity only (host/tuning.h). */
 template <class R, int W> hipError_t run_segments(const reduce_call& c, call_need* need)
 {
     const uint64_t segments = c.num_segments, per_block = segments_per_block(segments, (uint64_t)c.dev->sm_count * HR_SEGMENT_SIZES_BLOCKS);

@@ -122,12 +122,15 @@ constexpr bool strided_element_one_wave = false;
  * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on
  * num_segments only, as the public header promises. 2^18 slots hold every long segment of up to
  * 4 GiB of input (a tile is 16 KiB of any dtype) at 2-6 MiB of workspace; long segments past
- * it are streamed by a warp each. Launches 1 and 2 give each block at least 64 segments (8 per
- * warp) and no more blocks than are resident at once (device/segment_tiles.h's
- * HR_SEGMENT_SIZES_BLOCKS per SM, which launch 1's register bound allows): with 1024 blocks,
- * 262144 segments of 0..511 f32 elements ran in 1.3 waves, 16% slower than a warp per segment
- * over a grid-stride loop (H100, 1311 vs 1558 GB/s); every block of launch 2 adds up the sums
- * of the blocks before it. Launch 1's one-thread segments (ONE_LANES there): at most 2 lanes
+ * it are streamed by a warp each. Launches 1 and 2 give each block at least
+ * segments_per_block_min segments (one per warp) and no more blocks than are resident at once
+ * (device/segment_tiles.h's HR_SEGMENT_SIZES_BLOCKS per SM, which launch 1's register bound
+ * allows): with 1024 blocks, 262144 segments of 0..511 f32 elements ran in 1.3 waves, 16% slower
+ * than a warp per segment over a grid-stride loop (H100, 1311 vs 1558 GB/s); every block of
+ * launch 2 adds up the sums of the blocks before it. The floor was 64 (8 per warp) until session
+ * 7: 16384 segments of one tile took 256 blocks, a quarter of the resident slots (ncu, H200:
+ * launch 1 at 24% occupancy, 38% of DRAM); with 8 they take 512 (docs/BENCHMARKS.md, "Ragged
+ * segments (issue 21, session 7)"). Launch 1's one-thread segments (ONE_LANES there): at most 2 lanes
  * (f32: 8 elements, 94% of the power-law lengths): nvcc 13.0 sm_90 at 4 blocks per SM, f32 sum
  * and i8 -> i64 do not spill, f64 argmax 56 bytes; with 8 lanes (all 8 slots loaded at once)
  * they spilled 108, 124 and 252 bytes. */
@@ -135,10 +138,11 @@ constexpr bool strided_element_one_wave = false;
 #define HR_SEGMENT_TILES_CAPACITY (1ull << 18)
 #endif
 constexpr unsigned long long segment_tiles_capacity = HR_SEGMENT_TILES_CAPACITY;
+constexpr unsigned long long segments_per_block_min = 8;
 inline unsigned long long segments_per_block(unsigned long long segments, unsigned long long resident_blocks)
 {
     const unsigned long long spread = (segments + resident_blocks - 1) / resident_blocks;
-    return spread > 64 ? spread : 64;
+    return spread > segments_per_block_min ? spread : segments_per_block_min;
 }
 inline unsigned long long segment_tree_rows_max(int sm_count)
 {

@@ -275,7 +275,9 @@ static int giant_segments(sg_ctx* c, uint64_t max_n)
 /* Length distributions (issue 21), segments against hipreduce_reduce of each (the GPU against the
  * cpu device): all empty; uniform short (0..511); power-law (Zipf-like, length (3T + 17) / k for k
  * uniform in 1..1000, T a tile: mostly tiny, a few over a tile); a few giants (T + 1, 2T + 5,
- * 5T + 3) among tiny ones (0..3); one segment of 6T + 11. Several ops and dtypes, random values. */
+ * 5T + 3) among tiny ones (0..3); one segment of 6T + 11; 48 segments of 1..4T (a few tiles each: launch 3
+ * streams several of them a block, groups wholly its own and groups shared with other blocks). Several ops
+ * and dtypes, random values. */
 static int distributions(sg_ctx* c)
 {
     static const struct { hipreduce_op op; hipreduce_dtype in, out; } cases[] = {
@@ -283,7 +285,8 @@ static int distributions(sg_ctx* c)
         {HIPREDUCE_OP_ARGMAX, HIPREDUCE_F32, HIPREDUCE_F32},  {HIPREDUCE_OP_NRM2, HIPREDUCE_F64, HIPREDUCE_F64},
         {HIPREDUCE_OP_SUM, HIPREDUCE_I8, HIPREDUCE_I64},      {HIPREDUCE_OP_MIN, HIPREDUCE_BF16, HIPREDUCE_BF16},
         {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F64, HIPREDUCE_F64}};
-    static const char* const names[] = {"all empty", "uniform short", "power-law", "giants among tiny", "one segment"};
+    static const char* const names[] = {"all empty",         "uniform short", "power-law",
+                                        "giants among tiny", "one segment",   "few tiles"};
     const int n_cases = c->profile == 1 ? 2 : (int)(sizeof cases / sizeof cases[0]);
     unsigned char* x = (unsigned char*)malloc((size_t)SHAPES_ROOM * 8);
     if (!x) return 1;
@@ -291,17 +294,18 @@ static int distributions(sg_ctx* c)
     for (int k = 0; k < n_cases; ++k) {
         const uint64_t t = tr_tile_items(cases[k].in);
         fill(cases[k].in, P_RANDOM, SHAPES_ROOM, mix(4242 + (uint64_t)k), x);
-        for (int d = 0; d < 5; ++d) {
+        for (int d = 0; d < 6; ++d) {
             layout l;
             l.count = 0;
-            for (uint64_t s = 0; s < (d == 4 ? 1 : 500); ++s) {
+            for (uint64_t s = 0; s < (d == 4 ? 1 : d == 5 ? 48 : 500); ++s) {
                 const uint64_t h = hash(77 + (uint64_t)d, s);
                 switch (d) {
                 case 0: push(&l, 0); break;
                 case 1: push(&l, h % 512); break;
                 case 2: push(&l, (3 * t + 17) / (1 + h % 1000)); break;
                 case 3: push(&l, s == 40 ? t + 1 : s == 250 ? 2 * t + 5 : s == 251 ? 5 * t + 3 : h % 4); break;
-                default: push(&l, 6 * t + 11); break;
+                case 4: push(&l, 6 * t + 11); break;
+                default: push(&l, 1 + h % (4 * t)); break;
                 }
             }
             const sg_shape sh = {1, 0, 0, 0, l.count, l.offsets, (uint64_t)(k + d) % 3};
