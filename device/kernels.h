@@ -92,7 +92,8 @@ __device__ __forceinline__ typename R::acc reduce_tile(const typename R::value_t
  * aligned tiles are software-pipelined: the next tile's loads are in flight while the
  * block reduces the current one, so the per-tile barriers do not stall the stream. dot
  * loads two inputs' chunks per tile, already twice a single input's bytes in flight, and
- * a second tile's worth would not fit the registers the launch bound allows. */
+ * a second tile's worth would not fit the registers the launch bound allows. argmin/argmax
+ * of 8/16-bit inputs reduce a full tile by one 32-bit maximum (narrow_keys.h). */
 template <class R>
 __device__ __forceinline__ void stream_tiles(const typename R::value_t* x, const typename R::value_t* y,
                                              uint64_t count, uint64_t first, uint64_t end, typename R::acc* out,
@@ -109,8 +110,12 @@ __device__ __forceinline__ void stream_tiles(const typename R::value_t* x, const
             for (; tile < full; ++tile) {
                 input_chunks<R> next;
                 if (tile + 1 < full) load_input<R>(next, x, y, (tile + 1) * tile_items<R>(), threadIdx.x);
-                const acc v = block_reduce_segments<R, HR_TILE_LANES>(
-                    fold_input<R>(R::identity(), current, threadIdx.x, tile * tile_items<R>()), smem);
+                acc v;
+                if constexpr (narrow_keys<R>())
+                    v = reduce_narrow_keys<R>(current.x, tile * tile_items<R>(), smem);
+                else
+                    v = block_reduce_segments<R, HR_TILE_LANES>(
+                        fold_input<R>(R::identity(), current, threadIdx.x, tile * tile_items<R>()), smem);
                 if (threadIdx.x == 0) out[tile] = v;
                 current = next;
             }

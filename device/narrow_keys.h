@@ -9,15 +9,17 @@
  *    complemented), and packed above its place in the lane counted from the end, so that the
  *    lane's maximum is its best key at its first place. 8-bit keys go into 16-bit halves (key
  *    byte, 63 - place), two maxima per instruction; 16-bit ones into 32 bits.
- *  - A tile's lane value is (rank, 16383 - position in the tile) in 32 bits: rank 0 is
- *    unused, keys are 1 .. 65536, a NaN 65537; 17 + 14 bits. The lane keeps its best over all
- *    its tiles (with that tile), so the block's tree runs once per range of tiles, not per tile
- *    (kernels.h, order-free streaming).
+ *  - A lane's value of a tile is (rank, 16383 - position in the tile) in 32 bits: rank 0 is
+ *    unused, keys are 1 .. 65536, a NaN 65537; 17 + 14 bits. The segments' stream (kernels.h's
+ *    stream_tiles) takes the block's maximum of it per tile; the full reduction's (kernels.h,
+ *    reduce_range) keeps each lane's best over all its tiles, with that tile, and runs the
+ *    block's tree once.
  *  - f16/bf16: a lane notes whether any magnitude lies above infinity's; such a lane (rare) finds
  *    its first NaN by a scan. */
 #ifndef HIPREDUCE_NARROW_KEYS_H
 #define HIPREDUCE_NARROW_KEYS_H
 
+#include "block_reduce.h"
 #include "tile_load.h"
 
 namespace hr {
@@ -25,6 +27,21 @@ namespace hr {
 template <class R> constexpr bool narrow_keys()
 {
     return R::keyed && R::inputs == 1 && sizeof(typename R::value_t) <= 2;
+}
+
+/* The block's maximum of packed 32-bit values (an exact combine: any tree gives the same). */
+struct packed_max {
+    using acc = uint32_t;
+    static __device__ __forceinline__ uint32_t identity() { return 0; }
+    static __device__ __forceinline__ uint32_t apply(uint32_t a, uint32_t b) { return a > b ? a : b; }
+};
+
+/* The block tree's storage of R, reused for 32-bit words. */
+template <class Op, class R>
+__device__ __forceinline__ block_reduce_storage<Op, HR_TILE_LANES>& word_storage(block_reduce_storage<R, HR_TILE_LANES>& smem)
+{
+    static_assert(sizeof(block_reduce_storage<Op, HR_TILE_LANES>) <= sizeof smem, "storage fits");
+    return *reinterpret_cast<block_reduce_storage<Op, HR_TILE_LANES>*>(&smem);
 }
 
 /* Two 16-bit maxima at once (one instruction on sm_90). */
@@ -143,6 +160,26 @@ template <class R> __device__ __forceinline__ uint32_t narrow_key_lane(const lan
     return rank << 14 | (16383u - pos);
 }
 
+/* The accumulator of a packed (rank, 16383 - position) of the tile whose first index is tile_first. */
+template <class R> __device__ __forceinline__ typename R::acc narrow_key_acc(uint32_t packed, uint64_t tile_first)
+{
+    const uint32_t rank = packed >> 14;
+    const typename R::key_t key =
+        narrow_key_map<R>::half && rank == narrow_key_map<R>::nan_rank ? R::nan_key() : R::key_of(narrow_key_map<R>::element(rank - 1));
+    return typename R::acc{key, (int64_t)(tile_first + (16383u - (packed & 16383u)))};
+}
+
+/* The tile's accumulator (valid in thread 0) from its lanes' chunks; tile_first: the index of
+ * its first element. smem: the block tree's storage, reused for the packed maximum. */
+template <class R>
+__device__ __forceinline__ typename R::acc reduce_narrow_keys(const lane_chunks& r, uint64_t tile_first,
+                                                             block_reduce_storage<R, HR_TILE_LANES>& smem)
+{
+    const uint32_t packed =
+        block_reduce_segments<packed_max, HR_TILE_LANES>(narrow_key_lane<R>(r, threadIdx.x), word_storage<packed_max>(smem));
+    return narrow_key_acc<R>(packed, tile_first);
+}
+
 /* A lane's accumulator over the full aligned tiles that stream(f) hands to f(chunks, tile) in
  * order (kernels.h, full_tiles): the lane keeps its best packed value and that tile; a later tile
  * replaces it only with a strictly better rank, so the first place of the best key stays. A lane
@@ -158,11 +195,7 @@ template <class R, class Stream> __device__ __forceinline__ typename R::acc narr
             best_tile = tile;
         }
     });
-    const uint32_t rank = best >> 14;
-    if (rank == 0) return R::identity();
-    const typename R::key_t key =
-        narrow_key_map<R>::half && rank == narrow_key_map<R>::nan_rank ? R::nan_key() : R::key_of(narrow_key_map<R>::element(rank - 1));
-    return typename R::acc{key, (int64_t)(best_tile * tile_items<R>() + (16383u - (best & 16383u)))};
+    return best == 0 ? R::identity() : narrow_key_acc<R>(best, best_tile * tile_items<R>());
 }
 
 }  // namespace hr
