@@ -192,26 +192,29 @@ __device__ __forceinline__ typename R::acc reduce_range(const typename R::value_
     return block_reduce_segments<R, HR_TILE_LANES>(v, smem);
 }
 
-/* `arrivals` of `members` are stored (by thread 0; arrive: elements of `level` in group `group`).
- * Returns, in every thread, whether they complete them; the completing block resets the
- * counter for the next launch. The arrival is one acquire-release atomic: its release
- * half publishes thread 0's stores, its acquire half (in the completing block) makes
- * every earlier arrival's stores visible to thread 0, and the barrier after it extends
- * that to the block's other threads. */
-__device__ __forceinline__ bool arrive_reset(uint32_t* counter, uint64_t arrivals, uint64_t members)
+/* Thread 0: `arrivals` of a counter's `members` are stored; whether they complete them (then it
+ * resets the counter for the next launch). The arrival is one acquire-release atomic: its release
+ * half publishes thread 0's stores, its acquire half (in the completing block) makes every
+ * earlier arrival's stores visible to thread 0, and the barrier after it (__syncthreads_or, in
+ * the callers) extends that to the block's other threads. */
+__device__ __forceinline__ bool arrive_add(uint32_t* counter, uint64_t arrivals, uint64_t members)
 {
-    bool last = false;
-    if (threadIdx.x == 0) {
-        last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
-        if (last) *counter = 0;
-    }
-    return __syncthreads_or(last);
+    const bool last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
+    if (last) *counter = 0;
+    return last;
 }
+
+/* `arrivals` elements of `level` in group `group` are stored (by thread 0). Returns, in every
+ * thread, whether they complete the group. */
 template <class R>
 __device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_t group, uint64_t arrivals)
 {
-    const uint64_t members = tile_valid<R>(lv.count[level], group * tile_items<R>());
-    return arrive_reset(level_counter(lv, level + 1) + group, arrivals, members);
+    bool last = false;
+    if (threadIdx.x == 0) {
+        const uint64_t members = tile_valid<R>(lv.count[level], group * tile_items<R>());
+        last = arrive_add(level_counter(lv, level + 1) + group, arrivals, members);
+    }
+    return __syncthreads_or(last);
 }
 
 /* Reduces group `group` of level `level`, written by other blocks of this launch. */
@@ -277,7 +280,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
             acc* partial = level_partial<acc>(lv, 1);
             acc v = reduce_range<R>(x, lv.count[0], first, end, smem);
             if (threadIdx.x == 0) partial[b] = v;
-            if (!arrive_reset(level_counter(lv, 2), 1, blocks)) return;
+            if (!__syncthreads_or(threadIdx.x == 0 && arrive_add(level_counter(lv, 2), 1, blocks))) return;
             v = R::identity(); /* a partial or a few per thread, all loads in flight */
 #pragma unroll 4
             for (uint64_t i = threadIdx.x; i < blocks; i += HR_TILE_LANES) v = R::apply(v, load_one<acc, true>(partial + i));
