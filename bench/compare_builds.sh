@@ -4,7 +4,8 @@
 # Each build's hipreduce-bench (cuda, built with HIPREDUCE_BENCH_CCCL_INCLUDE for CUB 3.5) runs the
 # same cases ROUNDS times (default 2), the builds taking turns case by case, so that the spread
 # between two rounds of one build is the run-to-run noise to quote beside any difference:
-#   f32, f64 sums and i8 -> i64 sums, f32 argmax, at 2^10 .. 2^28 (even powers and 2^21, 2^22, 2^23)
+#   f32, f64 sums and i8 -> i64 sums, f32 argmax, argmax of the 8/16-bit dtypes, at 2^10 .. 2^28
+#   (even powers and 2^21, 2^22, 2^23)
 # Writes OUT_DIR/LABEL.rROUND.csv and OUT_DIR/summary.txt (bench/compare_summary.py).
 set -uo pipefail
 out=${1:?usage: bench/compare_builds.sh OUT_DIR LABEL=BUILD_DIR ...}
@@ -15,7 +16,7 @@ mkdir -p "$out"
 sizes=2^10,2^12,2^14,2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^26,2^28
 rc=0
 for round in $(seq 1 "${ROUNDS:-2}"); do
-  for cases in "sum f32,f64 f32,f64" "sum i8 i64" "argmax f32 f32"; do
+  for cases in "sum f32,f64 f32,f64" "sum i8 i64" "argmax f32 f32" "argmax i8,u8,i16,u16,f16,bf16 same"; do
     read -r op dtypes outs <<<"$cases"
     for spec in "$@"; do # the builds take turns case by case
       label=${spec%%=*}

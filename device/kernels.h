@@ -127,21 +127,92 @@ __device__ __forceinline__ void stream_tiles(const typename R::value_t* x, const
     }
 }
 
-/* `arrivals` elements of `level` in group `group` are stored (by thread 0). Returns, in
- * every thread, whether they complete the group; the completing block resets the
- * counter for the next launch. The arrival is one acquire-release atomic: its release
- * half publishes thread 0's stores, its acquire half (in the completing block) makes
- * every earlier arrival's stores visible to thread 0, and the barrier after it extends
- * that to the block's other threads. */
+/* Whether R's result has the same bits in every order, so that a block may fold all its tiles
+ * lane by lane and the launch finish over one partial per block (tree_kernel): integer results of
+ * integer inputs (sums and products modulo 2^bits, min, max, bitwise ops) and argmin/argmax of
+ * 8/16-bit keys (the best key's first index is unique). Per tile, the order's tree cost two
+ * barriers and the finish read one partial per tile (i8 at 2^28: 16384). */
+template <class R> constexpr bool order_free()
+{
+    using T = typename R::value_t;
+    constexpr bool integers = !R::float_in && std::is_integral<T>::value && std::is_integral<typename R::acc>::value;
+    return R::inputs == 1 && (narrow_keys<R>() || integers);
+}
+
+/* Calls f(chunks, tile) for the full aligned input tiles [first, end), in order, the next tile's
+ * loads in flight while f runs on this one; the two buffers take turns, so no tile's registers
+ * are copied (a copy was 16 moves per tile). */
+template <class R> struct full_tiles {
+    const typename R::value_t* x;
+    uint64_t first, end;
+    template <class F> __device__ __forceinline__ void operator()(const F& f) const
+    {
+        constexpr uint64_t items = tile_items<R>();
+        lane_chunks a, b;
+        uint64_t t = first;
+        if (t < end) load_chunks<false>(a, x + t * items, threadIdx.x);
+        while (t < end) {
+            if (t + 1 < end) load_chunks<false>(b, x + (t + 1) * items, threadIdx.x);
+            f(a, t);
+            if (++t == end) break;
+            if (t + 1 < end) load_chunks<false>(a, x + (t + 1) * items, threadIdx.x);
+            f(b, t);
+            ++t;
+        }
+    }
+};
+
+/* The block's accumulator (valid in thread 0) of input tiles [first, end) of an order-free R:
+ * each lane folds its chunks of every tile, the block's tree runs once. */
+template <class R>
+__device__ __forceinline__ typename R::acc reduce_range(const typename R::value_t* x, uint64_t count, uint64_t first,
+                                                       uint64_t end, block_reduce_storage<R, HR_TILE_LANES>& smem)
+{
+    using acc = typename R::acc;
+    const bool aligned = aligned16(x);
+    const uint64_t full_end = count / tile_items<R>() < end ? count / tile_items<R>() : end;
+    uint64_t tile = first;
+    acc v = R::identity();
+    if (aligned && tile < full_end) {
+        const full_tiles<R> stream = {x, tile, full_end};
+        if constexpr (narrow_keys<R>()) {
+            v = narrow_keys_lane<R>(stream);
+        } else {
+            stream([&](const lane_chunks& r, uint64_t t) {
+                v = fold_input<R>(v, input_chunks<R>{r}, threadIdx.x, t * tile_items<R>());
+            });
+        }
+        tile = full_end;
+    }
+    for (; tile < end; ++tile) { /* a partial last tile, or an unaligned input */
+        const uint64_t at = tile * tile_items<R>(), valid = tile_valid<R>(count, at);
+        v = R::apply(v, input_lane_accumulate<R>(R::identity(), x, nullptr, at, valid, aligned && valid == tile_items<R>(),
+                                                 threadIdx.x));
+    }
+    return block_reduce_segments<R, HR_TILE_LANES>(v, smem);
+}
+
+/* Thread 0: `arrivals` of a counter's `members` are stored; whether they complete them (then it
+ * resets the counter for the next launch). The arrival is one acquire-release atomic: its release
+ * half publishes thread 0's stores, its acquire half (in the completing block) makes every
+ * earlier arrival's stores visible to thread 0, and the barrier after it (__syncthreads_or, in
+ * the callers) extends that to the block's other threads. */
+__device__ __forceinline__ bool arrive_add(uint32_t* counter, uint64_t arrivals, uint64_t members)
+{
+    const bool last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
+    if (last) *counter = 0;
+    return last;
+}
+
+/* `arrivals` elements of `level` in group `group` are stored (by thread 0). Returns, in every
+ * thread, whether they complete the group. */
 template <class R>
 __device__ __forceinline__ bool arrive(const tree_levels& lv, int level, uint64_t group, uint64_t arrivals)
 {
     bool last = false;
     if (threadIdx.x == 0) {
         const uint64_t members = tile_valid<R>(lv.count[level], group * tile_items<R>());
-        uint32_t* counter = level_counter(lv, level + 1) + group;
-        last = hr_arrive_add(counter, (uint32_t)arrivals) + arrivals == members;
-        if (last) *counter = 0;
+        last = arrive_add(level_counter(lv, level + 1) + group, arrivals, members);
     }
     return __syncthreads_or(last);
 }
@@ -182,7 +253,9 @@ __device__ __forceinline__ void climb(const tree_levels& lv, const tree_args& a,
  * Block b streams input tiles [b*k, b*k+k) into level 1, then arrives once in each
  * level-1 group (tile_items consecutive partials) its range touched; the block that
  * completes a group reduces it into level 2, and so on up to the one-element top. The
- * order is fixed by element index, whichever block does the work. */
+ * order is fixed by element index, whichever block does the work. An order-free R (above)
+ * skips the levels: each block folds its range at once, the last to arrive reduces the
+ * blocks' partials. */
 template <class R, int W>
 __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_kernel(tree_args a, tree_levels lv)
 {
@@ -201,6 +274,20 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
         const uint64_t b = tree_block(lv);
         const uint64_t first = b * lv.share + (b < lv.extra ? b : lv.extra);
         const uint64_t end = first + lv.share + (b < lv.extra ? 1 : 0);
+        if constexpr (order_free<R>()) { /* one partial per block, of the row's blocks (level 1 has room) */
+            using acc = typename R::acc;
+            const uint64_t blocks = lv.row_blocks ? lv.row_blocks : gridDim.x;
+            acc* partial = level_partial<acc>(lv, 1);
+            acc v = reduce_range<R>(x, lv.count[0], first, end, smem);
+            if (threadIdx.x == 0) partial[b] = v;
+            if (!__syncthreads_or(threadIdx.x == 0 && arrive_add(level_counter(lv, 2), 1, blocks))) return;
+            v = R::identity(); /* a partial or a few per thread, all loads in flight */
+#pragma unroll 4
+            for (uint64_t i = threadIdx.x; i < blocks; i += HR_TILE_LANES) v = R::apply(v, load_one<acc, true>(partial + i));
+            v = block_reduce_segments<R, HR_TILE_LANES>(v, smem);
+            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, false);
+            return;
+        }
         stream_tiles<R>(x, y, lv.count[0], first, end, level_partial<typename R::acc>(lv, 1), smem);
         for (uint64_t group = first / tile_items<R>(); group * tile_items<R>() < end; ++group) {
             const uint64_t lo = group * tile_items<R>() > first ? group * tile_items<R>() : first;

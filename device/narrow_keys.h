@@ -9,8 +9,11 @@
  *    complemented), and packed above its place in the lane counted from the end, so that the
  *    lane's maximum is its best key at its first place. 8-bit keys go into 16-bit halves (key
  *    byte, 63 - place), two maxima per instruction; 16-bit ones into 32 bits.
- *  - The block takes one 32-bit maximum of (rank, 16383 - position in the tile): rank 0 is
- *    unused, keys are 1 .. 65536, a NaN 65537; 17 + 14 bits. Thread 0 turns it back.
+ *  - A lane's value of a tile is (rank, 16383 - position in the tile) in 32 bits: rank 0 is
+ *    unused, keys are 1 .. 65536, a NaN 65537; 17 + 14 bits. The segments' stream (kernels.h's
+ *    stream_tiles) takes the block's maximum of it per tile; the full reduction's (kernels.h,
+ *    reduce_range) keeps each lane's best over all its tiles, with that tile, and runs the
+ *    block's tree once.
  *  - f16/bf16: a lane notes whether any magnitude lies above infinity's; such a lane (rare) finds
  *    its first NaN by a scan. */
 #ifndef HIPREDUCE_NARROW_KEYS_H
@@ -157,6 +160,15 @@ template <class R> __device__ __forceinline__ uint32_t narrow_key_lane(const lan
     return rank << 14 | (16383u - pos);
 }
 
+/* The accumulator of a packed (rank, 16383 - position) of the tile whose first index is tile_first. */
+template <class R> __device__ __forceinline__ typename R::acc narrow_key_acc(uint32_t packed, uint64_t tile_first)
+{
+    const uint32_t rank = packed >> 14;
+    const typename R::key_t key =
+        narrow_key_map<R>::half && rank == narrow_key_map<R>::nan_rank ? R::nan_key() : R::key_of(narrow_key_map<R>::element(rank - 1));
+    return typename R::acc{key, (int64_t)(tile_first + (16383u - (packed & 16383u)))};
+}
+
 /* The tile's accumulator (valid in thread 0) from its lanes' chunks; tile_first: the index of
  * its first element. smem: the block tree's storage, reused for the packed maximum. */
 template <class R>
@@ -165,10 +177,25 @@ __device__ __forceinline__ typename R::acc reduce_narrow_keys(const lane_chunks&
 {
     const uint32_t packed =
         block_reduce_segments<packed_max, HR_TILE_LANES>(narrow_key_lane<R>(r, threadIdx.x), word_storage<packed_max>(smem));
-    const uint32_t rank = packed >> 14;
-    const typename R::key_t key =
-        narrow_key_map<R>::half && rank == narrow_key_map<R>::nan_rank ? R::nan_key() : R::key_of(narrow_key_map<R>::element(rank - 1));
-    return typename R::acc{key, (int64_t)(tile_first + (16383u - (packed & 16383u)))};
+    return narrow_key_acc<R>(packed, tile_first);
+}
+
+/* A lane's accumulator over the full aligned tiles that stream(f) hands to f(chunks, tile) in
+ * order (kernels.h, full_tiles): the lane keeps its best packed value and that tile; a later tile
+ * replaces it only with a strictly better rank, so the first place of the best key stays. A lane
+ * without tiles (rank 0) gives R's identity. */
+template <class R, class Stream> __device__ __forceinline__ typename R::acc narrow_keys_lane(const Stream& stream)
+{
+    uint32_t best = 0;
+    uint64_t best_tile = 0;
+    stream([&](const lane_chunks& r, uint64_t tile) {
+        const uint32_t packed = narrow_key_lane<R>(r, threadIdx.x);
+        if (packed >> 14 > best >> 14) {
+            best = packed;
+            best_tile = tile;
+        }
+    });
+    return best == 0 ? R::identity() : narrow_key_acc<R>(best, best_tile * tile_items<R>());
 }
 
 }  // namespace hr
