@@ -12,7 +12,8 @@
  * combine picks by a total order (argmin/argmax, min/max), any tree has those bits, and a
  * warp's tree combines each thread's slots before it shuffles.
  *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
- *    (host/tuning.h's table); rows of 3-4 whole chunks 4 rows per group (short_rows_kernel);
+ *    (host/tuning.h's table); rows of 1-4 whole chunks groups of 1, 2 or 4 threads with 4 rows
+ *    per thread at once (short_rows_kernel);
  *  - other rows: a warp (a 32-lane half of a wave64) per row, rows of 129-256 lanes with the
  *    next row's chunks in flight (rows_prefetch_kernel); a row longer than a tile (and a CSR
  *    segment past segment_tiles.h's capacity) is streamed by its warp tile by tile, each tile
@@ -85,9 +86,10 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
 template <class R> constexpr bool any_order() { return R::keyed || R::combine == HR_CB_MIN || R::combine == HR_CB_MAX; }
 
 /* argmin/argmax within one tile (positions below 2^32): a lane's best key and its position in the
- * slice, combined by apply's rule (the better key; on equal keys the lower position) with two
- * shuffles a step instead of the 64-bit index's three, widened once at the end. The rule picks by
- * a total order, so any tree of it gives group_tree's bits. */
+ * slice, combined by apply's rule (the better key; on equal keys the lower position), widened once
+ * at the end: a butterfly step shuffles 2 words for 4-byte keys where key_acc takes 4 (argmax per
+ * row of 1024 f32: 3372-3449 -> 3631-3652 GB/s, docs/BENCHMARKS.md "Short rows of 1-2 chunks (issue
+ * 21, session 8)"). The rule picks by a total order, so any tree of it gives group_tree's bits. */
 template <class R> struct key_pos {
     typename R::acc::key_t key;
     uint32_t pos;

@@ -70,8 +70,10 @@ constexpr segment_row segment_table[] = {
      * 4 rows per group lost elsewhere, so the other rows keep one: 8388608 x 8 905-914 (one row:
      * 1151-1156), 2097152 x 32 3052-3074 (3122-3178). Rows of 1-2 whole chunks at 16-byte
      * boundaries (f32: 4 or 8 elements), 4- and 8-byte elements: short_rows_kernel with groups of
-     * 1 or 2 threads, every thread a lane, 4 rows a thread at once (device/segments.h; the
-     * figures: docs/BENCHMARKS.md, "Short rows of 1-2 chunks (issue 21, session 8)"). */
+     * 1 or 2 threads, every thread a lane, 4 rows a thread at once (device/segments.h). H200,
+     * a5df371 against d8468c5 in one call (docs/BENCHMARKS.md, "Short rows of 1-2 chunks (issue
+     * 21, session 8)"): 8388608 x 8 sum 1166-1228 -> 3422-3441 GB/s (CUB 3.5 2651-3210), argmax
+     * 656-660 -> 2660-2689; 16777216 x 4 sum 606-625 -> 2969-3003 (CUB 3.5 2370-2936). */
     {2, 4, 8, true},
     /* Rows of 3-4 whole chunks at 16-byte boundaries (f32: 12 or 16 elements), 4- and 8-byte
      * elements: short_rows_kernel (device/segments.h), 4 rows a group without per-element
@@ -119,8 +121,9 @@ constexpr unsigned strided_vector_bytes = 16;
  * column per thread (argmax, unaligned sums, upper levels) keep the cap: one wave took columns
  * argmax 1024 x 65536 3339-3349 -> 3187-3198 and 65536 x 1024 2814-2831 -> 2704-2717. Rows
  * argmin/argmax of a warp per row (segments_kernel, rows of 33-128 lanes and rows streamed) keep it
- * too: one wave took 262144 x 256 1673-1677 -> 1633-1636 and 131072 x 512 2302-2307 -> 2275-2291
- * (session 8: docs/BENCHMARKS.md, "Short rows of 1-2 chunks (issue 21, session 8)"). The cap is
+ * too: one wave took 262144 x 256 1673-1677 -> 1633-1636 and 131072 x 512 2302-2307 -> 2275-2291;
+ * the cap again, session 8 (docs/BENCHMARKS.md, "Short rows of 1-2 chunks (issue 21, session 8)"):
+ * 262144 x 256 1627-1647 -> 1642-1667, 131072 x 512 within the spread. The cap is
  * also the emulator's (no occupancy there). */
 constexpr int grid_stride_blocks_per_sm = 8;
 /* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
