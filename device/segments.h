@@ -12,7 +12,8 @@
  * combine picks by a total order (argmin/argmax, min/max), any tree has those bits, and a
  * warp's tree combines each thread's slots before it shuffles.
  *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
- *    (host/tuning.h's table); rows of 3-4 whole chunks 4 rows per group (short_rows_kernel);
+ *    (host/tuning.h's table); rows of 1-4 whole chunks groups of 1, 2 or 4 threads with 4 rows
+ *    per thread at once (short_rows_kernel);
  *  - other rows: a warp (a 32-lane half of a wave64) per row, rows of 129-256 lanes with the
  *    next row's chunks in flight (rows_prefetch_kernel); a row longer than a tile (and a CSR
  *    segment past segment_tiles.h's capacity) is streamed by its warp tile by tile, each tile
@@ -83,6 +84,30 @@ __device__ __forceinline__ void seg_input_lanes(typename R::acc (&a)[SEG_SLOTS],
  * combines.h orders -0.0 below +0.0 and makes NaN canonical), so that any tree of combines gives
  * the segment tree's bits. */
 template <class R> constexpr bool any_order() { return R::keyed || R::combine == HR_CB_MIN || R::combine == HR_CB_MAX; }
+
+/* argmin/argmax within one tile (positions below 2^32): a lane's best key and its position in the
+ * slice, combined by apply's rule (the better key; on equal keys the lower position), widened once
+ * at the end: a butterfly step shuffles 2 words for 4-byte keys where key_acc takes 4 (argmax per
+ * row of 1024 f32: 3372-3449 -> 3631-3652 GB/s, docs/BENCHMARKS.md "Short rows of 1-2 chunks (issue
+ * 21, session 8)"). The rule picks by a total order, so any tree of it gives group_tree's bits. */
+template <class R> struct key_pos {
+    typename R::acc::key_t key;
+    uint32_t pos;
+};
+template <class R> __device__ __forceinline__ key_pos<R> key_pos_of(const input_fold<R>& f) { return {f.key, f.first + f.pos}; }
+template <class R> __device__ __forceinline__ key_pos<R> better_of(key_pos<R> a, key_pos<R> b)
+{
+    return R::combine_t::better(b.key, a.key) || (b.key == a.key && b.pos < a.pos) ? b : a;
+}
+/* The butterflies of steps s < below within groups of Width lanes: every lane of a group of `below`
+ * lanes ends with the pair of the group's best. */
+template <class R, int Width> __device__ __forceinline__ key_pos<R> key_pos_tree(key_pos<R> b, uint32_t below)
+{
+#pragma unroll
+    for (int s = Width / 2; s > 0; s /= 2)
+        if ((uint32_t)s < below) b = better_of<R>(b, {hr_shfl_xor(b.key, s, Width), hr_shfl_xor(b.pos, s, Width)});
+    return b;
+}
 
 /* The segment tree over a group's slots (slot k of thread g is lane g + G*k); every lane of
  * the group returns the tile's value. `lanes`: lanes with elements, uniform in the group;
@@ -159,6 +184,8 @@ __device__ __forceinline__ typename R::acc chunk0_tile(const typename R::value_t
 {
     constexpr int items = chunk_items<R>();
     typename R::acc a[SEG_SLOTS];
+    constexpr bool keys = R::keyed && G == HR_SEGMENT; /* argmin/argmax of a warp: on 32-bit positions */
+    typename std::conditional<keys, key_pos<R>, char>::type best = {};
 #pragma unroll
     for (int k = 0; k < SEG_SLOTS; ++k) {
         const uint32_t lane = g + (unsigned)G * (unsigned)k;
@@ -167,9 +194,15 @@ __device__ __forceinline__ typename R::acc chunk0_tile(const typename R::value_t
 #pragma unroll
             for (int i = 0; i < items; ++i)
                 if ((uint64_t)lane * items + i < valid) fold.add(v[k < S ? k : 0][i], lane_pos<R>(0, i));
-        a[k] = fold.result(0);
+        if constexpr (keys) best = k == 0 ? key_pos_of<R>(fold) : better_of<R>(best, key_pos_of<R>(fold));
+        else a[k] = fold.result(0);
     }
-    return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
+    if constexpr (keys) {
+        best = key_pos_tree<R, HR_SEGMENT>(best, Skip ? tile_lanes<R>(valid) : HR_SEGMENT);
+        return {best.key, (int64_t)best.pos};
+    } else {
+        return group_tree<R, G, Skip>(a, tile_lanes<R>(valid));
+    }
 }
 
 /* K short slices per group at once (host/tuning.h's segment_table rows with slots < 8): slice j
@@ -259,17 +292,17 @@ __device__ HR_NOINLINE typename R::acc stream_slice(const typename R::value_t* x
 template <int G, int S> constexpr int rows_at_once() { return G == HR_SEGMENT || S == SEG_SLOTS ? 1 : SEG_SLOTS / S; }
 
 /* Rows a block's groups take per grid-stride step: K each, groups of G threads. */
-template <int G, int K> constexpr uint64_t rows_per_block() { return (uint64_t)K * (HR_TILE_LANES / G); }
+constexpr uint64_t rows_per_block(int G, int K) { return (uint64_t)K * (HR_TILE_LANES / G); }
 
 /* A warp's walk over contiguous rows: per step, its groups take K * (W / G) consecutive rows from
  * `first` (the group's j-th row: first + j * (W / G) + mine), then `stride` on. Every group of a
- * warp runs the same number of steps (shuffles need the whole warp). */
+ * warp runs the same number of steps (shuffles need the whole warp). G: a power of two <= W. */
 struct row_walk {
     uint64_t first, stride, mine;
 };
-template <int W, int G, int K> __device__ __forceinline__ row_walk row_walk_of()
+template <int W, int K> __device__ __forceinline__ row_walk row_walk_of(unsigned G)
 {
-    constexpr uint64_t per_block = rows_per_block<G, K>();
+    const uint64_t per_block = rows_per_block((int)G, K);
     const uint64_t first = (uint64_t)blockIdx.x * per_block + threadIdx.x / W * (uint64_t)(K * (W / G));
     return {first, (uint64_t)gridDim.x * per_block, (uint64_t)(threadIdx.x % W / G)};
 }
@@ -286,7 +319,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
         constexpr bool skip = G == W; /* the group is the shuffle unit: its counts are uniform there */
         constexpr int K = rows_at_once<G, S>();
         const unsigned g = threadIdx.x % G;
-        const row_walk w = row_walk_of<W, G, K>();
+        const row_walk w = row_walk_of<W, K>(G);
         const uint64_t mine = w.mine;
         for (uint64_t base = w.first; base < a.items; base += w.stride) {
             if constexpr (K == 1) {
@@ -337,7 +370,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
         constexpr int items = chunk_items<R>();
         const unsigned g = threadIdx.x % HR_SEGMENT;
         const uint32_t lanes = (uint32_t)(a.extent / items);
-        const row_walk w = row_walk_of<W, HR_SEGMENT, 1>();
+        const row_walk w = row_walk_of<W, 1>(HR_SEGMENT);
         const uint64_t stride = w.stride, mine = w.mine;
         uint4 next[SEG_SLOTS];
         const auto load = [&](uint64_t item) {
@@ -359,15 +392,18 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
 }
 
 /* Rows of at most SHORT_ROW_LANES lanes (f32: 16 elements), each at a 16-byte boundary and of
- * whole chunks (host/tuning.h's segment_table row of groups of 4 with whole_chunks): a group of 4
- * threads per row as segments_kernel's, each thread loading its one chunk of K = 4 rows at once,
- * with no per-element test (segments_kernel's general path tests every element against the row's
- * end), and the group's 4 results leaving in one store per thread (thread g stores its group's
- * row g: a warp's 32 results in one instruction instead of 4 stores from a quarter of the lanes).
- * The lane folds and group_tree are chunk0_tile's, so the bits are group_tile's: a lane past the
- * row (g >= lanes) is the identity with its position, and group_tree's slot steps only ever pair
- * identities here (no lane past the group's 4), so it is told the row fills the group. */
-enum { SHORT_ROW_GROUP = 4, SHORT_ROW_LANES = 4 };
+ * whole chunks (host/tuning.h's segment_table rows of groups of 4 with whole_chunks): a group of
+ * G = short_row_group(lanes) threads per row (1, 2 or 4: every thread has a lane where the row
+ * fills the group), each thread loading its one chunk of K = 4 rows at once with no per-element
+ * test (segments_kernel's general path tests every element against the row's end, and its groups
+ * of 4 leave half of the threads idle on rows of 2 lanes), and the group's 4 results leaving one
+ * per thread and store (thread g stores rows g, g + G, ..: a warp's 32 results per instruction).
+ * The lane folds are chunk0_tile's and the tree is group_tree's for a group of 4 (its slot steps
+ * only ever pair identities here), with the butterflies that would only combine identities left
+ * out: a lane past the row (g >= lanes) is the identity with its position, which every combine
+ * leaves exact, so the bits are group_tile's. */
+enum { SHORT_ROW_GROUP = 4, SHORT_ROW_LANES = 4, SHORT_ROW_ROWS = 4 };
+HR_HD constexpr unsigned short_row_group(uint64_t lanes) { return lanes <= 1 ? 1 : lanes <= 2 ? 2 : SHORT_ROW_GROUP; }
 template <class R, int W>
 __global__ __launch_bounds__(HR_TILE_LANES) void short_rows_kernel(seg_args a)
 {
@@ -375,36 +411,48 @@ __global__ __launch_bounds__(HR_TILE_LANES) void short_rows_kernel(seg_args a)
     {
         using T = typename R::value_t;
         using acc = typename R::acc;
-        constexpr int G = SHORT_ROW_GROUP, K = G, items = chunk_items<R>();
-        const unsigned g = threadIdx.x % G;
-        const bool has_lane = g < (uint32_t)(a.extent / items);
-        const row_walk w = row_walk_of<W, G, K>();
+        constexpr int K = SHORT_ROW_ROWS, items = chunk_items<R>();
+        const uint32_t lanes = (uint32_t)(a.extent / items);
+        const unsigned G = short_row_group(lanes), g = threadIdx.x % G, groups = W / G;
+        const bool has_lane = g < lanes;
+        const row_walk w = row_walk_of<W, K>(G);
         for (uint64_t base = w.first; base < a.items; base += w.stride) {
             T v[K][items] = {}; /* rows past the end: folded, never stored */
 #pragma unroll
             for (int j = 0; j < K; ++j) {
-                const uint64_t item = base + (uint64_t)j * (W / G) + w.mine;
+                const uint64_t item = base + (uint64_t)j * groups + w.mine;
                 if (has_lane && item < a.items) {
                     const uint4 raw = hr_load16_input((const T*)a.x + item * a.extent + g * items);
                     HR_MEMCPY(v[j], &raw, sizeof v[j]);
                 }
             }
-            acc mine_result = R::identity();
+            acc r[K];
 #pragma unroll
             for (int j = 0; j < K; ++j) {
                 input_fold<R> fold(R::identity(), g * items);
                 if (has_lane)
 #pragma unroll
                     for (int i = 0; i < items; ++i) fold.add(v[j][i], lane_pos<R>(0, i));
-                acc s[SEG_SLOTS];
-                s[0] = fold.result(0);
+                /* group_tree's butterflies for a group of 4; with G < 4 the partners past G are
+                 * identities (every lane of the group holds the row's value after them). */
+                if constexpr (R::keyed) {
+                    const key_pos<R> b = key_pos_tree<R, SHORT_ROW_GROUP>(key_pos_of<R>(fold), G);
+                    r[j] = {b.key, (int64_t)b.pos};
+                } else {
+                    r[j] = fold.result(0);
 #pragma unroll
-                for (int k = 1; k < SEG_SLOTS; ++k) s[k] = R::identity();
-                const acc r = group_tree<R, G, false>(s, G); /* every lane of the group holds it */
-                if ((unsigned)j == g) mine_result = r;
+                    for (unsigned s = SHORT_ROW_GROUP / 2; s > 0; s /= 2)
+                        if (s < G) r[j] = R::apply(r[j], hr_shfl_xor(r[j], s, SHORT_ROW_GROUP));
+                }
             }
-            const uint64_t item = base + (uint64_t)g * (W / G) + w.mine;
-            if (item < a.items) store_result<R>(a, item, mine_result, false);
+            for (unsigned m = g; m < (unsigned)K; m += G) {
+                acc mine_result = r[0];
+#pragma unroll
+                for (int j = 1; j < K; ++j)
+                    if ((unsigned)j == m) mine_result = r[j];
+                const uint64_t item = base + (uint64_t)m * groups + w.mine;
+                if (item < a.items) store_result<R>(a, item, mine_result, false);
+            }
         }
     }
 }

@@ -73,15 +73,18 @@ template <class R, int W> hipError_t run_tree(const reduce_call& c, call_need* n
 }
 
 /* A rows kernel over a.items rows, K per group of G threads at once. */
-template <auto Kernel, int G, int K> hipError_t launch_rows(const reduce_call& c, const seg_args& a)
+template <auto Kernel, bool OneWave = true> hipError_t launch_rows(const reduce_call& c, const seg_args& a, int G, int K)
 {
-    hipLaunchKernelGGL(Kernel, dim3(grid_over<Kernel>(a.items, rows_per_block<G, K>(), *c.dev)), dim3(HR_TILE_LANES), 0,
-                       c.stream, a);
+    hipLaunchKernelGGL(Kernel, dim3(grid_over<Kernel, OneWave>(a.items, rows_per_block(G, K), *c.dev)),
+                       dim3(HR_TILE_LANES), 0, c.stream, a);
     return hipGetLastError();
 }
+/* segments_kernel; argmin/argmax with a warp per row without the one-wave grid (host/tuning.h's
+ * grid_stride_blocks_per_sm says why). */
 template <class R, int W, int G, int S> hipError_t launch_segments(const reduce_call& c, const seg_args& a)
 {
-    return launch_rows<segments_kernel<R, W, G, S>, G, rows_at_once<G, S>()>(c, a);
+    constexpr bool one_wave = !(G == HR_SEGMENT && R::keyed);
+    return launch_rows<segments_kernel<R, W, G, S>, one_wave>(c, a, G, rows_at_once<G, S>());
 }
 
 /* Many rows (inner == 1): a group of threads per row, small groups several rows at once
@@ -104,11 +107,11 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
      * rows without per-element tests; 4- and 8-byte elements (i8 -> i64 took 220 registers in the
      * prefetching warps: a register per byte of the next row). */
     if constexpr (rows_prefetch<R>())
-        if (row.whole_chunks && c.extent % chunk_items<R>() == 0 && ((uintptr_t)c.input & 15) == 0) {
+        if (row.whole_chunks && lanes > 0 && c.extent % chunk_items<R>() == 0 && ((uintptr_t)c.input & 15) == 0) {
             if (row.group == HR_SEGMENT && lanes <= HR_TILE_LANES)
-                return launch_rows<rows_prefetch_kernel<R, W>, HR_SEGMENT, 1>(c, a);
+                return launch_rows<rows_prefetch_kernel<R, W>>(c, a, HR_SEGMENT, 1);
             if (row.group == SHORT_ROW_GROUP && lanes <= SHORT_ROW_LANES)
-                return launch_rows<short_rows_kernel<R, W>, SHORT_ROW_GROUP, SHORT_ROW_GROUP>(c, a);
+                return launch_rows<short_rows_kernel<R, W>>(c, a, (int)short_row_group(lanes), SHORT_ROW_ROWS);
         }
     if (row.group == 4 && row.slots == 2) return launch_segments<R, W, 4, 2>(c, a);
     if (row.group == 4) return launch_segments<R, W, 4, SEG_SLOTS>(c, a);
@@ -156,10 +159,10 @@ template <class R> constexpr int strided_vector()
 }
 
 /* A level of the columns, a thread per one of `threads` (outer, block, inner) outputs; a column per
- * thread (V 1) without the one-wave grid (host/tuning.h's strided_element_one_wave). */
+ * thread (V 1) without the one-wave grid (host/tuning.h's grid_stride_blocks_per_sm says why). */
 template <auto Kernel, int V> void launch_strided(const reduce_call& c, const strided_args& a, uint64_t threads)
 {
-    constexpr bool one_wave = V > 1 || strided_element_one_wave;
+    constexpr bool one_wave = V > 1;
     const unsigned grid = grid_over<Kernel, one_wave>(threads, HR_TILE_LANES, *c.dev);
     hipLaunchKernelGGL(Kernel, dim3(grid), dim3(HR_TILE_LANES), 0, c.stream, a);
 }

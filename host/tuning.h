@@ -68,8 +68,13 @@ constexpr segment_row segment_table[] = {
      * iteration, every row's loads in flight together (device/segments.h, group_short_tiles):
      * 4194304 x 16 2320-2323 GB/s against one row per group's 2117-2155 (33a00c7, same run).
      * 4 rows per group lost elsewhere, so the other rows keep one: 8388608 x 8 905-914 (one row:
-     * 1151-1156), 2097152 x 32 3052-3074 (3122-3178). */
-    {2, 4, 8, false},
+     * 1151-1156), 2097152 x 32 3052-3074 (3122-3178). Rows of 1-2 whole chunks at 16-byte
+     * boundaries (f32: 4 or 8 elements), 4- and 8-byte elements: short_rows_kernel with groups of
+     * 1 or 2 threads, every thread a lane, 4 rows a thread at once (device/segments.h). H200,
+     * a5df371 against d8468c5 in one call (docs/BENCHMARKS.md, "Short rows of 1-2 chunks (issue
+     * 21, session 8)"): 8388608 x 8 sum 1166-1228 -> 3422-3441 GB/s (CUB 3.5 2651-3210), argmax
+     * 656-660 -> 2660-2689; 16777216 x 4 sum 606-625 -> 2969-3003 (CUB 3.5 2370-2936). */
+    {2, 4, 8, true},
     /* Rows of 3-4 whole chunks at 16-byte boundaries (f32: 12 or 16 elements), 4- and 8-byte
      * elements: short_rows_kernel (device/segments.h), 4 rows a group without per-element
      * tests, a warp's 32 results in one store; other rows of 3-4 lanes: 4 rows a group as above.
@@ -114,10 +119,13 @@ constexpr unsigned strided_vector_bytes = 16;
  * -> 2554-2565, but 262144 x 256 argmax 1673-1677 -> 1633-1636 and 8388608 x 8 argmax 685-691 ->
  * 656-658; columns 16 x 4194304 sum 3365-3371 -> 3707-3712 (with the 16-byte stores). Columns a
  * column per thread (argmax, unaligned sums, upper levels) keep the cap: one wave took columns
- * argmax 1024 x 65536 3339-3349 -> 3187-3198 and 65536 x 1024 2814-2831 -> 2704-2717. The cap is
+ * argmax 1024 x 65536 3339-3349 -> 3187-3198 and 65536 x 1024 2814-2831 -> 2704-2717. Rows
+ * argmin/argmax of a warp per row (segments_kernel, rows of 33-128 lanes and rows streamed) keep it
+ * too: one wave took 262144 x 256 1673-1677 -> 1633-1636 and 131072 x 512 2302-2307 -> 2275-2291;
+ * the cap again, session 8 (docs/BENCHMARKS.md, "Short rows of 1-2 chunks (issue 21, session 8)"):
+ * 262144 x 256 1627-1647 -> 1642-1667, 131072 x 512 within the spread. The cap is
  * also the emulator's (no occupancy there). */
 constexpr int grid_stride_blocks_per_sm = 8;
-constexpr bool strided_element_one_wave = false;
 /* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
  * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on
  * num_segments only, as the public header promises. 2^18 slots hold every long segment of up to

@@ -164,9 +164,10 @@ static void shapes(matrix_ctx* m, hipreduce_op op, hipreduce_dtype in, hipreduce
 {
     const int emu = m->c->profile, smoke = emu == 1;
     const uint64_t t = m->tile;
-    /* 260 and 1024: rows of 129-256 whole chunks for f64 and f32 (rows_prefetch_kernel); 8, 12, 16:
-     * rows of 3-4 whole chunks for f64 and f32 (short_rows_kernel), 2 and 4 chunks of 8-bit types. */
-    const uint64_t extents[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 260, 1024, t - 1, t, t + 1, 3 * t + 5, 8, 12, 16};
+    /* 260 and 1024: rows of 129-256 whole chunks for f64 and f32 (rows_prefetch_kernel); 2, 4, 8, 12,
+     * 16: rows of 1-4 whole chunks for f64 and f32 (short_rows_kernel, groups of 1, 2 and 4 threads),
+     * 1, 2 and 4 chunks of 8-bit types. */
+    const uint64_t extents[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 260, 1024, t - 1, t, t + 1, 3 * t + 5, 8, 12, 16, 4};
     const size_t n_extents = smoke ? 9 : sizeof extents / sizeof extents[0];
     char what[64];
     snprintf(what, sizeof what, "rows %s", pattern_names[p]);
