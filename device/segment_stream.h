@@ -76,6 +76,10 @@ struct rank_batch {
     uint64_t at[HR_SEGMENT], s[HR_SEGMENT], first[HR_SEGMENT], count[HR_SEGMENT];
 };
 enum { WALK_RING = 4 };
+/* Thread 0's partials of a segment's first tiles (launch 3: the first chunk of lane 0's). */
+template <class R> struct lane0_partials {
+    typename R::acc v[chunk_items<R>()];
+};
 struct tile_walk {
     tile_item item[WALK_RING]; /* the one reduced, the next, the one after (launch 3's loop) */
     rank_batch batch;
@@ -239,7 +243,8 @@ __device__ __forceinline__ uint64_t block_uniform(uint64_t v)
  * block reduces the current tile and climbs any group it completes, so a segment of a few tiles
  * does not stall the stream at its start and end (session 6's ncu: 26-31% of DRAM with a stream per
  * segment). A level-1 group whose partials are all the block's own is climbed without its arrival
- * counter. Then the long segments past the capacity, a 32-lane group each. */
+ * counter; a segment of at most a chunk of tiles (f32: 4) wholly the block's is finished by thread 0
+ * alone. Then the long segments past the capacity, a 32-lane group each. */
 template <class R, int W>
 __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_tiles_kernel(tile_args a)
 {
@@ -250,6 +255,8 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
         constexpr uint64_t TI = tile_items<R>();
         HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
         HR_SHARED(walk, tile_walk);
+        constexpr int LANE0 = chunk_items<R>(); /* partials lane 0 folds first in a level-1 group */
+        HR_SHARED(own, lane0_partials<R>);
         const uint64_t longs = block_uniform(a.header[0]);
         if (longs == 0) return;
         const uint64_t total = block_uniform(a.long_base[longs]);
@@ -286,14 +293,31 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
             const uint64_t valid = tile_valid<R>(count, tile * TI);
             const acc v = reduce_item<R>(cur, x, tile * TI, valid, valid == TI && aligned16(x), smem);
             const uint64_t at = block_uniform(it.at);
-            if (threadIdx.x == 0) ((acc*)a.partials + at)[tile] = v;
+            if (threadIdx.x == 0) {
+                ((acc*)a.partials + at)[tile] = v;
+                if (tile < LANE0) own.v[tile] = v;
+            }
             const uint64_t i0 = block_uniform(it.i0), i1 = block_uniform(it.i1);
             if (tile + 1 == i1 || (tile + 1) % TI == 0) { /* the block's last tile of a level-1 group */
                 const uint64_t g = tile / TI, lo = g * TI > i0 ? g * TI : i0;
                 const uint64_t members = tile_valid<R>((count + TI - 1) / TI, g * TI), arrivals = tile + 1 - lo;
                 bool complete = arrivals == members; /* the whole group is this block's */
-                if (complete) __syncthreads(); /* thread 0's partials, to every thread */
-                else complete = arrive_at(a.counters + at + g * TI, members, arrivals);
+                if (complete && g == 0 && members <= LANE0) {
+                    /* The segment's one group, its partials all lane 0's in segment_climb (its first
+                     * chunk) and all in thread 0: lane 0's fold is the result, the tree over the other
+                     * lanes' identities leaves it as it is (as group_tree's Skip does), so no barrier,
+                     * read-back or tree. */
+                    if (threadIdx.x == 0) {
+                        partial_fold<R> f(R::identity());
+                        for (uint64_t m = 0; m < members; ++m) f.add(own.v[m]);
+                        store_result<R>(a, block_uniform(it.s), f.result(), false);
+                    }
+                    complete = false;
+                } else if (complete) {
+                    __syncthreads(); /* thread 0's partials, to every thread */
+                } else {
+                    complete = arrive_at(a.counters + at + g * TI, members, arrivals);
+                }
                 if (complete) segment_climb<R>(a, block_uniform(it.s), at, count, g, smem);
             }
             cur = next;
