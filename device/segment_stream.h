@@ -61,44 +61,83 @@ __device__ __forceinline__ void segment_climb(const tile_args& a, uint64_t s, ui
 
 /* Launch 3's work items: tile `tile` of long segment s (rank r, footprint base at, elements
  * [first, first + count)), whose tiles [i0, i1) are the block's; the block's walk holds the item
- * it reduces, the next one (whose loads are in flight meanwhile) and the one after (thread 0
- * finds it while those loads are in flight: its dependent reads of the offsets do not stall the
- * stream). Thread 0 writes the walk. */
+ * it reduces, the next one (whose loads are in flight meanwhile) and the one after (the first warp
+ * finds it while those loads are in flight), in a ring of 4 (launch 3's loop says why 4). The
+ * first warp writes the walk (its lane 0). */
 struct tile_item {
     uint64_t r, s, at, first, count, tile, i0, i1;
 };
+/* The records of HR_SEGMENT consecutive long segments, ranks [base, base + HR_SEGMENT), which the
+ * first warp loads together (a lane a rank): the walk reads a new segment's base and span from
+ * here, so it waits on global memory once per HR_SEGMENT segments, not three dependent loads per
+ * segment on the block's critical path (the warp that finds the item is the block's tree's too). */
+struct rank_batch {
+    uint64_t base;
+    uint64_t at[HR_SEGMENT], s[HR_SEGMENT], first[HR_SEGMENT], count[HR_SEGMENT];
+};
+enum { WALK_RING = 4 };
+/* Thread 0's partials of a segment's first tiles (launch 3: the first chunk of lane 0's). */
+template <class R> struct lane0_partials {
+    typename R::acc v[chunk_items<R>()];
+};
 struct tile_walk {
-    tile_item cur, next, after;
+    tile_item item[WALK_RING]; /* the one reduced, the next, the one after (launch 3's loop) */
+    rank_batch batch;
 };
 
-/* Thread 0: the first tile of the block's footprint share [w0, w1) in a long segment of rank r or
- * later (it.r = longs: none left). A footprint past the capacity ends the walk (streamed after). */
+/* The first warp (every lane, warp-uniform r): the records of ranks [r, r + HR_SEGMENT). */
+__device__ __forceinline__ void fill_batch(const tile_args& a, uint64_t longs, uint64_t r, rank_batch& b)
+{
+    const unsigned lane = threadIdx.x;
+    hr_syncwarp(); /* every lane has read the records it replaces */
+    if (lane < HR_SEGMENT && r + lane < longs) {
+        const uint64_t q = r + lane, s = a.long_ids[q];
+        uint64_t first, count;
+        segment_span(a.offsets, a.items, s, &first, &count);
+        b.at[lane] = a.long_base[q], b.s[lane] = s, b.first[lane] = first, b.count[lane] = count;
+    }
+    if (lane == 0) b.base = r;
+    hr_syncwarp();
+}
+
+/* The first warp (every lane, warp-uniform arguments; lane 0 writes it): the first tile of the
+ * block's footprint share [w0, w1) in a long segment of rank r or later (it.r = longs: none
+ * left). A footprint past the capacity ends the walk (streamed after). */
 template <class R>
 __device__ __forceinline__ void seek_item(const tile_args& a, uint64_t longs, uint64_t w0, uint64_t w1, uint64_t r,
-                                          tile_item& it)
+                                          tile_item& it, rank_batch& b)
 {
     constexpr uint64_t TI = tile_items<R>();
     for (; r < longs; ++r) {
-        const uint64_t at = a.long_base[r];
+        if (r - b.base >= HR_SEGMENT) fill_batch(a, longs, r, b); /* ranks only rise: r >= base */
+        const unsigned j = (unsigned)(r - b.base);
+        const uint64_t at = b.at[j];
         if (at >= w1) break;
-        const uint64_t s = a.long_ids[r];
-        uint64_t first, count;
-        segment_span(a.offsets, a.items, s, &first, &count);
+        const uint64_t count = b.count[j];
         if (at + footprint_of<R>(count) > a.capacity) break;
         const uint64_t tiles = (count + TI - 1) / TI;
         const uint64_t i0 = w0 > at ? w0 - at : 0, i1 = w1 - at < tiles ? w1 - at : tiles;
         if (i0 < i1) { /* else the share holds only upper-level slots of it */
-            it = tile_item{r, s, at, first, count, i0, i0, i1};
+            if (threadIdx.x == 0) it = tile_item{r, b.s[j], at, b.first[j], count, i0, i0, i1};
             return;
         }
     }
-    it.r = longs;
+    if (threadIdx.x == 0) it.r = longs;
 }
+/* The first warp: the item after `from` into `to`. */
 template <class R>
-__device__ __forceinline__ void next_item(const tile_args& a, uint64_t longs, uint64_t w0, uint64_t w1, tile_item& it)
+__device__ __forceinline__ void next_item(const tile_args& a, uint64_t longs, uint64_t w0, uint64_t w1,
+                                          const tile_item& from, tile_item& to, rank_batch& b)
 {
-    if (it.tile + 1 < it.i1) ++it.tile;
-    else seek_item<R>(a, longs, w0, w1, it.r + 1, it);
+    const uint64_t r = from.r, tile = from.tile, i1 = from.i1;
+    if (tile + 1 < i1) {
+        if (threadIdx.x == 0) {
+            to = from;
+            to.tile = tile + 1;
+        }
+    } else {
+        seek_item<R>(a, longs, w0, w1, r + 1, to, b);
+    }
 }
 
 /* Launch 3 loads a tile ahead across segment ends: full 16-byte aligned tiles by 16-byte loads,
@@ -200,11 +239,12 @@ __device__ __forceinline__ uint64_t block_uniform(uint64_t v)
 }
 
 /* Launch 3: the footprints' tiles shared evenly by the persistent grid, as one stream of (segment,
- * tile) items per block: the next item's loads (and thread 0's walk to it) are in flight while the
+ * tile) items per block: the next item's loads (and the first warp's walk to it) are in flight while the
  * block reduces the current tile and climbs any group it completes, so a segment of a few tiles
  * does not stall the stream at its start and end (session 6's ncu: 26-31% of DRAM with a stream per
  * segment). A level-1 group whose partials are all the block's own is climbed without its arrival
- * counter. Then the long segments past the capacity, a 32-lane group each. */
+ * counter; a segment of at most a chunk of tiles (f32: 4) wholly the block's is finished by thread 0
+ * alone. Then the long segments past the capacity, a 32-lane group each. */
 template <class R, int W>
 __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_tiles_kernel(tile_args a)
 {
@@ -215,13 +255,19 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
         constexpr uint64_t TI = tile_items<R>();
         HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
         HR_SHARED(walk, tile_walk);
+        constexpr int LANE0 = chunk_items<R>(); /* partials lane 0 folds first in a level-1 group */
+        HR_SHARED(own, lane0_partials<R>);
         const uint64_t longs = block_uniform(a.header[0]);
         if (longs == 0) return;
         const uint64_t total = block_uniform(a.long_base[longs]);
         const uint64_t work = total < a.capacity ? total : a.capacity;
         const uint64_t w0 = work * blockIdx.x / gridDim.x, w1 = work * (blockIdx.x + 1) / gridDim.x;
         const uint64_t r0 = w0 < w1 ? block_search(a.long_base, longs, w0) : longs;
-        if (threadIdx.x == 0) seek_item<R>(a, longs, w0, w1, r0, walk.cur);
+        const bool walker = threadIdx.x < (unsigned)W; /* the first warp */
+        if (walker) {
+            fill_batch(a, longs, r0, walk.batch);
+            seek_item<R>(a, longs, w0, w1, r0, walk.item[0], walk.batch);
+        }
         __syncthreads();
         input_chunks<R> cur, next;
         const auto load = [&](input_chunks<R>& r, const tile_item& it) {
@@ -229,42 +275,52 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
             const uint64_t first = block_uniform(it.tile) * TI, valid = tile_valid<R>(block_uniform(it.count), first);
             load_item<R>(r, x, first, valid, valid == TI && aligned16(x));
         };
-        const bool any = block_uniform(walk.cur.r) < longs;
-        if (any) load(cur, walk.cur);
-        if (threadIdx.x == 0 && any) {
-            walk.next = walk.cur;
-            next_item<R>(a, longs, w0, w1, walk.next);
-        }
+        const bool any = block_uniform(walk.item[0].r) < longs;
+        if (any) load(cur, walk.item[0]);
+        if (walker && any) next_item<R>(a, longs, w0, w1, walk.item[0], walk.item[1], walk.batch);
         __syncthreads();
-        while (block_uniform(walk.cur.r) < longs) {
-            const bool more = block_uniform(walk.next.r) < longs;
-            if (more) load(next, walk.next);
-            if (threadIdx.x == 0 && more) {
-                walk.after = walk.next;
-                next_item<R>(a, longs, w0, w1, walk.after);
-            }
-            const T* x = (const T*)a.x + block_uniform(walk.cur.first);
-            const uint64_t tile = block_uniform(walk.cur.tile), count = block_uniform(walk.cur.count);
+        /* Item i lies in walk.item[i % WALK_RING] (k here): the first warp writes item i + 2 while the block
+         * reduces item i, into the slot of item i - 2, which every thread finished with before item
+         * i - 1's tree (its barriers), so the loop needs no barrier of its own. */
+        for (unsigned k = 0;; k = (k + 1) % WALK_RING) {
+            const tile_item &it = walk.item[k], &it_next = walk.item[(k + 1) % WALK_RING];
+            if (block_uniform(it.r) >= longs) break;
+            const bool more = block_uniform(it_next.r) < longs;
+            if (more) load(next, it_next);
+            if (walker && more) next_item<R>(a, longs, w0, w1, it_next, walk.item[(k + 2) % WALK_RING], walk.batch);
+            const T* x = (const T*)a.x + block_uniform(it.first);
+            const uint64_t tile = block_uniform(it.tile), count = block_uniform(it.count);
             const uint64_t valid = tile_valid<R>(count, tile * TI);
             const acc v = reduce_item<R>(cur, x, tile * TI, valid, valid == TI && aligned16(x), smem);
-            const uint64_t at = block_uniform(walk.cur.at);
-            if (threadIdx.x == 0) ((acc*)a.partials + at)[tile] = v;
-            const uint64_t i0 = block_uniform(walk.cur.i0), i1 = block_uniform(walk.cur.i1);
+            const uint64_t at = block_uniform(it.at);
+            if (threadIdx.x == 0) {
+                ((acc*)a.partials + at)[tile] = v;
+                if (tile < LANE0) own.v[tile] = v;
+            }
+            const uint64_t i0 = block_uniform(it.i0), i1 = block_uniform(it.i1);
             if (tile + 1 == i1 || (tile + 1) % TI == 0) { /* the block's last tile of a level-1 group */
                 const uint64_t g = tile / TI, lo = g * TI > i0 ? g * TI : i0;
                 const uint64_t members = tile_valid<R>((count + TI - 1) / TI, g * TI), arrivals = tile + 1 - lo;
                 bool complete = arrivals == members; /* the whole group is this block's */
-                if (complete) __syncthreads(); /* thread 0's partials, to every thread */
-                else complete = arrive_at(a.counters + at + g * TI, members, arrivals);
-                if (complete) segment_climb<R>(a, block_uniform(walk.cur.s), at, count, g, smem);
+                if (complete && g == 0 && members <= LANE0) {
+                    /* The segment's one group, its partials all lane 0's in segment_climb (its first
+                     * chunk) and all in thread 0: lane 0's fold is the result, the tree over the other
+                     * lanes' identities leaves it as it is (as group_tree's Skip does), so no barrier,
+                     * read-back or tree. */
+                    if (threadIdx.x == 0) {
+                        partial_fold<R> f(R::identity());
+                        for (uint64_t m = 0; m < members; ++m) f.add(own.v[m]);
+                        store_result<R>(a, block_uniform(it.s), f.result(), false);
+                    }
+                    complete = false;
+                } else if (complete) {
+                    __syncthreads(); /* thread 0's partials, to every thread */
+                } else {
+                    complete = arrive_at(a.counters + at + g * TI, members, arrivals);
+                }
+                if (complete) segment_climb<R>(a, block_uniform(it.s), at, count, g, smem);
             }
             cur = next;
-            __syncthreads(); /* every thread has read walk.cur, thread 0 written walk.after */
-            if (threadIdx.x == 0) {
-                walk.cur = walk.next;
-                if (more) walk.next = walk.after;
-            }
-            __syncthreads();
         }
         if (total > a.capacity) stream_past_capacity<R, W>(a, longs);
     }

@@ -277,8 +277,10 @@ static int giant_segments(sg_ctx* c, uint64_t max_n)
  * cpu device): all empty; uniform short (0..511); power-law (Zipf-like, length (3T + 17) / k for k
  * uniform in 1..1000, T a tile: mostly tiny, a few over a tile); a few giants (T + 1, 2T + 5,
  * 5T + 3) among tiny ones (0..3); one segment of 6T + 11; 48 segments of 1..4T (a few tiles each: launch 3
- * streams several of them a block, groups wholly its own and groups shared with other blocks). Several ops
- * and dtypes, random values. */
+ * streams several of them a block, groups wholly its own and groups shared with other blocks); as many
+ * segments of T + 1 .. T + 64 as the room and the layout hold (f32: 503, two tiles each: a block of the emulated GPU's
+ * launch 3 walks past the HR_SEGMENT long segments its walk holds at once, segment_stream.h's rank_batch).
+ * Several ops and dtypes, random values. */
 static int distributions(sg_ctx* c)
 {
     static const struct { hipreduce_op op; hipreduce_dtype in, out; } cases[] = {
@@ -287,7 +289,7 @@ static int distributions(sg_ctx* c)
         {HIPREDUCE_OP_SUM, HIPREDUCE_I8, HIPREDUCE_I64},      {HIPREDUCE_OP_MIN, HIPREDUCE_BF16, HIPREDUCE_BF16},
         {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F64, HIPREDUCE_F64}};
     static const char* const names[] = {"all empty",         "uniform short", "power-law",
-                                        "giants among tiny", "one segment",   "few tiles"};
+                                        "giants among tiny", "one segment",   "few tiles", "many of two tiles"};
     const int n_cases = c->profile == 1 ? 2 : (int)(sizeof cases / sizeof cases[0]);
     unsigned char* x = (unsigned char*)malloc((size_t)SHAPES_ROOM * 8);
     if (!x) return 1;
@@ -295,10 +297,12 @@ static int distributions(sg_ctx* c)
     for (int k = 0; k < n_cases; ++k) {
         const uint64_t t = tr_tile_items(cases[k].in);
         fill(cases[k].in, P_RANDOM, SHAPES_ROOM, mix(4242 + (uint64_t)k), x);
-        for (int d = 0; d < 6; ++d) {
+        for (int d = 0; d < 7; ++d) {
             layout l;
             l.count = 0;
-            for (uint64_t s = 0; s < (d == 4 ? 1 : d == 5 ? 48 : 500); ++s) {
+            const uint64_t room = SHAPES_ROOM / (t + 64) - 1, most = sizeof l.offsets / sizeof l.offsets[0] - 1;
+            const uint64_t n = d == 4 ? 1 : d == 5 ? 48 : d == 6 ? (room < most ? room : most) : 500;
+            for (uint64_t s = 0; s < n; ++s) {
                 const uint64_t h = hash(77 + (uint64_t)d, s);
                 switch (d) {
                 case 0: push(&l, 0); break;
@@ -306,7 +310,8 @@ static int distributions(sg_ctx* c)
                 case 2: push(&l, (3 * t + 17) / (1 + h % 1000)); break;
                 case 3: push(&l, s == 40 ? t + 1 : s == 250 ? 2 * t + 5 : s == 251 ? 5 * t + 3 : h % 4); break;
                 case 4: push(&l, 6 * t + 11); break;
-                default: push(&l, 1 + h % (4 * t)); break;
+                case 5: push(&l, 1 + h % (4 * t)); break;
+                default: push(&l, t + 1 + h % 64); break;
                 }
             }
             const sg_shape sh = {1, 0, 0, 0, l.count, l.offsets, (uint64_t)(k + d) % 3};
