@@ -97,16 +97,21 @@ template <int In, bool Dot> struct exact_col_kind {
 };
 
 /* (-1)^neg m 2^q into the lane's column as Pieces 16-bit pieces of m 2^s, s = (q - LOW) % 16
- * (16 Pieces >= the bits of m, plus 15; at most 8). */
+ * (16 Pieces >= the bits of m, plus 15; at most 6). In 32-bit words, the sign applied as
+ * (p ^ sign) - sign, no branch but the top piece's (often zero): a term is a few instructions a
+ * piece. */
 template <int Pieces> __device__ __forceinline__ void exact_col_add(uint32_t* cols, bool neg, uint64_t m, int q, int lane)
 {
+    static_assert(Pieces <= 6, "m 2^s has three 32-bit words");
     const int pos = q - HR_EXACT_LOW, s = pos & 15;
-    const uint64_t low = m << s, high = s ? m >> (64 - s) : 0; /* m 2^s = high:low */
+    const uint64_t low = m << s;
+    const uint32_t word[3] = {(uint32_t)low, (uint32_t)(low >> 32), s ? (uint32_t)(m >> (64 - s)) : 0u};
+    const uint32_t sign = neg ? 0xffffffffu : 0u;
     uint32_t* w = cols + (pos >> 4) * EXACT_COLUMNS + lane % EXACT_COLUMNS;
 #pragma unroll
     for (int k = 0; k < Pieces; ++k) {
-        const uint32_t p = (uint32_t)((k < 4 ? low : high) >> (16 * (k & 3)) & 0xffff);
-        if (p) atomicAdd(w + k * EXACT_COLUMNS, neg ? 0u - p : p);
+        const uint32_t p = k % 2 ? word[k / 2] >> 16 : word[k / 2] & 0xffff;
+        if (k < Pieces - 1 || p) atomicAdd(w + k * EXACT_COLUMNS, (p ^ sign) - sign);
     }
 }
 

@@ -235,8 +235,10 @@ __device__ HR_NOINLINE bool exact_banded(unsigned long long* acc, uint32_t* cols
     }
     bad = exact_butterfly<W>(bad, [](uint32_t x, uint32_t y) { return x | y; });
     mask = exact_butterfly<W>(mask, [](uint64_t x, uint64_t y) { return x | y; });
-    int bands = 0;
-    for (uint64_t m = mask; m; m &= m - 1) ++bands;
+    uint64_t c = mask - (mask >> 1 & 0x5555555555555555ull); /* the bands: mask's bits, counted in parallel */
+    c = (c & 0x3333333333333333ull) + (c >> 2 & 0x3333333333333333ull);
+    c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    const int bands = (int)((c * 0x0101010101010101ull) >> 56);
     if (bad || bands > EXACT_BANDS) return false;
 #pragma unroll 1
     for (int band = 0; band < 64; ++band) {
