@@ -85,32 +85,36 @@ static_assert(EXACT_CARRY_ROUNDS % EXACT_DRAIN_ROUNDS == 0, "a carry comes after
 
 /* The block's columns into its digits, left zero, where a tile went into them: `any`, the
  * block's vote on its `used` flag (__syncthreads_or: the barrier before the drain, so that every
- * thread takes the same branch). The digits [lo, hi] are the terms' (rows outside them only ever
- * receive zero). Every thread calls it; a warp a row at a time (its lanes read consecutive words). */
-template <int W>
-__device__ __forceinline__ void exact_drain(unsigned long long* acc, uint32_t* cols, bool any, int lo, int hi)
+ * thread takes the same branch). Every thread calls it; a warp a row at a time (its lanes read
+ * consecutive words). */
+template <int In, bool Dot, int W>
+__device__ __forceinline__ void exact_drain(unsigned long long* acc, uint32_t* cols, bool any)
 {
-    if (!any) return;
-    const int lane = threadIdx.x % W, warp = threadIdx.x / W;
-    for (int row = 2 * lo + warp; row <= 2 * hi + 1; row += HR_TILE_LANES / W) {
-        int64_t v = 0;
-        if (lane < EXACT_COLUMNS) {
-            v = (int32_t)cols[row * EXACT_COLUMNS + lane];
-            cols[row * EXACT_COLUMNS + lane] = 0;
+    using C = exact_col_kind<In, Dot>;
+    if constexpr (C::on) {
+        if (!any) return;
+        const int lane = threadIdx.x % W, warp = threadIdx.x / W;
+        for (int r = warp; r < C::rows; r += HR_TILE_LANES / W) {
+            int64_t v = 0;
+            if (lane < EXACT_COLUMNS) {
+                v = (int32_t)cols[r * EXACT_COLUMNS + lane];
+                cols[r * EXACT_COLUMNS + lane] = 0;
+            }
+            v = exact_butterfly<W>(v, [](int64_t x, int64_t y) { return x + y; });
+            const int row = C::row0 + r; /* weighs 2^(16 row + HR_EXACT_LOW) */
+            if (lane == 0 && v) exact_digit_add(acc + row / 2, (uint64_t)v << (16 * (row % 2))); /* modulo 2^64 */
         }
-        v = exact_butterfly<W>(v, [](int64_t x, int64_t y) { return x + y; });
-        if (lane == 0 && v) exact_digit_add(acc + row / 2, (uint64_t)v << (16 * (row % 2))); /* modulo 2^64 */
+        __syncthreads();
     }
-    __syncthreads();
 }
 
 /* After round r of a block's tiles (every thread calls it, r the same in the whole block). */
-template <int W>
+template <int In, bool Dot, int W>
 __device__ __forceinline__ void exact_round_done(unsigned long long* acc, uint32_t* cols, const uint32_t* used, uint64_t r,
                                                  int lo, int hi)
 {
     if ((r + 1) % EXACT_DRAIN_ROUNDS != 0) return;
-    exact_drain<W>(acc, cols, __syncthreads_or(*used != 0), lo, hi);
+    exact_drain<In, Dot, W>(acc, cols, __syncthreads_or(*used != 0));
     if ((r + 1) % EXACT_CARRY_ROUNDS != 0) return;
     if (threadIdx.x == 0) exact_carry(acc, lo, hi);
     __syncthreads();
@@ -208,11 +212,11 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
             if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
             cur = next;
-            exact_round_done<W>(acc, cols, &used, r, a.lo, a.hi);
+            exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
         }
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);
-        exact_drain<W>(acc, cols, __syncthreads_or(used != 0), a.lo, a.hi);
+        exact_drain<In, Dot, W>(acc, cols, __syncthreads_or(used != 0));
         const int digits = a.hi - a.lo + 1;
         bool last = false;
         if (threadIdx.x == 0) {
@@ -279,11 +283,11 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                     exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
                     exact_tile<In, false, W>(acc, cols, &used, flags, bins, raw, k * warps + warp, count, lane);
                 }
-                exact_round_done<W>(acc, cols, &used, k, a.lo, a.hi);
+                exact_round_done<In, false, W>(acc, cols, &used, k, a.lo, a.hi);
             }
             if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
             atomicOr(&shared_flags, flags);
-            exact_drain<W>(acc, cols, __syncthreads_or(used != 0), a.lo, a.hi);
+            exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));
             if (threadIdx.x == 0) {
                 exact_carry(acc, a.lo, a.hi);
                 exact_finish(acc, shared_flags, a.lo, a.hi, nullptr, a.result, r, a.out, a.words);

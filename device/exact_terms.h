@@ -89,25 +89,48 @@ __device__ __forceinline__ void exact_piece(unsigned long long* acc, bool neg, u
  * exact_kernels.h's EXACT_DRAIN_ROUNDS for why it stays below 2^30), drained into the digits
  * every EXACT_DRAIN_ROUNDS rounds and at the end. Sums of f16/bf16/f32 have bins instead
  * (exact_bins.h): one word. The digits (and so the bits) are the same integer sums. */
-enum { EXACT_COLUMNS = 32, EXACT_ROWS = 2 * HR_EXACT_DIGITS };
+enum { EXACT_COLUMNS = 32 };
+
+/* The rows that one (input dtype, sum or dot)'s terms reach (only theirs: the LDS of AMD's CUs
+ * holds one block of all 272): a term is m 2^q with m of M bits (f64 values 53, f64 x f64
+ * products 106), q from the terms' least bit less 52 (an f64 value with trailing zeros; f64
+ * values: at least -1074; products: the least bit itself) up to the bound less M; its pieces take
+ * 5 rows from q's (products 8: the high word's 4 from q + 64's). */
 template <int In, bool Dot> struct exact_col_kind {
     static constexpr bool on = Dot || In == HIPREDUCE_F64;
-    static constexpr int words = on ? EXACT_ROWS * EXACT_COLUMNS : 1;
+    static constexpr bool product = Dot && In == HIPREDUCE_F64;
+    static constexpr int least = HR_EXACT_LEAST(Dot, In), top = HR_EXACT_TOP(Dot, In), M = product ? 106 : 53;
+    static constexpr int qmin = product ? least : least - 52 < -1074 ? -1074 : least - 52;
+    static constexpr int row0 = (qmin - HR_EXACT_LOW) >> 4;
+    static constexpr int rows = ((top - M - HR_EXACT_LOW) >> 4) + (product ? 8 : 5) - row0;
+    static constexpr int words = on ? rows * EXACT_COLUMNS : 1;
     static_assert(!on || exact_kind<In, Dot>::K <= 16, "exact_kernels.h's EXACT_DRAIN_ROUNDS: at most 16 terms a lane");
+    static_assert(row0 >= 0 && row0 + rows <= 2 * HR_EXACT_DIGITS, "the rows lie in the digits");
 };
+
+/* A block's columns (shared) as one kind's terms use them: words[0] is row row0's. */
+struct exact_cols {
+    uint32_t* words;
+    int row0;
+};
+template <int In, bool Dot> __device__ __forceinline__ exact_cols exact_cols_of(uint32_t* words)
+{
+    return exact_cols{words, exact_col_kind<In, Dot>::row0};
+}
 
 /* (-1)^neg m 2^q into the lane's column as Pieces 16-bit pieces of m 2^s, s = (q - LOW) % 16
  * (16 Pieces >= the bits of m, plus 15; at most 6). In 32-bit words, the sign applied as
  * (p ^ sign) - sign, no branch but the top piece's (often zero): a term is a few instructions a
  * piece. */
-template <int Pieces> __device__ __forceinline__ void exact_col_add(uint32_t* cols, bool neg, uint64_t m, int q, int lane)
+template <int Pieces>
+__device__ __forceinline__ void exact_col_add(const exact_cols& cols, bool neg, uint64_t m, int q, int lane)
 {
     static_assert(Pieces <= 6, "m 2^s has three 32-bit words");
     const int pos = q - HR_EXACT_LOW, s = pos & 15;
     const uint64_t low = m << s;
     const uint32_t word[3] = {(uint32_t)low, (uint32_t)(low >> 32), s ? (uint32_t)(m >> (64 - s)) : 0u};
     const uint32_t sign = neg ? 0xffffffffu : 0u;
-    uint32_t* w = cols + (pos >> 4) * EXACT_COLUMNS + lane % EXACT_COLUMNS;
+    uint32_t* w = cols.words + ((pos >> 4) - cols.row0) * EXACT_COLUMNS + lane % EXACT_COLUMNS;
 #pragma unroll
     for (int k = 0; k < Pieces; ++k) {
         const uint32_t p = k % 2 ? word[k / 2] >> 16 : word[k / 2] & 0xffff;
@@ -116,7 +139,7 @@ template <int Pieces> __device__ __forceinline__ void exact_col_add(uint32_t* co
 }
 
 /* A finite f64's value into the lane's column. */
-__device__ __forceinline__ void exact_value(uint32_t* cols, uint64_t b, int lane)
+__device__ __forceinline__ void exact_value(const exact_cols& cols, uint64_t b, int lane)
 {
     const int e = (int)((b >> 52) & 0x7ff);
     const uint64_t m = (b & 0xfffffffffffffull) | (e ? 1ull << 52 : 0);
@@ -124,7 +147,7 @@ __device__ __forceinline__ void exact_value(uint32_t* cols, uint64_t b, int lane
 }
 
 /* One term by its f64 bits: NaN and infinities to the flags (exact.h's), a value to the column. */
-__device__ __forceinline__ void exact_term(uint32_t* cols, uint32_t& flags, uint64_t b, int lane)
+__device__ __forceinline__ void exact_term(const exact_cols& cols, uint32_t& flags, uint64_t b, int lane)
 {
     flags |= b != 0x8000000000000000ull ? HR_EXACT_NONNEG : HR_EXACT_NEGZERO;
     if (((b >> 52) & 0x7ff) == 0x7ff) {
@@ -147,7 +170,8 @@ __device__ __forceinline__ void exact_mul64(uint64_t a, uint64_t b, uint64_t* hi
 }
 
 /* One f64 x f64 product, exactly: the significands' 106-bit integer product (as the cpu device). */
-__device__ __forceinline__ void exact_product(uint32_t* cols, uint32_t& flags, uint64_t bx, uint64_t by, int lane)
+__device__ __forceinline__ void exact_product(const exact_cols& cols, uint32_t& flags, uint64_t bx, uint64_t by,
+                                              int lane)
 {
     const int ex = (int)((bx >> 52) & 0x7ff), ey = (int)((by >> 52) & 0x7ff);
     const uint64_t fx = bx & 0xfffffffffffffull, fy = by & 0xfffffffffffffull;

@@ -255,7 +255,7 @@ __device__ HR_NOINLINE bool exact_banded(unsigned long long* acc, uint32_t* cols
 #pragma unroll
         for (int j = 0; j < K; ++j) { /* the top bands, where C would overflow: term by term */
             const double t = term(j);
-            if (t != 0) exact_value(cols, exact_bits(t), lane);
+            if (t != 0) exact_value(exact_cols_of<HIPREDUCE_F64, false>(cols), exact_bits(t), lane);
         }
     }
     return true;
@@ -306,15 +306,15 @@ __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* cols, 
         } else if constexpr (X::two_product) {
             if (how == EXACT_LO) { /* the exact lo = fma(x, y, -hi) of a product in the two-product's range */
                 const double x = exact_double(bx), y = exact_double(by);
-                exact_value(cols, exact_bits(fma(x, y, -(x * y))), lane);
+                exact_value(exact_cols_of<In, Dot>(cols), exact_bits(fma(x, y, -(x * y))), lane);
                 f |= HR_EXACT_NONNEG;
             } else {
-                exact_product(cols, f, bx, by, lane);
+                exact_product(exact_cols_of<In, Dot>(cols), f, bx, by, lane);
             }
         } else {
             const double t = Dot ? exact_widen<In>(bx) * exact_widen<In>(by) : exact_widen<In>(bx);
-            if (how == EXACT_WIDE) exact_value(cols, exact_bits(t), lane); /* finite: no flags but the one below */
-            else exact_term(cols, f, exact_bits(t), lane);
+            if (how == EXACT_WIDE) exact_value(exact_cols_of<In, Dot>(cols), exact_bits(t), lane); /* finite: no flags but the one below */
+            else exact_term(exact_cols_of<In, Dot>(cols), f, exact_bits(t), lane);
         }
     }
     if (how == EXACT_WIDE) f |= HR_EXACT_NONNEG;
