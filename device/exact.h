@@ -124,17 +124,24 @@ HR_EXACT_FN void hr_exact_add_f64_bits(hr_exact* a, uint64_t b)
     hr_exact_add_f64_value(a, b);
 }
 
+/* The terms' least bit and the bound on their magnitude, as powers of two, for sums (dot 0) or
+ * products (dot 1) of in_dtype: constant expressions (device/exact_terms.h sizes arrays by them). */
+#define HR_EXACT_LEAST(dot, in_dtype)                                                                       \
+    (((dot) ? 2 : 1) * ((in_dtype) == HIPREDUCE_F32    ? -149                                              \
+                        : (in_dtype) == HIPREDUCE_BF16 ? -133                                              \
+                        : (in_dtype) == HIPREDUCE_F16  ? -24                                               \
+                                                       : -1074))
+#define HR_EXACT_TOP(dot, in_dtype)                                                                         \
+    (((dot) ? 2 : 1) * ((in_dtype) == HIPREDUCE_F32 || (in_dtype) == HIPREDUCE_BF16 ? 128                  \
+                        : (in_dtype) == HIPREDUCE_F16                               ? 16                   \
+                                                                                    : 1024))
+
 /* The digits [*lo, *hi] that the terms of op (SUM_EXACT or DOT_EXACT) over in_dtype can reach,
  * with the count's 64 bits and the sign above them: an accumulator of such terms is 0 outside
  * them, normalised or not (so executors and MPI ranks keep and exchange only these digits). */
 HR_EXACT_FN void hr_exact_digit_range(int op, int in_dtype, int* lo, int* hi)
 {
-    /* the terms' least bit and the bound on their magnitude, as powers of two */
-    int least = -1074, top = 1024; /* f64 */
-    if (in_dtype == HIPREDUCE_F32) least = -149, top = 128;
-    if (in_dtype == HIPREDUCE_BF16) least = -133, top = 128;
-    if (in_dtype == HIPREDUCE_F16) least = -24, top = 16;
-    if (op == HIPREDUCE_OP_DOT_EXACT) least *= 2, top *= 2; /* products */
+    const int least = HR_EXACT_LEAST(op == HIPREDUCE_OP_DOT_EXACT, in_dtype), top = HR_EXACT_TOP(op == HIPREDUCE_OP_DOT_EXACT, in_dtype);
     *lo = (least - HR_EXACT_LOW) >> 5;
     *hi = (top + 64 - HR_EXACT_LOW) >> 5; /* the bit above the count's: the sign */
     if (*hi > HR_EXACT_DIGITS - 1) *hi = HR_EXACT_DIGITS - 1;

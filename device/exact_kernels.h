@@ -12,8 +12,9 @@
  * with a wide range, an inf or NaN, f64 subnormals, f64 products out of the two-product's range,
  * or no nonzero term (the sign of an exact zero) go term by term instead: f16/bf16/f32 sums into
  * each lane's f64 bins in shared memory (device/exact_bins.h), flushed into the digits now and
- * then; dot products and f64 terms into the digits. The files: exact_terms.h (a term into the
- * digits, warp reductions), exact_bins.h, exact_tiles.h (a warp's tile), this one (the kernels).
+ * then; dot products and f64 terms into each lane's column of 16-bit pieces (exact_terms.h),
+ * drained into the digits now and then. The files: exact_terms.h (a term into the digits or the
+ * columns, warp reductions), exact_bins.h, exact_tiles.h (a warp's tile), this one (the kernels).
  *
  * The full reduction (exact_full_kernel): every block normalises its digits into the workspace;
  * the last to arrive adds all blocks' digits, leaves the merged, normalised accumulator in the
@@ -67,19 +68,64 @@ __device__ __forceinline__ void exact_finish(const unsigned long long* acc, uint
     else ((uint16_t*)result)[item] = (uint16_t)bits;
 }
 
-/* Rounds of a block's tiles between two carries of its digits: a lane's tile adds at most 64
- * pieces below 2^32 to a digit (a term one piece to each of its digits, K <= 64; f64 products
- * two, K = 8; a flush of a warp's bins fewer: a digit meets at most 6 of its 16 bins, one piece
- * each), so 2^16 rounds of HR_TILE_LANES (256) lanes stay below 2^(6+8+32+16) = 2^62. */
+/* Rounds of a block's tiles between two drains of its columns into its digits: a round adds to
+ * a column's word at most 16 pieces below 2^16 from each of the 8 threads sharing the column
+ * (K <= 16 terms a lane, a piece each to a word; f64 products K = 8, two), so 2^7 rounds stay
+ * below 2^(4+3+16+7) = 2^30 (a signed 32-bit word). */
+enum { EXACT_DRAIN_ROUNDS = 1 << 7 };
+static_assert(HR_TILE_LANES / EXACT_COLUMNS == 8, "8 threads share a column");
+
+/* Rounds between two carries of the digits: a lane's tile adds at most 64 pieces below 2^32 to
+ * a digit (far fewer: a warp's exact f64 sums one piece each; a flush of a warp's bins: a digit
+ * meets at most 6 of its 16 bins, one piece each), so 2^16 rounds of HR_TILE_LANES (256) lanes
+ * stay below 2^(6+8+32+16) = 2^62; a drain adds below 2^52 to a digit (2 rows of 32 words below
+ * 2^30, the upper one shifted by 16), 2^9 drains below 2^61: together below 2^63. */
 enum { EXACT_CARRY_ROUNDS = 1 << 16 };
+static_assert(EXACT_CARRY_ROUNDS % EXACT_DRAIN_ROUNDS == 0, "a carry comes after a drain");
+
+/* The block's columns into its digits, left zero, where a tile went into them: `any`, the
+ * block's vote on its `used` flag (__syncthreads_or: the barrier before the drain, so that every
+ * thread takes the same branch). Every thread calls it; a warp a row at a time (its lanes read
+ * consecutive words). */
+template <int In, bool Dot, int W>
+__device__ __forceinline__ void exact_drain(unsigned long long* acc, uint32_t* cols, bool any)
+{
+    using C = exact_col_kind<In, Dot>;
+    if constexpr (C::on) {
+        if (!any) return;
+        const int lane = threadIdx.x % W, warp = threadIdx.x / W;
+        for (int r = warp; r < C::rows; r += HR_TILE_LANES / W) {
+            int64_t v = 0;
+            if (lane < EXACT_COLUMNS) {
+                v = (int32_t)cols[r * EXACT_COLUMNS + lane];
+                cols[r * EXACT_COLUMNS + lane] = 0;
+            }
+            v = exact_butterfly<W>(v, [](int64_t x, int64_t y) { return x + y; });
+            const int row = C::row0 + r; /* weighs 2^(16 row + HR_EXACT_LOW) */
+            if (lane == 0 && v) exact_digit_add(acc + row / 2, (uint64_t)v << (16 * (row % 2))); /* modulo 2^64 */
+        }
+        __syncthreads();
+    }
+}
 
 /* After round r of a block's tiles (every thread calls it, r the same in the whole block). */
-__device__ __forceinline__ void exact_round_done(unsigned long long* acc, uint64_t r, int lo, int hi)
+template <int In, bool Dot, int W>
+__device__ __forceinline__ void exact_round_done(unsigned long long* acc, uint32_t* cols, const uint32_t* used, uint64_t r,
+                                                 int lo, int hi)
 {
+    if ((r + 1) % EXACT_DRAIN_ROUNDS != 0) return;
+    exact_drain<In, Dot, W>(acc, cols, __syncthreads_or(*used != 0));
     if ((r + 1) % EXACT_CARRY_ROUNDS != 0) return;
-    __syncthreads();
     if (threadIdx.x == 0) exact_carry(acc, lo, hi);
     __syncthreads();
+}
+
+/* The columns zeroed, none used (once a kernel: drains leave them zero). */
+template <int In, bool Dot> __device__ __forceinline__ void exact_cols_init(uint32_t* cols, uint32_t& used)
+{
+    if constexpr (exact_col_kind<In, Dot>::on)
+        for (int i = threadIdx.x; i < exact_col_kind<In, Dot>::words; i += HR_TILE_LANES) cols[i] = 0;
+    if (threadIdx.x == 0) used = 0;
 }
 
 __device__ __forceinline__ void exact_zero(unsigned long long* acc, uint32_t& shared_flags)
@@ -148,6 +194,9 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         HR_SHARED(acc, unsigned long long[HR_EXACT_DIGITS]);
         HR_SHARED(shared_flags, uint32_t);
         HR_SHARED(slots, double[exact_bin_kind<In, Dot>::slots]);
+        HR_SHARED(cols, uint32_t[exact_col_kind<In, Dot>::words]);
+        HR_SHARED(used, uint32_t);
+        exact_cols_init<In, Dot>(cols, used);
         exact_zero(acc, shared_flags);
         exact_bins bins = exact_bins_init<In, Dot>(slots);
         constexpr int warps = HR_TILE_LANES / W, N = exact_kind<In, Dot>::K * W;
@@ -161,13 +210,13 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if (first >= tiles) break;
             const uint64_t t = first + warp, after = t + blocks * warps;
             if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
-            if (t < tiles) exact_tile<In, Dot, W>(acc, flags, bins, cur, t, a.s.count, lane);
+            if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
             cur = next;
-            exact_round_done(acc, r, a.lo, a.hi);
+            exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
         }
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);
-        __syncthreads();
+        exact_drain<In, Dot, W>(acc, cols, __syncthreads_or(used != 0));
         const int digits = a.hi - a.lo + 1;
         bool last = false;
         if (threadIdx.x == 0) {
@@ -205,6 +254,9 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         HR_SHARED(acc, unsigned long long[HR_EXACT_DIGITS]);
         HR_SHARED(shared_flags, uint32_t);
         HR_SHARED(slots, double[exact_bin_kind<In, false>::slots]);
+        HR_SHARED(cols, uint32_t[exact_col_kind<In, false>::words]);
+        HR_SHARED(used, uint32_t);
+        exact_cols_init<In, false>(cols, used);
         exact_bins bins = exact_bins_init<In, false>(slots);
         constexpr int warps = HR_TILE_LANES / W, bytes = exact_kind<In, false>::bytes;
         constexpr int N = exact_kind<In, false>::K * W;
@@ -229,13 +281,13 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 if (k * warps + warp < tiles) {
                     exact_raw<In, false> raw;
                     exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
-                    exact_tile<In, false, W>(acc, flags, bins, raw, k * warps + warp, count, lane);
+                    exact_tile<In, false, W>(acc, cols, &used, flags, bins, raw, k * warps + warp, count, lane);
                 }
-                exact_round_done(acc, k, a.lo, a.hi);
+                exact_round_done<In, false, W>(acc, cols, &used, k, a.lo, a.hi);
             }
             if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
             atomicOr(&shared_flags, flags);
-            __syncthreads();
+            exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));
             if (threadIdx.x == 0) {
                 exact_carry(acc, a.lo, a.hi);
                 exact_finish(acc, shared_flags, a.lo, a.hi, nullptr, a.result, r, a.out, a.words);

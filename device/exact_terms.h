@@ -1,7 +1,7 @@
 /* The exact sums' terms on a GPU (device/exact_kernels.h says how they flow): each (input dtype,
  * sum or dot)'s tile shape, and one term or one warp-wide exact f64 into the block's shared int64
- * digits as 32-bit pieces by integer atomics (which commute: no order shows), plus the warp
- * reductions the tiles use. */
+ * digits as 32-bit pieces by integer atomics (which commute: no order shows), or term by term
+ * into the lanes' columns, plus the warp reductions the tiles use. */
 #ifndef HIPREDUCE_EXACT_TERMS_H
 #define HIPREDUCE_EXACT_TERMS_H
 
@@ -78,24 +78,83 @@ __device__ __forceinline__ void exact_piece(unsigned long long* acc, bool neg, u
     if (p) exact_digit_add(acc + i + k, neg ? 0 - p : p);
 }
 
-/* A finite f64's value, all three pieces by one thread. */
-__device__ __forceinline__ void exact_value(unsigned long long* acc, uint64_t b)
+/* The term-by-term path's columns: a second, finer accumulator beside the digits for the terms
+ * that go one by one (wide or slow tiles of f64 sums and of every dot). Row j weighs
+ * 2^(16 j + HR_EXACT_LOW) (half a digit: rows 2i and 2i + 1 are digit i's); each row has
+ * EXACT_COLUMNS 32-bit words, and a lane adds only to its own column (lane % EXACT_COLUMNS), so
+ * the lanes of one warp never meet on a word (no serialised atomics, no bank conflicts: lane c's
+ * words all lie in bank c), and a term's pieces are 16-bit, so that no carry is ever returned
+ * and looked at (a piece is a fire-and-forget atomic add: the 8 threads of the block that share
+ * a column are in other warps). A word is a signed sum modulo 2^32 of pieces below 2^16 (see
+ * exact_kernels.h's EXACT_DRAIN_ROUNDS for why it stays below 2^30), drained into the digits
+ * every EXACT_DRAIN_ROUNDS rounds and at the end. Sums of f16/bf16/f32 have bins instead
+ * (exact_bins.h): one word. The digits (and so the bits) are the same integer sums. */
+enum { EXACT_COLUMNS = 32 };
+
+/* The rows that one (input dtype, sum or dot)'s terms reach (only theirs: the LDS of AMD's CUs
+ * holds one block of all 272): a term is m 2^q with m of M bits (f64 values 53, f64 x f64
+ * products 106), q from the terms' least bit less 52 (an f64 value with trailing zeros; f64
+ * values: at least -1074; products: the least bit itself) up to the bound less M; its pieces take
+ * 5 rows from q's (products 8: the high word's 4 from q + 64's). */
+template <int In, bool Dot> struct exact_col_kind {
+    static constexpr bool on = Dot || In == HIPREDUCE_F64;
+    static constexpr bool product = Dot && In == HIPREDUCE_F64;
+    static constexpr int least = HR_EXACT_LEAST(Dot, In), top = HR_EXACT_TOP(Dot, In), M = product ? 106 : 53;
+    static constexpr int qmin = product ? least : least - 52 < -1074 ? -1074 : least - 52;
+    static constexpr int row0 = (qmin - HR_EXACT_LOW) >> 4;
+    static constexpr int rows = ((top - M - HR_EXACT_LOW) >> 4) + (product ? 8 : 5) - row0;
+    static constexpr int words = on ? rows * EXACT_COLUMNS : 1;
+    static_assert(!on || exact_kind<In, Dot>::K <= 16, "exact_kernels.h's EXACT_DRAIN_ROUNDS: at most 16 terms a lane");
+    static_assert(row0 >= 0 && row0 + rows <= 2 * HR_EXACT_DIGITS, "the rows lie in the digits");
+};
+
+/* A block's columns (shared) as one kind's terms use them: words[0] is row row0's. */
+struct exact_cols {
+    uint32_t* words;
+    int row0;
+};
+template <int In, bool Dot> __device__ __forceinline__ exact_cols exact_cols_of(uint32_t* words)
+{
+    return exact_cols{words, exact_col_kind<In, Dot>::row0};
+}
+
+/* (-1)^neg m 2^q into the lane's column as Pieces 16-bit pieces of m 2^s, s = (q - LOW) % 16
+ * (16 Pieces >= the bits of m, plus 15; at most 6). In 32-bit words, the sign applied as
+ * (p ^ sign) - sign, no branch but the top piece's (often zero): a term is a few instructions a
+ * piece. */
+template <int Pieces>
+__device__ __forceinline__ void exact_col_add(const exact_cols& cols, bool neg, uint64_t m, int q, int lane)
+{
+    static_assert(Pieces <= 6, "m 2^s has three 32-bit words");
+    const int pos = q - HR_EXACT_LOW, s = pos & 15;
+    const uint64_t low = m << s;
+    const uint32_t word[3] = {(uint32_t)low, (uint32_t)(low >> 32), s ? (uint32_t)(m >> (64 - s)) : 0u};
+    const uint32_t sign = neg ? 0xffffffffu : 0u;
+    uint32_t* w = cols.words + ((pos >> 4) - cols.row0) * EXACT_COLUMNS + lane % EXACT_COLUMNS;
+#pragma unroll
+    for (int k = 0; k < Pieces; ++k) {
+        const uint32_t p = k % 2 ? word[k / 2] >> 16 : word[k / 2] & 0xffff;
+        if (k < Pieces - 1 || p) atomicAdd(w + k * EXACT_COLUMNS, (p ^ sign) - sign);
+    }
+}
+
+/* A finite f64's value into the lane's column. */
+__device__ __forceinline__ void exact_value(const exact_cols& cols, uint64_t b, int lane)
 {
     const int e = (int)((b >> 52) & 0x7ff);
     const uint64_t m = (b & 0xfffffffffffffull) | (e ? 1ull << 52 : 0);
-    if (m == 0) return;
-    for (int k = 0; k < 3; ++k) exact_piece(acc, b >> 63, m, (e ? e : 1) - 1075, k);
+    if (m) exact_col_add<5>(cols, b >> 63, m, (e ? e : 1) - 1075, lane); /* 53 + 15 bits */
 }
 
-/* One term by its f64 bits: NaN and infinities to the flags (exact.h's), a value to the digits. */
-__device__ __forceinline__ void exact_term(unsigned long long* acc, uint32_t& flags, uint64_t b)
+/* One term by its f64 bits: NaN and infinities to the flags (exact.h's), a value to the column. */
+__device__ __forceinline__ void exact_term(const exact_cols& cols, uint32_t& flags, uint64_t b, int lane)
 {
     flags |= b != 0x8000000000000000ull ? HR_EXACT_NONNEG : HR_EXACT_NEGZERO;
     if (((b >> 52) & 0x7ff) == 0x7ff) {
         flags |= (b & 0xfffffffffffffull) ? HR_EXACT_NAN : (b >> 63) ? HR_EXACT_NINF : HR_EXACT_PINF;
         return;
     }
-    exact_value(acc, b);
+    exact_value(cols, b, lane);
 }
 
 __device__ __forceinline__ void exact_mul64(uint64_t a, uint64_t b, uint64_t* hi, uint64_t* lo)
@@ -111,7 +170,8 @@ __device__ __forceinline__ void exact_mul64(uint64_t a, uint64_t b, uint64_t* hi
 }
 
 /* One f64 x f64 product, exactly: the significands' 106-bit integer product (as the cpu device). */
-__device__ __forceinline__ void exact_product(unsigned long long* acc, uint32_t& flags, uint64_t bx, uint64_t by)
+__device__ __forceinline__ void exact_product(const exact_cols& cols, uint32_t& flags, uint64_t bx, uint64_t by,
+                                              int lane)
 {
     const int ex = (int)((bx >> 52) & 0x7ff), ey = (int)((by >> 52) & 0x7ff);
     const uint64_t fx = bx & 0xfffffffffffffull, fy = by & 0xfffffffffffffull;
@@ -130,8 +190,8 @@ __device__ __forceinline__ void exact_product(unsigned long long* acc, uint32_t&
     uint64_t hi, lo;
     exact_mul64(ex ? fx | (1ull << 52) : fx, ey ? fy | (1ull << 52) : fy, &hi, &lo);
     const int q = (ex ? ex : 1) + (ey ? ey : 1) - 2150;
-    for (int k = 0; k < 3; ++k) exact_piece(acc, neg, lo, q, k);
-    for (int k = 0; k < 3; ++k) exact_piece(acc, neg, hi, q + 64, k);
+    exact_col_add<5>(cols, neg, lo, q, lane);
+    exact_col_add<4>(cols, neg, hi, q + 64, lane); /* hi < 2^42: 42 + 15 bits */
 }
 
 /* Every lane gets op over the warp's values: a butterfly of shuffles. */

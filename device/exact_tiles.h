@@ -1,6 +1,7 @@
 /* A warp's tile of the exact sums (device/exact_kernels.h says how they flow): its loads, the
  * window of its terms' exponents, its sum exact in f64 where the window allows, else term by term
- * (device/exact_bins.h's per-lane bins for f16/bf16/f32 sums, the shared digits otherwise). */
+ * (device/exact_bins.h's per-lane bins for f16/bf16/f32 sums, the lanes' columns otherwise:
+ * exact_terms.h). */
 #ifndef HIPREDUCE_EXACT_TILES_H
 #define HIPREDUCE_EXACT_TILES_H
 
@@ -213,13 +214,14 @@ template <int In, bool Dot> __device__ __forceinline__ uint64_t exact_y(const ex
 
 /* Bands of f64 exponent fields, [32 b, 32 b + 31]: a wide tile of f64 sums whose nonzero terms
  * fill at most EXACT_BANDS of them is summed band by band, each by exact_split (a band's range,
- * 31, is within exact_group's rule for it), instead of term by term (3 shared atomics a term). */
+ * 31, is within exact_group's rule for it), instead of term by term (5 column atomics a term). */
 enum { EXACT_BANDS = 16 };
 
 /* Whether the warp's f64 tile went band by band (every lane of the warp calls it): not where a
  * term is subnormal, inf or NaN, or the bands are more than EXACT_BANDS. */
-template <int W> __device__ HR_NOINLINE bool exact_banded(unsigned long long* acc, const exact_raw<HIPREDUCE_F64, false>& r,
-                                                              int lane)
+template <int W>
+__device__ HR_NOINLINE bool exact_banded(unsigned long long* acc, uint32_t* cols, const exact_raw<HIPREDUCE_F64, false>& r,
+                                         int lane)
 {
     constexpr int K = exact_kind<HIPREDUCE_F64, false>::K, LOGN = exact_log2<K * W>::value;
     static_assert(31 <= 106 - 53 - 2 * LOGN, "a band's range is within exact_group's split rule");
@@ -233,8 +235,10 @@ template <int W> __device__ HR_NOINLINE bool exact_banded(unsigned long long* ac
     }
     bad = exact_butterfly<W>(bad, [](uint32_t x, uint32_t y) { return x | y; });
     mask = exact_butterfly<W>(mask, [](uint64_t x, uint64_t y) { return x | y; });
-    int bands = 0;
-    for (uint64_t m = mask; m; m &= m - 1) ++bands;
+    uint64_t c = mask - (mask >> 1 & 0x5555555555555555ull); /* the bands: mask's bits, counted in parallel */
+    c = (c & 0x3333333333333333ull) + (c >> 2 & 0x3333333333333333ull);
+    c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    const int bands = (int)((c * 0x0101010101010101ull) >> 56);
     if (bad || bands > EXACT_BANDS) return false;
 #pragma unroll 1
     for (int band = 0; band < 64; ++band) {
@@ -251,23 +255,28 @@ template <int W> __device__ HR_NOINLINE bool exact_banded(unsigned long long* ac
 #pragma unroll
         for (int j = 0; j < K; ++j) { /* the top bands, where C would overflow: term by term */
             const double t = term(j);
-            if (t != 0) exact_value(acc, exact_bits(t));
+            if (t != 0) exact_value(exact_cols_of<HIPREDUCE_F64, false>(cols), exact_bits(t), lane);
         }
     }
     return true;
 }
 
 /* The tile term by term (how: EXACT_ZERO, EXACT_SLOW, EXACT_WIDE or EXACT_LO): f16/bf16/f32 sums
- * into the lane's bins (exact_bins.h), other terms into the digits. Out of line: rare, and its
+ * into the lane's bins (exact_bins.h), other terms into the lane's column (exact_terms.h), which
+ * `used` then says (for the drains: exact_kernels.h). Out of line: rare, and its
  * registers stay out of the fast path. Element j of the lane is the slice's base + c_j + lane
  * per_chunk (c_j a constant): it exists where c_j < room. */
 template <int In, bool Dot, int W>
-__device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* flags, exact_bins* bins, exact_raw<In, Dot> r,
-                                       uint64_t base, uint64_t count, int lane, int how)
+__device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* cols, uint32_t* used, uint32_t* flags,
+                                       exact_bins* bins, exact_raw<In, Dot> r, uint64_t base, uint64_t count, int lane,
+                                       int how)
 {
     using X = exact_kind<In, Dot>;
+    if constexpr (exact_col_kind<In, Dot>::on) {
+        if (lane == 0) atomicOr(used, 1u);
+    }
     if constexpr (In == HIPREDUCE_F64 && !Dot) {
-        if (how != EXACT_ZERO && exact_banded<W>(acc, r, lane)) {
+        if (how != EXACT_ZERO && exact_banded<W>(acc, cols, r, lane)) {
             *flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
             return;
         }
@@ -297,25 +306,26 @@ __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* flags,
         } else if constexpr (X::two_product) {
             if (how == EXACT_LO) { /* the exact lo = fma(x, y, -hi) of a product in the two-product's range */
                 const double x = exact_double(bx), y = exact_double(by);
-                exact_value(acc, exact_bits(fma(x, y, -(x * y))));
+                exact_value(exact_cols_of<In, Dot>(cols), exact_bits(fma(x, y, -(x * y))), lane);
                 f |= HR_EXACT_NONNEG;
             } else {
-                exact_product(acc, f, bx, by);
+                exact_product(exact_cols_of<In, Dot>(cols), f, bx, by, lane);
             }
         } else {
             const double t = Dot ? exact_widen<In>(bx) * exact_widen<In>(by) : exact_widen<In>(bx);
-            if (how == EXACT_WIDE) exact_value(acc, exact_bits(t)); /* finite: no flags but the one below */
-            else exact_term(acc, f, exact_bits(t));
+            if (how == EXACT_WIDE) exact_value(exact_cols_of<In, Dot>(cols), exact_bits(t), lane); /* finite: no flags but the one below */
+            else exact_term(exact_cols_of<In, Dot>(cols), f, exact_bits(t), lane);
         }
     }
     if (how == EXACT_WIDE) f |= HR_EXACT_NONNEG;
     *flags = f, *bins = b;
 }
 
-/* A fetched tile into the digits (every lane of the warp calls it). */
+/* A fetched tile into the digits or the columns (every lane of the warp calls it). */
 template <int In, bool Dot, int W>
-__device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t& flags, exact_bins& bins,
-                                           const exact_raw<In, Dot>& r, uint64_t tile, uint64_t count, int lane)
+__device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* cols, uint32_t* used, uint32_t& flags,
+                                           exact_bins& bins, const exact_raw<In, Dot>& r, uint64_t tile, uint64_t count,
+                                           int lane)
 {
     using X = exact_kind<In, Dot>;
     constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
@@ -389,7 +399,7 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t& fl
         flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
         return;
     }
-    exact_slow<In, Dot, W>(acc, &flags, &bins, r, tile * K * W, count, lane, how);
+    exact_slow<In, Dot, W>(acc, cols, used, &flags, &bins, r, tile * K * W, count, lane, how);
 }
 
 }  // namespace hr
