@@ -42,7 +42,8 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     case_run ragged_262144x0..511 "$round" HIPREDUCE_BENCH_LENGTHS=uniform -- --shape=ragged --dims=262144x511 --ops=sum --dtypes=f32 --out=f32 "${r[@]}"
     case_run ragged_mid "$round" HIPREDUCE_BENCH_LENGTHS=uniform -- --shape=ragged --dims=65536x2048,16384x8192,4096x32768,1024x131072 --ops=sum --dtypes=f32 --out=f32 "${r[@]}"
     case_run ragged_fixed "$round" HIPREDUCE_BENCH_LENGTHS=fixed -- --shape=ragged --dims=16384x4096,16384x4097,1x2^28 --ops=sum --dtypes=f32 --out=f32 "${r[@]}"
-    case_run ragged_empty "$round" HIPREDUCE_BENCH_LENGTHS=empty -- --shape=ragged --dims=2^20x0 --ops=sum --dtypes=f32 --out=f32 "${r[@]}"
+    # every segment empty (the kind ignores M, which --dims wants at least 1)
+    case_run ragged_empty "$round" HIPREDUCE_BENCH_LENGTHS=empty -- --shape=ragged --dims=2^20x1 --ops=sum --dtypes=f32 --out=f32 "${r[@]}"
     # rows and columns
     case_run rows_sum "$round" -- --shape=rows --dims=4194304x16,8388608x8,65536x1024,1048576x64 --ops=sum --dtypes=f32 --out=f32 "${r[@]}"
     case_run rows_argmax "$round" -- --shape=rows --dims=4194304x16,8388608x8,65536x1024,262144x256,1048576x64 --ops=argmax --dtypes=f32 --out=f32 "${r[@]}"
