@@ -2,7 +2,7 @@
  * orders of device/order.h.
  *
  * Contiguous results (rows, CSR segments) follow the full reduction's tile order applied to
- * the slice alone. A group of G threads (G = 4 or 32, inside one warp) computes one tile:
+ * the slice alone. A group of G threads (G = 4, 16 or 32, inside one warp) computes one tile:
  * thread g owns the tile's logical lanes g, g + G, .., g + 7G (8 slots), folds each with the
  * full reduction's lane folds (lane_folds.h), and the lanes are combined by the segment tree
  * (order.h). A lane with no element is the operator's identity, which every combine leaves
@@ -21,7 +21,7 @@
  *    the levels of any length need no workspace;
  *  - few rows longer than a tile: the full reduction's kernel itself, consecutive blocks per row
  *    (kernels.h, host/default_driver.h);
- *  - CSR segments: balanced by work (segment_tiles.h), short ones by this file's warp tile.
+ *  - CSR segments: balanced by work (segment_tiles.h), short ones by this file's group tiles.
  * Strided results (inner > 1, columns): columns.h. */
 #ifndef HIPREDUCE_SEGMENTS_H
 #define HIPREDUCE_SEGMENTS_H
@@ -146,20 +146,45 @@ __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_S
             for (int k = 0; k < s; ++k) a[k] = R::apply(a[k], a[k + s]);
         return a[0];
     } else {
-        static_assert(G * SEG_SLOTS <= HR_SEGMENT, "a small group's lanes lie in the first segment");
-        /* Lanes past G * SEG_SLOTS are never given to a small group (host/tuning.h). */
-        /* Steps s >= G pair slots of one thread, then butterflies inside the group. */
+        /* A group of G < 32 threads: a 32-lane segment is PER consecutive slots of each thread (all
+         * of its slots where G * SEG_SLOTS <= 32), and the group's lanes span SEGS segments (lanes
+         * past G * SEG_SLOTS are never given to it: host/tuning.h, segment_tiles.h's lists). Inside
+         * each segment, the steps s >= G pair slots of one thread, then butterflies inside the group
+         * (every segment's, whether it has elements or not: the group's lanes shuffle together);
+         * then the segments' sums combine as order.h's s = 4, 2, 1, in the thread. */
+        constexpr int PER = HR_SEGMENT / G, SEGS = G * SEG_SLOTS > HR_SEGMENT ? G * SEG_SLOTS / HR_SEGMENT : 1;
+        if constexpr (SEGS > 1 && any_order<R>()) { /* any tree: a thread's slots, then one value's butterflies */
 #pragma unroll
-        for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
+            for (int s = SEG_SLOTS / 2; s > 0; s /= 2)
 #pragma unroll
-            for (int k = 0; k < s / G; ++k) {
-                const int partner = k + s / G; /* (a group of 1 would pair slots past SEG_SLOTS) */
-                if (partner < SEG_SLOTS && (uint32_t)partner * G < lanes)
-                    a[k] = R::apply(a[k], a[partner < SEG_SLOTS ? partner : 0]);
-            }
+                for (int k = 0; k < s; ++k)
+                    if ((uint32_t)(k + s) * G < lanes) a[k] = R::apply(a[k], a[k + s]);
 #pragma unroll
-        for (int s = G / 2; s > 0; s /= 2) a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, G));
+            for (int s = G / 2; s > 0; s /= 2) a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, G));
+            return a[0];
+        } else {
+#pragma unroll
+        for (int m = 0; m < SEGS; ++m)
+#pragma unroll
+            for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
+#pragma unroll
+                for (int k = m * PER; k < m * PER + s / G; ++k) {
+                    const int partner = k + s / G; /* (a group of 1 would pair slots past SEG_SLOTS) */
+                    if (partner < SEG_SLOTS && (uint32_t)partner * G < lanes)
+                        a[k] = R::apply(a[k], a[partner < SEG_SLOTS ? partner : 0]);
+                }
+#pragma unroll
+        for (int m = 0; m < SEGS; ++m)
+#pragma unroll
+            for (int s = G / 2; s > 0; s /= 2) a[m * PER] = R::apply(a[m * PER], hr_shfl_xor(a[m * PER], s, G));
+#pragma unroll
+        for (int s = HR_TILE_LANES / HR_SEGMENT / 2; s > 0; s /= 2)
+#pragma unroll
+            for (int m = 0; m < s; ++m)
+                if (m + s < SEGS && (uint32_t)(m + s) * HR_SEGMENT < lanes)
+                    a[m * PER] = R::apply(a[m * PER], a[(m + s < SEGS ? m + s : 0) * PER]);
         return a[0];
+        }
     }
 }
 

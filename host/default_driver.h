@@ -79,11 +79,11 @@ template <auto Kernel, bool OneWave = true> hipError_t launch_rows(const reduce_
                        dim3(HR_TILE_LANES), 0, c.stream, a);
     return hipGetLastError();
 }
-/* segments_kernel; argmin/argmax with a warp per row without the one-wave grid (host/tuning.h's
- * grid_stride_blocks_per_sm says why). */
+/* segments_kernel; argmin/argmax with a group of 16 or 32 per row without the one-wave grid
+ * (host/tuning.h's grid_stride_blocks_per_sm says why). */
 template <class R, int W, int G, int S> hipError_t launch_segments(const reduce_call& c, const seg_args& a)
 {
-    constexpr bool one_wave = !(G == HR_SEGMENT && R::keyed);
+    constexpr bool one_wave = !(G >= 16 && R::keyed);
     return launch_rows<segments_kernel<R, W, G, S>, one_wave>(c, a, G, rows_at_once<G, S>());
 }
 
@@ -115,6 +115,7 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
         }
     if (row.group == 4 && row.slots == 2) return launch_segments<R, W, 4, 2>(c, a);
     if (row.group == 4) return launch_segments<R, W, 4, SEG_SLOTS>(c, a);
+    if (row.group == 16) return launch_segments<R, W, 16, SEG_SLOTS>(c, a);
     return launch_segments<R, W, HR_SEGMENT, SEG_SLOTS>(c, a);
 }
 

@@ -56,7 +56,7 @@ constexpr tuning_row tuning_table[] = {
  * (a warp per (row, tile) and levels of partials instead: 3044 and 2972). */
 struct segment_row {
     unsigned long long max_lanes; /* rows of at most this many lanes */
-    int group;                    /* threads per row: 4 (8 rows per warp) or 32 */
+    int group;                    /* threads per row: 4 (8 rows per warp), 16 (2) or 32 */
     int slots;                    /* groups of 4: lanes per thread; below 8, 8 / slots rows per group at once */
     bool whole_chunks;            /* rows of whole chunks at 16-byte boundaries: chunk-0 kernels (groups of
                                    * 32: the next row's chunks loaded during this row's tree; groups of 4:
@@ -85,6 +85,11 @@ constexpr segment_row segment_table[] = {
     /* f32 rows <= 128 elements: 8 rows per warp, one row per group. 4194304 x 16: 2018 GB/s (a
      * thread per row, 8 lanes in one thread, gave 1538); 1048576 x 64: 2969 GB/s (1.46x CUB 3.5). */
     {32, 4, 8, false},
+    /* Rows of 33-128 lanes (f32: 129-512 elements): a group of 16 threads each, 8 slots a thread as
+     * a warp's would have (whose slots 4-7 would hold nothing here), so two rows a warp with their
+     * loads in flight together (device/segments.h's group_tree for 16; the launch-1 lists of the CSR
+     * segments likewise, segment_tiles.h). */
+    {128, 16, 8, false},
     /* longer rows: a warp each. 65536 x 1024: 2828 GB/s (1.26x CUB 3.5). Rows of 129-256 lanes
      * (f32: 513-1024 elements) prefetch the next row (device/segments.h, rows_prefetch_kernel;
      * H200, hipreduce-bench, 4b7cec3 against 3804623 in one run, docs/BENCHMARKS.md "Rows and
@@ -92,7 +97,6 @@ constexpr segment_row segment_table[] = {
      * 2192-2210 -> 3250-3341 with the order-free tree (group_tree). Shorter rows keep the plain
      * loop: in a kernel harness of the same session, 262144 x 256 argmax ran 1523 GB/s plain and
      * 1298 prefetched (its registers: 2 blocks per SM instead of 4), though its sum went 2288 -> 2892. */
-    {128, 32, 8, false},
     {256, 32, 8, true},
 };
 inline segment_row segment_shape(unsigned long long lanes)
