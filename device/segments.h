@@ -13,7 +13,8 @@
  * warp's tree combines each thread's slots before it shuffles.
  *  - rows of at most 32 lanes (f32: 128 elements): groups of 4, 8 rows per warp
  *    (host/tuning.h's table); rows of 1-4 whole chunks groups of 1, 2 or 4 threads with 4 rows
- *    per thread at once (short_rows_kernel);
+ *    per thread at once (short_rows_kernel); other rows of 1-2 lanes a thread each, 4 at once;
+ *  - rows of 33-128 lanes: groups of 16, 2 rows per warp;
  *  - other rows: a warp (a 32-lane half of a wave64) per row, rows of 129-256 lanes with the
  *    next row's chunks in flight (rows_prefetch_kernel); a row longer than a tile (and a CSR
  *    segment past segment_tiles.h's capacity) is streamed by its warp tile by tile, each tile
@@ -417,7 +418,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
 }
 
 /* Rows of at most SHORT_ROW_LANES lanes (f32: 16 elements), each at a 16-byte boundary and of
- * whole chunks (host/tuning.h's segment_table rows of groups of 4 with whole_chunks): a group of
+ * whole chunks (host/tuning.h's segment_table rows of at most 4 lanes with whole_chunks): a group of
  * G = short_row_group(lanes) threads per row (1, 2 or 4: every thread has a lane where the row
  * fills the group), each thread loading its one chunk of K = 4 rows at once with no per-element
  * test (segments_kernel's general path tests every element against the row's end, and its groups

@@ -92,7 +92,8 @@ template <class R, int W, int G, int S> hipError_t launch_segments(const reduce_
 constexpr bool segment_rows_instantiated()
 {
     for (const segment_row& row : segment_table)
-        if (row.slots != SEG_SLOTS && !(row.group == 4 && row.slots == 2)) return false;
+        if (row.slots != SEG_SLOTS && !(row.group == 4 && row.slots == 2) && !(row.group == 1 && row.slots == 2))
+            return false;
     return true;
 }
 static_assert(segment_rows_instantiated(), "run_slices launches an instance for each row of segment_table");
@@ -110,9 +111,10 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
         if (row.whole_chunks && lanes > 0 && c.extent % chunk_items<R>() == 0 && ((uintptr_t)c.input & 15) == 0) {
             if (row.group == HR_SEGMENT && lanes <= HR_TILE_LANES)
                 return launch_rows<rows_prefetch_kernel<R, W>>(c, a, HR_SEGMENT, 1);
-            if (row.group == SHORT_ROW_GROUP && lanes <= SHORT_ROW_LANES)
+            if (row.group < HR_SEGMENT && lanes <= SHORT_ROW_LANES)
                 return launch_rows<short_rows_kernel<R, W>>(c, a, (int)short_row_group(lanes), SHORT_ROW_ROWS);
         }
+    if (row.group == 1) return launch_segments<R, W, 1, 2>(c, a);
     if (row.group == 4 && row.slots == 2) return launch_segments<R, W, 4, 2>(c, a);
     if (row.group == 4) return launch_segments<R, W, 4, SEG_SLOTS>(c, a);
     if (row.group == 16) return launch_segments<R, W, 16, SEG_SLOTS>(c, a);

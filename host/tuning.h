@@ -56,11 +56,11 @@ constexpr tuning_row tuning_table[] = {
  * (a warp per (row, tile) and levels of partials instead: 3044 and 2972). */
 struct segment_row {
     unsigned long long max_lanes; /* rows of at most this many lanes */
-    int group;                    /* threads per row: 4 (8 rows per warp), 16 (2) or 32 */
-    int slots;                    /* groups of 4: lanes per thread; below 8, 8 / slots rows per group at once */
+    int group;                    /* threads per row: 1 (32 rows per warp), 4 (8), 16 (2) or 32 */
+    int slots;                    /* lanes per thread; below 8, 8 / slots rows per group at once */
     bool whole_chunks;            /* rows of whole chunks at 16-byte boundaries: chunk-0 kernels (groups of
-                                   * 32: the next row's chunks loaded during this row's tree; groups of 4:
-                                   * 4 rows a group, no per-element tests) */
+                                   * 32: the next row's chunks loaded during this row's tree; rows of at most
+                                   * 4 lanes: short_rows_kernel, no per-element tests) */
 };
 constexpr segment_row segment_table[] = {
     /* Groups of 4 (8 rows per warp). H200, f32 sum, hipreduce-bench, CUB 3.5 in the same run
@@ -73,8 +73,11 @@ constexpr segment_row segment_table[] = {
      * 1 or 2 threads, every thread a lane, 4 rows a thread at once (device/segments.h). H200,
      * a5df371 against d8468c5 in one call (docs/BENCHMARKS.md, "Short rows of 1-2 chunks (issue
      * 21, session 8)"): 8388608 x 8 sum 1166-1228 -> 3422-3441 GB/s (CUB 3.5 2651-3210), argmax
-     * 656-660 -> 2660-2689; 16777216 x 4 sum 606-625 -> 2969-3003 (CUB 3.5 2370-2936). */
-    {2, 4, 8, true},
+     * 656-660 -> 2660-2689; 16777216 x 4 sum 606-625 -> 2969-3003 (CUB 3.5 2370-2936). Other rows of
+     * 1-2 lanes (a part of a chunk: f32 rows of 1-3 elements; or not at 16-byte boundaries): a thread
+     * per row, 4 rows a thread at once (segments_kernel with groups of 1; a group of 4 left 3 of its
+     * threads idle and 6 of its 8 slots empty: rows of 2 f32 at 0.2x CUB 3.5, README of session 8). */
+    {2, 1, 2, true},
     /* Rows of 3-4 whole chunks at 16-byte boundaries (f32: 12 or 16 elements), 4- and 8-byte
      * elements: short_rows_kernel (device/segments.h), 4 rows a group without per-element
      * tests, a warp's 32 results in one store; other rows of 3-4 lanes: 4 rows a group as above.
