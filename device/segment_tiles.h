@@ -147,53 +147,33 @@ __device__ __forceinline__ void block_min_max(uint64_t* lo, uint64_t* hi, scan_s
     __syncthreads();
 }
 
-/* Launch 1's lists of the segments longer than a thread's ONE_LANES lanes, up to a tile, by lanes:
- * at most 32 reduced by groups of 4 threads (64 at once), at most 128 (f32: 512 elements) by groups
- * of 16 (16 at once: twice the loads in flight of a 32-lane group, whose slots 4..7 would hold
- * nothing; not argmin/argmax: with them launch 1's f32 argmax spilled 24 bytes at its 64 registers),
- * the others by 32-lane groups (8 at once). A list is reduced once it fills a pass (or at
- * the range's end), so that a chunk of 256 segments with only a few such segments (power-law
- * lengths) does not wait for a pass of its own. Position of an entry: its append's counter value
- * (reset at each pass). ONE_LANES: lanes of the segments a thread reduces alone
- * (host/tuning.h says why 2). */
-enum { ONE_LANES = 2 };
-enum { LIST_OF_4, LIST_OF_16, LIST_OF_32, LISTS };
-HR_HD constexpr int list_group(int list) { return list == LIST_OF_4 ? 4 : list == LIST_OF_16 ? 16 : HR_SEGMENT; }
-/* One list: entries [0, n) since the last pass; room for a pass and one chunk's appends. */
-template <int G> struct short_list {
-    static constexpr uint32_t pass = HR_TILE_LANES / G;
-    uint64_t first[pass + HR_TILE_LANES];
-    uint32_t count[pass + HR_TILE_LANES];
-    uint32_t at[pass + HR_TILE_LANES]; /* segment - range start */
-};
+/* Launch 1's lists of the segments longer than a thread's ONE_LANES lanes, up to a tile: those
+ * of at most 32 lanes are reduced by groups of 4 threads (64 at once), the others by 32-lane groups
+ * (8 at once). A list is reduced once it fills a pass (or at the range's end), so that a chunk
+ * of 256 segments with only a few such segments (power-law lengths) does not wait for a pass
+ * of its own. Position of an entry: its append's counter value minus the count reduced before.
+ * ONE_LANES: lanes of the segments a thread reduces alone (host/tuning.h says why 2). */
+enum { ONE_LANES = 2, LIST4 = HR_TILE_LANES / 4, LIST32 = HR_TILE_LANES / HR_SEGMENT };
 struct short_lists {
-    short_list<list_group(LIST_OF_4)> of4;
-    short_list<list_group(LIST_OF_16)> of16;
-    short_list<list_group(LIST_OF_32)> of32;
-    uint32_t appended[LISTS];
+    uint64_t first4[LIST4 + HR_TILE_LANES], first32[LIST32 + HR_TILE_LANES];
+    uint32_t count4[LIST4 + HR_TILE_LANES], count32[LIST32 + HR_TILE_LANES];
+    uint32_t at4[LIST4 + HR_TILE_LANES], at32[LIST32 + HR_TILE_LANES]; /* segment - range start */
+    uint32_t appended[2];
 };
 
-/* The n listed segments, one per group of G threads (every thread calls it, n block-uniform). */
+/* The n listed segments, by groups of G threads (every thread calls it, n block-uniform). */
 template <class R, int G, int W>
-__device__ __forceinline__ void reduce_listed(const tile_args& a, uint64_t lo, const short_list<G>& l, uint32_t n)
+__device__ __forceinline__ void reduce_listed(const tile_args& a, uint64_t lo, const uint64_t* first,
+                                              const uint32_t* count, const uint32_t* at, uint32_t n)
 {
     using T = typename R::value_t;
-    for (uint32_t base = 0; base < n; base += short_list<G>::pass) {
+    for (uint32_t base = 0; base < n; base += HR_TILE_LANES / G) {
         const uint32_t i = base + threadIdx.x / G;
         const bool real = i < n;
-        const typename R::acc v = group_tile<R, G, G == W>((const T*)a.x + (real ? l.first[i] : 0), 0,
-                                                           real ? l.count[i] : 0, threadIdx.x % G);
-        if (real && threadIdx.x % G == 0) store_result<R>(a, lo + l.at[i], v, false);
+        const typename R::acc v = group_tile<R, G, G == W>((const T*)a.x + (real ? first[i] : 0), 0,
+                                                           real ? count[i] : 0, threadIdx.x % G);
+        if (real && threadIdx.x % G == 0) store_result<R>(a, lo + at[i], v, false);
     }
-}
-
-/* Appends a segment to list l (its threads in any order). */
-template <int G>
-__device__ __forceinline__ void list_append(short_list<G>& l, uint32_t* appended, uint64_t first, uint64_t count,
-                                            uint64_t at)
-{
-    const uint32_t i = atomicAdd(appended, 1u);
-    l.first[i] = first, l.count[i] = (uint32_t)count, l.at[i] = (uint32_t)at;
 }
 
 /* Launch 1: the block's range in chunks of 256 segments, one per thread, the next chunk's offsets
@@ -210,9 +190,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void seg
     HR_KERNEL_BODY(W)
     {
         using T = typename R::value_t;
-        constexpr uint64_t items = chunk_items<R>(), one = ONE_LANES * items;
-        constexpr uint64_t up_to[LISTS] = {list_group(LIST_OF_4) * SEG_SLOTS * items,
-                                           R::keyed ? 0 : list_group(LIST_OF_16) * SEG_SLOTS * items, tile_items<R>()};
+        constexpr uint64_t one = (uint64_t)ONE_LANES * chunk_items<R>(), four = (uint64_t)4 * SEG_SLOTS * chunk_items<R>();
         HR_SHARED(scan, scan_storage);
         HR_SHARED(lists, short_lists);
         const uint64_t lo = (uint64_t)blockIdx.x * a.per_block;
@@ -220,8 +198,8 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void seg
         const uint64_t end_all = a.offsets[a.items];
         uint64_t fp = 0;
         uint32_t longs = 0, first_long = UINT32_MAX, last_long = 0; /* positions in the range */
-        uint32_t listed[LISTS] = {0, 0, 0}; /* per list: entries since its last pass (block-uniform) */
-        if (threadIdx.x < LISTS) lists.appended[threadIdx.x] = 0;
+        uint32_t done4 = 0, done32 = 0, n4 = 0, n32 = 0; /* entries reduced, and listed since (block-uniform) */
+        if (threadIdx.x < 2) lists.appended[threadIdx.x] = 0;
         uint64_t b = 0, e = 0; /* this thread's segment's offsets in the current chunk */
         if (lo + threadIdx.x < hi) b = a.offsets[lo + threadIdx.x], e = a.offsets[lo + threadIdx.x + 1];
         __syncthreads();
@@ -237,42 +215,30 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void seg
                 group_short_tiles<R, 1, ONE_LANES, 1, false>(v, slice, valid, 0);
                 store_result<R>(a, s, v[0], count == 0);
             }
-            const int list = !real || count <= one       ? LISTS
-                             : count <= up_to[LIST_OF_4]  ? LIST_OF_4
-                             : count <= up_to[LIST_OF_16] ? LIST_OF_16
-                             : count <= up_to[LIST_OF_32] ? LIST_OF_32
-                                                          : LISTS;
-            if (list == LIST_OF_4) list_append(lists.of4, &lists.appended[list], first, count, s - lo);
-            if (list == LIST_OF_16) list_append(lists.of16, &lists.appended[list], first, count, s - lo);
-            if (list == LIST_OF_32) list_append(lists.of32, &lists.appended[list], first, count, s - lo);
-            if (real && is_long<R>(count)) {
+            const bool to4 = real && count > one && count <= four;
+            const bool to32 = real && count > four && !is_long<R>(count);
+            if (to4) {
+                const uint32_t i = atomicAdd(&lists.appended[0], 1u) - done4;
+                lists.first4[i] = first, lists.count4[i] = (uint32_t)count, lists.at4[i] = (uint32_t)(s - lo);
+            } else if (to32) {
+                const uint32_t i = atomicAdd(&lists.appended[1], 1u) - done32;
+                lists.first32[i] = first, lists.count32[i] = (uint32_t)count, lists.at32[i] = (uint32_t)(s - lo);
+            } else if (real && is_long<R>(count)) {
                 fp += footprint_of<R>(count);
                 ++longs;
                 first_long = first_long < s - lo ? first_long : (uint32_t)(s - lo);
                 last_long = (uint32_t)(s - lo);
             }
             /* The counts from the barriers themselves (no shared read that a next append could race). */
-#pragma unroll
-            for (int l = 0; l < LISTS; ++l)
-                if (l != LIST_OF_16 || up_to[LIST_OF_16] > 0) listed[l] += (uint32_t)__syncthreads_count(list == l);
+            n4 += (uint32_t)__syncthreads_count(to4);
+            n32 += (uint32_t)__syncthreads_count(to32);
             const bool last = chunk + HR_TILE_LANES >= hi;
-            bool flush[LISTS];
-#pragma unroll
-            for (int l = 0; l < LISTS; ++l)
-                flush[l] = listed[l] >= HR_TILE_LANES / (uint32_t)list_group(l) || (last && listed[l] > 0);
-            if (flush[LIST_OF_4]) reduce_listed<R, list_group(LIST_OF_4), W>(a, lo, lists.of4, listed[LIST_OF_4]);
-            if constexpr (up_to[LIST_OF_16] > 0)
-                if (flush[LIST_OF_16]) reduce_listed<R, list_group(LIST_OF_16), W>(a, lo, lists.of16, listed[LIST_OF_16]);
-            if (flush[LIST_OF_32]) reduce_listed<R, list_group(LIST_OF_32), W>(a, lo, lists.of32, listed[LIST_OF_32]);
-            /* A reduced list is rewritten from its start: its counter is reset between the counting
-             * barriers (its last appends) and the barrier below (the next ones). */
-#pragma unroll
-            for (int l = 0; l < LISTS; ++l)
-                if (flush[l]) {
-                    if (threadIdx.x == 0) lists.appended[l] = 0;
-                    listed[l] = 0;
-                }
-            if (flush[LIST_OF_4] || flush[LIST_OF_16] || flush[LIST_OF_32]) __syncthreads();
+            const bool flush4 = n4 >= LIST4 || (last && n4 > 0), flush32 = n32 >= LIST32 || (last && n32 > 0);
+            if (flush4) reduce_listed<R, 4, W>(a, lo, lists.first4, lists.count4, lists.at4, n4);
+            if (flush32) reduce_listed<R, HR_SEGMENT, W>(a, lo, lists.first32, lists.count32, lists.at32, n32);
+            if (flush4 || flush32) __syncthreads(); /* the lists are rewritten from their start */
+            if (flush4) done4 += n4, n4 = 0;
+            if (flush32) done32 += n32, n32 = 0;
         }
         uint64_t sum_fp, sum_longs, n_longs = longs, from = first_long, to = last_long;
         block_scan2(&fp, &n_longs, &sum_fp, &sum_longs, scan);

@@ -149,7 +149,7 @@ __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_S
     } else {
         /* A group of G < 32 threads: a 32-lane segment is PER consecutive slots of each thread (all
          * of its slots where G * SEG_SLOTS <= 32), and the group's lanes span SEGS segments (lanes
-         * past G * SEG_SLOTS are never given to it: host/tuning.h, segment_tiles.h's lists). Inside
+         * past G * SEG_SLOTS are never given to it: host/tuning.h's segment_table). Inside
          * each segment, the steps s >= G pair slots of one thread, then butterflies inside the group
          * (every segment's, whether it has elements or not: the group's lanes shuffle together);
          * then the segments' sums combine as order.h's s = 4, 2, 1, in the thread. */

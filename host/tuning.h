@@ -76,7 +76,9 @@ constexpr segment_row segment_table[] = {
      * 656-660 -> 2660-2689; 16777216 x 4 sum 606-625 -> 2969-3003 (CUB 3.5 2370-2936). Other rows of
      * 1-2 lanes (a part of a chunk: f32 rows of 1-3 elements; or not at 16-byte boundaries): a thread
      * per row, 4 rows a thread at once (segments_kernel with groups of 1; a group of 4 left 3 of its
-     * threads idle and 6 of its 8 slots empty: rows of 2 f32 at 0.2x CUB 3.5, README of session 8). */
+     * threads idle and 6 of its 8 slots empty). H100, the call of the rows of 33-128 lanes below:
+     * 134217728 x 2 f32 sum 292-293 -> 1361-1382 GB/s (CUB 3.5 1645-1712), argmax 164 -> 756-761;
+     * 89478485 x 3 sum 436 -> 1885-1886 (CUB 3.5 1900-1948), argmax 245 -> 1080-1082. */
     {2, 1, 2, true},
     /* Rows of 3-4 whole chunks at 16-byte boundaries (f32: 12 or 16 elements), 4- and 8-byte
      * elements: short_rows_kernel (device/segments.h), 4 rows a group without per-element
@@ -90,8 +92,14 @@ constexpr segment_row segment_table[] = {
     {32, 4, 8, false},
     /* Rows of 33-128 lanes (f32: 129-512 elements): a group of 16 threads each, 8 slots a thread as
      * a warp's would have (whose slots 4-7 would hold nothing here), so two rows a warp with their
-     * loads in flight together (device/segments.h's group_tree for 16; the launch-1 lists of the CSR
-     * segments likewise, segment_tiles.h). */
+     * loads in flight together (device/segments.h's group_tree for 16). H100, c0ca689 against
+     * 7ca16f4 in one call, two rounds (docs/BENCHMARKS.md, "Rows of 33-128 lanes and of 1-2 lanes
+     * (issue 21, session 9)"): 262144 x 256 f32 sum 2458-2471 -> 2759-2794 GB/s (CUB 3.5
+     * 2510-2555), argmax 1627-1650 -> 2211-2213 (CUB 3.5 2055-2108), f64 sum 2394-2398 ->
+     * 2852-2857; 131072 x 512 sum +4-6%, argmax +11-13%. The same groups for launch 1's CSR segments
+     * of that length (a third list, 16 a pass) measured slower there: 262144 x 0..511 f32 1484-1499
+     * -> 1382-1387 GB/s (ncu: a third fewer instructions, twice the load and barrier stalls); not
+     * taken. */
     {128, 16, 8, false},
     /* longer rows: a warp each. 65536 x 1024: 2828 GB/s (1.26x CUB 3.5). Rows of 129-256 lanes
      * (f32: 513-1024 elements) prefetch the next row (device/segments.h, rows_prefetch_kernel;
