@@ -165,26 +165,26 @@ __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_S
             return a[0];
         } else {
 #pragma unroll
-        for (int m = 0; m < SEGS; ++m)
+            for (int m = 0; m < SEGS; ++m)
 #pragma unroll
-            for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
+                for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
 #pragma unroll
-                for (int k = m * PER; k < m * PER + s / G; ++k) {
-                    const int partner = k + s / G; /* (a group of 1 would pair slots past SEG_SLOTS) */
-                    if (partner < SEG_SLOTS && (uint32_t)partner * G < lanes)
-                        a[k] = R::apply(a[k], a[partner < SEG_SLOTS ? partner : 0]);
-                }
+                    for (int k = m * PER; k < m * PER + s / G; ++k) {
+                        const int partner = k + s / G; /* (a group of 1 would pair slots past SEG_SLOTS) */
+                        if (partner < SEG_SLOTS && (uint32_t)partner * G < lanes)
+                            a[k] = R::apply(a[k], a[partner < SEG_SLOTS ? partner : 0]);
+                    }
 #pragma unroll
-        for (int m = 0; m < SEGS; ++m)
+            for (int m = 0; m < SEGS; ++m)
 #pragma unroll
-            for (int s = G / 2; s > 0; s /= 2) a[m * PER] = R::apply(a[m * PER], hr_shfl_xor(a[m * PER], s, G));
+                for (int s = G / 2; s > 0; s /= 2) a[m * PER] = R::apply(a[m * PER], hr_shfl_xor(a[m * PER], s, G));
 #pragma unroll
-        for (int s = HR_TILE_LANES / HR_SEGMENT / 2; s > 0; s /= 2)
+            for (int s = HR_TILE_LANES / HR_SEGMENT / 2; s > 0; s /= 2)
 #pragma unroll
-            for (int m = 0; m < s; ++m)
-                if (m + s < SEGS && (uint32_t)(m + s) * HR_SEGMENT < lanes)
-                    a[m * PER] = R::apply(a[m * PER], a[(m + s < SEGS ? m + s : 0) * PER]);
-        return a[0];
+                for (int m = 0; m < s; ++m)
+                    if (m + s < SEGS && (uint32_t)(m + s) * HR_SEGMENT < lanes)
+                        a[m * PER] = R::apply(a[m * PER], a[(m + s < SEGS ? m + s : 0) * PER]);
+            return a[0];
         }
     }
 }
