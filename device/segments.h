@@ -117,18 +117,20 @@ template <class R, int Width> __device__ __forceinline__ key_pos<R> key_pos_tree
 template <class R, int G, bool Skip>
 __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_SLOTS], uint32_t lanes)
 {
-    if constexpr (G == HR_SEGMENT && any_order<R>()) {
-        /* Any tree gives the segment tree's bits here: a thread's slots first, then one value's
-         * 5 butterflies instead of 8 values' (argmax per row of 1024 f32: 2454 -> 3647 GB/s). */
+    if constexpr (any_order<R>() && G * SEG_SLOTS > HR_SEGMENT) {
+        /* Any tree gives the segment tree's bits here: a thread's slots first (a slot with no
+         * lane of elements in any thread holds identities only: left out), then one value's
+         * butterflies instead of every slot's (argmax per row of 1024 f32: 2454 -> 3647 GB/s;
+         * groups of 16 over several 32-lane segments, rows of 33-128 lanes: session 9). */
 #pragma unroll
         for (int s = SEG_SLOTS / 2; s > 0; s /= 2)
 #pragma unroll
             for (int k = 0; k < s; ++k)
-                if (!Skip || (uint32_t)(k + s) * HR_SEGMENT < lanes) a[k] = R::apply(a[k], a[k + s]);
+                if ((uint32_t)(k + s) * G < lanes) a[k] = R::apply(a[k], a[k + s]);
 #pragma unroll
-        for (int s = HR_SEGMENT / 2; s > 0; s /= 2) {
+        for (int s = G / 2; s > 0; s /= 2) {
             if (Skip && (uint32_t)s >= lanes) continue; /* only identities beyond */
-            a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, HR_SEGMENT));
+            a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, G));
         }
         return a[0];
     } else if constexpr (G == HR_SEGMENT) {
@@ -154,38 +156,27 @@ __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_S
          * (every segment's, whether it has elements or not: the group's lanes shuffle together);
          * then the segments' sums combine as order.h's s = 4, 2, 1, in the thread. */
         constexpr int PER = HR_SEGMENT / G, SEGS = G * SEG_SLOTS > HR_SEGMENT ? G * SEG_SLOTS / HR_SEGMENT : 1;
-        if constexpr (SEGS > 1 && any_order<R>()) { /* any tree: a thread's slots, then one value's butterflies */
 #pragma unroll
-            for (int s = SEG_SLOTS / 2; s > 0; s /= 2)
+        for (int m = 0; m < SEGS; ++m)
 #pragma unroll
-                for (int k = 0; k < s; ++k)
-                    if ((uint32_t)(k + s) * G < lanes) a[k] = R::apply(a[k], a[k + s]);
+            for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
 #pragma unroll
-            for (int s = G / 2; s > 0; s /= 2) a[0] = R::apply(a[0], hr_shfl_xor(a[0], s, G));
-            return a[0];
-        } else {
+                for (int k = m * PER; k < m * PER + s / G; ++k) {
+                    const int partner = k + s / G; /* (a group of 1 would pair slots past SEG_SLOTS) */
+                    if (partner < SEG_SLOTS && (uint32_t)partner * G < lanes)
+                        a[k] = R::apply(a[k], a[partner < SEG_SLOTS ? partner : 0]);
+                }
 #pragma unroll
-            for (int m = 0; m < SEGS; ++m)
+        for (int m = 0; m < SEGS; ++m)
 #pragma unroll
-                for (int s = HR_SEGMENT / 2; s >= G; s /= 2)
+            for (int s = G / 2; s > 0; s /= 2) a[m * PER] = R::apply(a[m * PER], hr_shfl_xor(a[m * PER], s, G));
 #pragma unroll
-                    for (int k = m * PER; k < m * PER + s / G; ++k) {
-                        const int partner = k + s / G; /* (a group of 1 would pair slots past SEG_SLOTS) */
-                        if (partner < SEG_SLOTS && (uint32_t)partner * G < lanes)
-                            a[k] = R::apply(a[k], a[partner < SEG_SLOTS ? partner : 0]);
-                    }
+        for (int s = HR_TILE_LANES / HR_SEGMENT / 2; s > 0; s /= 2)
 #pragma unroll
-            for (int m = 0; m < SEGS; ++m)
-#pragma unroll
-                for (int s = G / 2; s > 0; s /= 2) a[m * PER] = R::apply(a[m * PER], hr_shfl_xor(a[m * PER], s, G));
-#pragma unroll
-            for (int s = HR_TILE_LANES / HR_SEGMENT / 2; s > 0; s /= 2)
-#pragma unroll
-                for (int m = 0; m < s; ++m)
-                    if (m + s < SEGS && (uint32_t)(m + s) * HR_SEGMENT < lanes)
-                        a[m * PER] = R::apply(a[m * PER], a[(m + s < SEGS ? m + s : 0) * PER]);
-            return a[0];
-        }
+            for (int m = 0; m < s; ++m)
+                if (m + s < SEGS && (uint32_t)(m + s) * HR_SEGMENT < lanes)
+                    a[m * PER] = R::apply(a[m * PER], a[(m + s < SEGS ? m + s : 0) * PER]);
+        return a[0];
     }
 }
 

@@ -89,14 +89,33 @@ template <class R, int W, int G, int S> hipError_t launch_segments(const reduce_
 
 /* Many rows (inner == 1): a group of threads per row, small groups several rows at once
  * (host/tuning.h's segment_table; the instances below are its rows). */
+struct group_slots {
+    int group, slots;
+};
+constexpr group_slots rows_instances[] = {{1, 2}, {4, 2}, {4, SEG_SLOTS}, {16, SEG_SLOTS}, {HR_SEGMENT, SEG_SLOTS}};
+constexpr bool instantiated(const segment_row& row)
+{
+    for (const group_slots& i : rows_instances)
+        if (i.group == row.group && i.slots == row.slots) return true;
+    return false;
+}
 constexpr bool segment_rows_instantiated()
 {
     for (const segment_row& row : segment_table)
-        if (row.slots != SEG_SLOTS && !(row.group == 4 && row.slots == 2) && !(row.group == 1 && row.slots == 2))
-            return false;
-    return true;
+        if (!instantiated(row)) return false;
+    return instantiated(segment_shape(~0ull)); /* past the table */
 }
 static_assert(segment_rows_instantiated(), "run_slices launches an instance for each row of segment_table");
+/* The instance of the row's (group, slots). */
+template <class R, int W, size_t... I>
+hipError_t launch_row(const reduce_call& c, const seg_args& a, const segment_row& row, std::index_sequence<I...>)
+{
+    hipError_t err = hipErrorInvalidValue; /* not reached: the static_assert above */
+    (void)((rows_instances[I].group == row.group && rows_instances[I].slots == row.slots &&
+            (err = launch_segments<R, W, rows_instances[I].group, rows_instances[I].slots>(c, a), true)) ||
+           ...);
+    return err;
+}
 template <class R> constexpr bool rows_prefetch() { return chunk_items<R>() <= 4; }
 template <class R, int W> hipError_t run_slices(const reduce_call& c)
 {
@@ -114,11 +133,7 @@ template <class R, int W> hipError_t run_slices(const reduce_call& c)
             if (row.group < HR_SEGMENT && lanes <= SHORT_ROW_LANES)
                 return launch_rows<short_rows_kernel<R, W>>(c, a, (int)short_row_group(lanes), SHORT_ROW_ROWS);
         }
-    if (row.group == 1) return launch_segments<R, W, 1, 2>(c, a);
-    if (row.group == 4 && row.slots == 2) return launch_segments<R, W, 4, 2>(c, a);
-    if (row.group == 4) return launch_segments<R, W, 4, SEG_SLOTS>(c, a);
-    if (row.group == 16) return launch_segments<R, W, 16, SEG_SLOTS>(c, a);
-    return launch_segments<R, W, HR_SEGMENT, SEG_SLOTS>(c, a);
+    return launch_row<R, W>(c, a, row, std::make_index_sequence<sizeof rows_instances / sizeof rows_instances[0]>());
 }
 
 /* CSR segments balanced by work (device/segment_tiles.h, segment_stream.h): three launches over a

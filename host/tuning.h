@@ -110,7 +110,7 @@ constexpr segment_row segment_table[] = {
      * 1298 prefetched (its registers: 2 blocks per SM instead of 4), though its sum went 2288 -> 2892. */
     {256, 32, 8, true},
 };
-inline segment_row segment_shape(unsigned long long lanes)
+constexpr segment_row segment_shape(unsigned long long lanes)
 {
     for (const segment_row& row : segment_table)
         if (lanes <= row.max_lanes) return row;
