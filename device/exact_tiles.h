@@ -240,9 +240,8 @@ __device__ HR_NOINLINE bool exact_banded(unsigned long long* acc, uint32_t* cols
     c = (c + (c >> 4)) & 0x0f0f0f0f0f0f0f0full;
     const int bands = (int)((c * 0x0101010101010101ull) >> 56);
     if (bad || bands > EXACT_BANDS) return false;
-#pragma unroll 1
-    for (int band = 0; band < 64; ++band) {
-        if (!(mask >> band & 1)) continue;
+    for (; mask; mask &= mask - 1) { /* the bands present, in ascending order */
+        const int band = hr_ctz64(mask);
         const auto term = [&](int j) {
             const uint64_t b = exact_x(r, j);
             return (int)(b >> 57 & 0x3f) == band ? exact_double(b) : 0.0; /* field >> 5, the sign dropped */

@@ -62,6 +62,13 @@ template <class T> using hr_alias = T;
 #define HR_NOINLINE __noinline__
 #endif
 
+/* The index of the lowest set bit of a nonzero word. */
+#if defined(__CUDA_ARCH__)
+__device__ __forceinline__ int hr_ctz64(unsigned long long v) { return __ffsll((long long)v) - 1; }
+#else
+__device__ __forceinline__ int hr_ctz64(unsigned long long v) { return __builtin_ctzll(v); }
+#endif
+
 /* The width prologue of every kernel (see the top of this file). */
 #define HR_KERNEL_BODY(W)                 \
     if constexpr (!HR_WIDTH_COMPILED(W)) \
