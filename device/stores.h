@@ -1,6 +1,6 @@
 /* Store policies of the device operators: how the top of a reduction writes its result (thread
  * 0, once), the result dtype being a run-time argument (kernels are never instantiated per it).
- *   store_round<D, A>  the accumulator rounded once into the result dtype;
+ *   store_round<D, A>  the accumulator rounded once into the result dtype (a NaN: the canonical one);
  *   store_norm<A>      nrm2's finish: the root of the sum of squares (of Blue's three sums);
  *   store_arg<Key>     argmin/argmax: the element of the best key and its index. */
 #ifndef HIPREDUCE_STORES_H
@@ -21,9 +21,9 @@ template <int D, int A> struct store_round {
     {
         if constexpr (A == HR_ACC_F32 && hr_dtype_class(D) == HR_CLASS_HALF) {
             if (out == D) put<uint16_t>(result, f32_to_half<D>(v));
-            else put<float>(result, v);
+            else put<float>(result, is_nan(v) ? canonical_nan<float>() : v);
         } else if constexpr (std::is_floating_point<acc>::value) {
-            put<acc>(result, v); /* f32 from f32, f64 from anything */
+            put<acc>(result, is_nan(v) ? canonical_nan<acc>() : v); /* f32 from f32, f64 from anything */
         } else {
             /* Integers: the accumulator's low bytes, read as the result type. */
             using U = typename std::make_unsigned<acc>::type;

@@ -32,9 +32,9 @@ static void store_int(int out_dtype, uint64_t v, void* result)
 }
 
 /* Stores a float result: f32 accumulators (f == d exactly) round to f16/bf16 once; f64 ones to
- * f32 by C's cast (nrm2 into f32). canonical: a NaN is written as the dtype's canonical NaN
- * (min/max/max_abs/nrm2/argmin/argmax; f16/bf16 results always). */
-static void store_float(int out_dtype, double d, int canonical, void* result)
+ * f32 by C's cast (nrm2 into f32). A NaN is written as the dtype's canonical NaN, whatever the
+ * sign and payload the arithmetic left (x86's sums keep an operand's, GPUs make their own). */
+static void store_float(int out_dtype, double d, void* result)
 {
     const int nan = d != d;
     switch (out_dtype) {
@@ -47,12 +47,12 @@ static void store_float(int out_dtype, double d, int canonical, void* result)
         HR_DTYPE_ROWS(HR_HALF_STORE)
 #undef HR_HALF_STORE
     case HIPREDUCE_F32: {
-        const float r = nan && canonical ? canonical_nan_F32() : (float)d;
+        const float r = nan ? canonical_nan_F32() : (float)d;
         memcpy(result, &r, 4);
         break;
     }
     default: {
-        const double r = nan && canonical ? canonical_nan_F64() : d;
+        const double r = nan ? canonical_nan_F64() : d;
         memcpy(result, &r, 8);
         break;
     }
@@ -88,7 +88,7 @@ static void store_element(int dtype, const unsigned char* x, int64_t index, void
     const unsigned char* p = x + (size_t)index * size;
     switch (dtype) {
 #define HR_NAN_ELEMENT(E, NAME, CLASS, BYTES) \
-    HR_IF_FLOATING(CLASS, case E: if (argnan_##NAME(p)) return store_float(dtype, NAN, 1, result); break;)
+    HR_IF_FLOATING(CLASS, case E: if (argnan_##NAME(p)) return store_float(dtype, NAN, result); break;)
         HR_DTYPE_ROWS(HR_NAN_ELEMENT)
 #undef HR_NAN_ELEMENT
     default: break;
@@ -99,19 +99,18 @@ static void store_element(int dtype, const unsigned char* x, int64_t index, void
 /* Writes the result from the top partial (one accumulator of call->acc). */
 void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top)
 {
-    const int canonical = combine != HR_CB_ADD && combine != HR_CB_MUL; /* sums keep IEEE NaNs */
     switch (call->acc) {
     case HR_ACC_I32: store_int(call->out_dtype, (uint64_t)(int64_t)load_I32(top), call->result); break;
     case HR_ACC_U32: store_int(call->out_dtype, load_U32(top), call->result); break;
     case HR_ACC_I64: store_int(call->out_dtype, (uint64_t)load_I64(top), call->result); break;
     case HR_ACC_U64: store_int(call->out_dtype, load_U64(top), call->result); break;
-    case HR_ACC_F32: store_float(call->out_dtype, load_F32(top), canonical, call->result); break;
+    case HR_ACC_F32: store_float(call->out_dtype, load_F32(top), call->result); break;
     case HR_ACC_F64: {
         const double d = load_F64(top);
-        store_float(call->out_dtype, combine == HR_CB_NRM2 ? sqrt(d) : d, canonical, call->result);
+        store_float(call->out_dtype, combine == HR_CB_NRM2 ? sqrt(d) : d, call->result);
         break;
     }
-    case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), 1, call->result); break;
+    case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), call->result); break;
     case HR_ACC_KEY32:
     case HR_ACC_KEY64: {
         const int64_t index = call->acc == HR_ACC_KEY32 ? load_KEY32(top).index : load_KEY64(top).index;
@@ -126,7 +125,7 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top)
 /* The out dtype's highest (or lowest) value: +-inf for floats. */
 static void store_extreme(int dtype, int highest, void* result)
 {
-    if (hr_dtype_is_float(dtype)) return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, 0, result);
+    if (hr_dtype_is_float(dtype)) return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, result);
     const unsigned bits = 8u * (unsigned)hr_dtype_bytes(dtype);
     const uint64_t all = bits == 64 ? ~(uint64_t)0 : (UINT64_C(1) << bits) - 1;
     uint64_t v;
@@ -144,7 +143,7 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
     case HR_CB_MIN:
     case HR_CB_MAX:
         if (transform != HR_TF_IDENT && combine == HR_CB_MAX) { /* max_abs: 0 */
-            if (hr_dtype_is_float(call->out_dtype)) return store_float(call->out_dtype, 0.0, 0, call->result);
+            if (hr_dtype_is_float(call->out_dtype)) return store_float(call->out_dtype, 0.0, call->result);
             return store_int(call->out_dtype, 0, call->result);
         }
         return store_extreme(call->out_dtype, combine == HR_CB_MIN, call->result);

@@ -12,8 +12,7 @@ extern "C" {
  * cpu_ops.h), rounded once to call->out_dtype: integers truncated to its width; f32 partials to
  * f16/bf16 by round to nearest even, f64 ones to f32 by C's cast; nrm2's square root (f64 input:
  * its three scaled sums combined as LAPACK 3.10's dnrm2); argmin/argmax the index and the input
- * element there. NaN results of min/max/max_abs/nrm2/argmin/argmax (and every f16/bf16 one) are
- * the dtype's canonical NaN; f32/f64 sums keep IEEE NaNs. `combine` is the op row's (HR_CB_*). */
+ * element there. Every NaN result is the dtype's canonical NaN. `combine` is the op row's (HR_CB_*). */
 void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top);
 
 /* Writes the outputs of n == 0: min/max the dtype's extremes (max_abs 0), argmin/argmax

@@ -45,7 +45,7 @@ int ref_check(const char* what, hipreduce_op op, hipreduce_dtype dtype, ref_data
 /* Float sum/prod on any data (NaN payloads, infinities, signed zeros, subnormals, sums and
  * products that overflow or underflow): got must be of a class the IEEE rules allow for this
  * input in some order (NaN from NaN, inf - inf or 0 * inf; infinities and zeros with their IEEE
- * signs), carry the canonical-order model's bits (any NaN where the model gives NaN), and, where
+ * signs), carry the canonical-order model's bits (the canonical NaN where the model gives NaN), and, where
  * no partial result can overflow or underflow, pass ref_check (REF_CANONICAL). 0 when right, else
  * prints why and returns 1. */
 int ref_check_ieee(const char* what, hipreduce_op op, hipreduce_dtype dtype, ref_data data, const void* x,

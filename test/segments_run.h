@@ -43,9 +43,6 @@ typedef struct sg_ctx {
 /* Results of a shape (axis: outer * inner; segments: num_segments) and input elements it reads. */
 uint64_t sg_results(const sg_shape* s);
 uint64_t sg_inputs(const sg_shape* s);
-/* Whether a float sum-like op (sum, prod, sum_abs, sum_squares) of in into out may give any NaN
- * on another device (the header: payload and sign of an f32/f64 sum-like NaN). */
-int sg_nan_any(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out);
 
 /* One call of the shape on handle h: reduce_axis/_segments or, for argmin/argmax, the argreduce
  * form (out must then be in; indices receives the indices). x, offsets, results and indices are

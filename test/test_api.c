@@ -1,6 +1,7 @@
 /* api suite: the public C API on the cpu device. The op x dtype x size matrix against the
  * independent references of reference.c; every bad argument returns its status and writes
  * nothing; the handle calls, version, sizes and status strings. Exits non-zero on any failure. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,19 @@ static int known_bits(hipreduce_handle h)
     bits = 0xffc00001u; /* a negative NaN with a payload, alone: canonicalised */
     memcpy(&f[0], &bits, 4);
     fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_MIN, 1, 0x7fc00000u));
+    /* Sums too, whichever operand's NaN x86 or a GPU would keep (-nan + nan, nan + -nan, nan - inf). */
+    fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_SUM, 1, 0x7fc00000u));
+    bits = 0x7fc00002u;
+    memcpy(&f[1], &bits, 4);
+    fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_SUM, 2, 0x7fc00000u));
+    fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_PROD, 2, 0x7fc00000u));
+    memcpy(&f[0], &f[1], 4);
+    bits = 0xffc00001u;
+    memcpy(&f[1], &bits, 4);
+    fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_SUM, 2, 0x7fc00000u));
+    fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_SUM_ABS, 2, 0x7fc00000u));
+    f[0] = INFINITY, f[1] = -INFINITY;
+    fails += REF_EXPECT(F32_BITS(HIPREDUCE_OP_SUM, 2, 0x7fc00000u));
     f[1] = 1.0f, f[2] = -3.0f;
     bits = 0x7f800001u; /* signalling NaN */
     memcpy(&f[3], &bits, 4);

@@ -5,7 +5,7 @@
  * device against the independent references of reference.c and, where the build has a GPU
  * backend and a GPU is present, on GPU 0 with the default algorithm (input element-aligned there),
  * which must give the cpu device's bits. The input must be left exactly as the caller wrote it.
- *   HIPREDUCE_RANDOM_SECONDS  wall-clock budget in seconds (default 60)
+ *   HIPREDUCE_RANDOM_SECONDS  wall-clock budget in seconds (default 30)
  *   HIPREDUCE_RANDOM_SEED     seed (default below; always printed)
  *   HIPREDUCE_RANDOM_CASE     run only this case of the seed (to reproduce a failure)
  *   HIPREDUCE_RANDOM_VERBOSE  1: print each case before it runs (finds the case of a UBSan abort
@@ -53,15 +53,6 @@ static void on_death(void)
 }
 #endif
 
-/* Float sums and products of the original cases, and every float sum-like into f32/f64: a NaN
- * result may carry any payload (the header). */
-static int nan_any_payload(const rcase* c)
-{
-    const hipreduce_op op = c->op;
-    const int sum_like = op == HIPREDUCE_OP_SUM || op == HIPREDUCE_OP_PROD || op == HIPREDUCE_OP_SUM_ABS ||
-                         op == HIPREDUCE_OP_SUM_SQUARES || op == HIPREDUCE_OP_DOT;
-    return tr_is_float(c->dtype) && sum_like && (c->out == HIPREDUCE_F32 || c->out == HIPREDUCE_F64);
-}
 static int arith_float(const rcase* c) { return ref_is_float(c->dtype) && c->op <= HIPREDUCE_OP_PROD; }
 static int result_ok(const rcase* c, const unsigned char* got, int64_t index, const char* where,
                      hipreduce_status st, const char* message)
@@ -141,8 +132,7 @@ static int run_case(ctx* g, const rcase* c)
         const uint64_t gb = tr_bits(c->out, got, 0), cb = tr_bits(c->out, cpu, 0);
         if (!result_ok(c, got, got_index, "gpu", st, hipreduce_last_error_message(g->gpu))) {
             ++fails;
-        } else if ((gb != cb || got_index != cpu_index) && /* a NaN a sum makes: any payload (header) */
-                   !(nan_any_payload(c) && tr_is_nan_bits(c->out, gb) && tr_is_nan_bits(c->out, cb))) {
+        } else if (gb != cb || got_index != cpu_index) {
             ref_report("FAIL gpu: default algorithm differs from the cpu device: %s", rc_describe(c));
             ++fails;
         }
@@ -173,7 +163,7 @@ int main(void)
     const char* env_seed = getenv("HIPREDUCE_RANDOM_SEED");
     const char* env_case = getenv("HIPREDUCE_RANDOM_CASE");
     const int verbose = getenv("HIPREDUCE_RANDOM_VERBOSE") && *getenv("HIPREDUCE_RANDOM_VERBOSE") == '1';
-    const double budget = env_seconds && *env_seconds ? strtod(env_seconds, NULL) : 60.0;
+    const double budget = env_seconds && *env_seconds ? strtod(env_seconds, NULL) : 30.0;
     const uint64_t seed = env_seed && *env_seed ? strtoull(env_seed, NULL, 0) : DEFAULT_SEED;
     ctx g;
     memset(&g, 0, sizeof g);

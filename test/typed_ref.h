@@ -43,12 +43,11 @@ void tr_store_bits(hipreduce_dtype d, void* p, uint64_t i, uint64_t v);
 int tr_is_nan_bits(hipreduce_dtype d, uint64_t bits);
 uint64_t tr_canonical_nan(hipreduce_dtype d);
 
-/* The expected outcome of one call. bits: the result (argreduce: the value); index: argreduce's.
- * nan_any: an f32/f64 result of a sum-like op that is NaN: any NaN is right (payloads differ). */
+/* The expected outcome of one call. bits: the result (argreduce: the value; a NaN: the canonical
+ * one); index: argreduce's. */
 typedef struct tr_expect {
     uint64_t bits;
     int64_t index;
-    int nan_any;
 } tr_expect;
 
 /* The expected result of op on x (and y for dot) of n elements: exact for integers, min/max,

@@ -48,7 +48,8 @@
  * - nrm2 = sqrt(sum of x*x) without overflow or underflow in between (as LAPACK's
  *   nrm2: f64 inputs of 1e200 or 1e-200 give finite, accurate norms); f16, bf16 and
  *   f32 inputs accumulate x*x exactly in f64;
- * - a result of f16 or bf16 that is a NaN is the canonical NaN (0x7e00, 0x7fc0);
+ * - a NaN result (any op of the default algorithm, any float dtype) is the dtype's
+ *   canonical quiet NaN: f16 0x7e00, bf16 0x7fc0, f32 0x7fc00000, f64 0x7ff8000000000000;
  * - n == 0 gives the identity: sum-likes, nrm2 and max_abs 0 (+0.0 for floats), prod
  *   1, min +inf or the type's maximum, max -inf or the type's minimum, all-ones / 0 / 0
  *   for and / or / xor; argmin/argmax index -1 with the min/max identity as value.
@@ -67,9 +68,8 @@
  * The default algorithm (HIPREDUCE_ALGORITHM_AUTO) is also reproducible for
  * floating-point sums and products: its result is a function of (op, dtypes, n,
  * data) only, the same bits on every GPU, warp size, vendor and on the CPU device
- * (a NaN that an f32/f64 sum, prod, sum_abs, sum_squares or dot produces is a NaN on
- * every device, but its sign and payload may differ between devices; every other NaN
- * result is the canonical one). Its order is written down in device/order.h.
+ * (a NaN result too: canonical, whichever NaNs the input held and however the hardware
+ * propagates them). Its order is written down in device/order.h.
  *
  * Every call validates its arguments before touching memory; a bad argument
  * returns its own status and writes nothing. The checks run in this order and the
