@@ -93,10 +93,11 @@ struct group_slots {
     int group, slots;
 };
 constexpr group_slots rows_instances[] = {{1, 2}, {4, 2}, {4, SEG_SLOTS}, {16, SEG_SLOTS}, {HR_SEGMENT, SEG_SLOTS}};
+constexpr bool same_shape(const group_slots& i, const segment_row& row) { return i.group == row.group && i.slots == row.slots; }
 constexpr bool instantiated(const segment_row& row)
 {
     for (const group_slots& i : rows_instances)
-        if (i.group == row.group && i.slots == row.slots) return true;
+        if (same_shape(i, row)) return true;
     return false;
 }
 constexpr bool segment_rows_instantiated()
@@ -111,7 +112,7 @@ template <class R, int W, size_t... I>
 hipError_t launch_row(const reduce_call& c, const seg_args& a, const segment_row& row, std::index_sequence<I...>)
 {
     hipError_t err = hipErrorInvalidValue; /* not reached: the static_assert above */
-    (void)((rows_instances[I].group == row.group && rows_instances[I].slots == row.slots &&
+    (void)((same_shape(rows_instances[I], row) &&
             (err = launch_segments<R, W, rows_instances[I].group, rows_instances[I].slots>(c, a), true)) ||
            ...);
     return err;
