@@ -58,6 +58,23 @@ tr_expect tr_expected(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
 uint64_t tr_model(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, const void* x, const void* y,
                   uint64_t n);
 
+/* The models' accumulators (typed_model.c; segments_model.c's strided order combines the same ones
+ * in its own order): f32 (f16, bf16, f32 into 16/32-bit floats), f64 (into f64), nrm2's f64 sum of
+ * squares (f16/bf16/f32) and f64 nrm2's three scaled sums (LAPACK 3.10's dnrm2). f32 arithmetic is
+ * double arithmetic rounded once to float: exact for one + or * of floats (53 >= 2 * 24 + 2). */
+typedef enum tm_kind { TM_F32, TM_F64, TM_SQUARES, TM_BLUE } tm_kind;
+typedef struct tm_acc {
+    double v[3]; /* v[0] alone, or (sml, med, big) for TM_BLUE */
+} tm_acc;
+tm_kind tm_kind_of(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out);
+tm_acc tm_identity(hipreduce_op op, tm_kind k); /* -0.0 for float sums, +0 for the squares, 1 for prod */
+tm_acc tm_combine(hipreduce_op op, tm_kind k, tm_acc a, tm_acc b);
+/* Element i transformed (dot: x[i] * y[i]), its value exact in double. */
+tm_acc tm_transform(hipreduce_op op, hipreduce_dtype in, tm_kind k, const void* x, const void* y, uint64_t i);
+/* The top accumulator rounded once into out (nrm2: its root; a NaN: the canonical one); `empty`:
+ * n == 0's result (+0.0, prod 1). */
+uint64_t tm_result_bits(hipreduce_op op, hipreduce_dtype out, tm_kind k, tm_acc top, int empty);
+
 /* 0 when got (bits, and index for argreduce) is right for the input, else reports why and returns 1.
  * Besides the exact/model bits, float sums and nrm2 of finite data are checked against a long
  * double reference within the canonical order's error bound. */
