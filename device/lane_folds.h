@@ -11,6 +11,10 @@
  *  - integer sums of 8/16-bit inputs (|x|, x*x, x*y of 8-bit ones): 32 bits within the tile,
  *    widened once (a lane holds at most 64 elements of a tile, so the 32-bit sum is exact;
  *    integer results do not depend on the order), 8-bit ones four per instruction (dp4a);
+ *  - integer products of 8/16-bit inputs into 64 bits: four (8-bit) or two (16-bit) elements
+ *    multiplied in 32 bits, exactly (255^4 and 65535^2 are below 2^32, |-128|^4 and |-32768|^2
+ *    below 2^31), then one 64-bit multiply: a quarter or half of them (gfx90a's launch 3 of i8
+ *    products spilled 11 VGPRs with one 64-bit multiply an element; issue 21);
  *  - argmin/argmax: the best key and its 32-bit position in the tile, the 64-bit index once.
  *    Positions rise along the lane, so a strictly better key is the only update; the
  *    position starts at the lane's first element, which is the answer when every element
@@ -24,7 +28,7 @@
 
 namespace hr {
 
-enum { FOLD_GENERIC, FOLD_FLOAT_ORDER, FOLD_FLOAT_MAX_ABS, FOLD_NARROW_SUM, FOLD_KEY };
+enum { FOLD_GENERIC, FOLD_FLOAT_ORDER, FOLD_FLOAT_MAX_ABS, FOLD_NARROW_SUM, FOLD_NARROW_PRODUCT, FOLD_KEY };
 
 template <class R> constexpr int fold_kind()
 {
@@ -35,6 +39,7 @@ template <class R> constexpr int fold_kind()
     const int bytes = hr_dtype_bytes(R::dtype);
     const bool narrow = R::transform == HR_TF_IDENT || R::transform == HR_TF_ABS ? bytes <= 2 : bytes == 1;
     if (!R::float_in && R::combine == HR_CB_ADD && narrow) return FOLD_NARROW_SUM;
+    if (!R::float_in && R::combine == HR_CB_MUL && bytes <= 2 && sizeof(typename R::acc) == 8) return FOLD_NARROW_PRODUCT;
     return FOLD_GENERIC;
 }
 
@@ -161,6 +166,28 @@ template <class R> struct input_fold<R, FOLD_NARROW_SUM> {
         if constexpr (sizeof(acc) == 8) return start + (sign ? (acc)(int64_t)(int32_t)sum : (acc)sum);
         else return start + sum;
     }
+};
+
+template <class R> struct input_fold<R, FOLD_NARROW_PRODUCT> {
+    static constexpr bool words = false;
+    using acc = typename R::acc;
+    using T = typename R::value_t;
+    static constexpr int per = 4 / (int)sizeof(T); /* elements an exact 32-bit product holds */
+    acc value;
+    uint32_t part; /* the product of the last n elements */
+    int n;
+    HR_HD input_fold(acc start, uint32_t) : value(start), part(1), n(0) {}
+    static HR_HD acc widen(uint32_t p)
+    {
+        if constexpr (std::is_signed<T>::value) return (acc)(int64_t)(int32_t)p;
+        else return (acc)p;
+    }
+    HR_HD void add(T x, uint32_t)
+    {
+        part *= (uint32_t)x; /* signed inputs sign-extended: the product is the int32 one */
+        if (++n == per) value = R::apply(value, widen(part)), part = 1, n = 0;
+    }
+    HR_HD acc result(uint64_t) const { return R::apply(value, widen(part)); }
 };
 
 template <class R> struct input_fold<R, FOLD_KEY> {

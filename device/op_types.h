@@ -78,6 +78,8 @@ template <class T> HR_HD T min_value()
 }
 
 template <class T> HR_HD bool is_nan(T x) { return x != x; }
+/* x, or the canonical NaN when x is a NaN (every NaN a result holds is this one). */
+template <class F> HR_HD F canonical(F x) { return is_nan(x) ? canonical_nan<F>() : x; }
 
 template <class F> HR_HD F fabs_bits(F x)
 {

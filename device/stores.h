@@ -21,9 +21,9 @@ template <int D, int A> struct store_round {
     {
         if constexpr (A == HR_ACC_F32 && hr_dtype_class(D) == HR_CLASS_HALF) {
             if (out == D) put<uint16_t>(result, f32_to_half<D>(v));
-            else put<float>(result, is_nan(v) ? canonical_nan<float>() : v);
+            else put<float>(result, canonical(v));
         } else if constexpr (std::is_floating_point<acc>::value) {
-            put<acc>(result, is_nan(v) ? canonical_nan<acc>() : v); /* f32 from f32, f64 from anything */
+            put<acc>(result, canonical(v)); /* f32 from f32, f64 from anything */
         } else {
             /* Integers: the accumulator's low bytes, read as the result type. */
             using U = typename std::make_unsigned<acc>::type;
@@ -45,8 +45,8 @@ template <int A> struct store_norm {
     using acc = acc_t<A>;
     static HR_HD void put_norm(double r, int out, void* result)
     {
-        if (out == HIPREDUCE_F32) put<float>(result, is_nan(r) ? canonical_nan<float>() : (float)r);
-        else put<double>(result, is_nan(r) ? canonical_nan<double>() : r);
+        if (out == HIPREDUCE_F32) put<float>(result, canonical((float)r));
+        else put<double>(result, canonical(r));
     }
     /* Blue's combination of the three scaled sums (LAPACK 3.10's dnrm2). */
     static HR_HD double blue_finish(const nrm2_acc& s)

@@ -199,7 +199,11 @@ template <class R, bool Coherent> __host__ __device__ constexpr bool partials_ch
 /* Levels >= 1: folds lane `lane`'s partials of the tile at `tile` into start. Accumulators
  * the size of an element take the input's path (all chunks in flight); wider ones are read
  * in batches of up to four 16-byte loads, issued together: a tile's partials are read by the
- * one block completing its group, after the stream, so their latency is the launch's tail. */
+ * one block completing its group, after the stream, so their latency is the launch's tail. On
+ * AMD a chunk's batches follow one another: clang unrolled them and issued every load at once,
+ * and 8/16-bit argmin/argmax (16-byte accumulators, 16 or 8 a chunk: 64-32 VGPRs a chunk) took
+ * launch 3 on gfx90a past its 128 VGPRs (9-12 spilled; test/amd_spills.sh). Only a full tile
+ * of partials takes this path (a level-1 group of 16384 or 8192 tiles). */
 template <class R, bool Coherent>
 __device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::acc start, const typename R::acc* tile,
                                                                    uint64_t valid, bool vector_ok, unsigned lane)
@@ -227,7 +231,11 @@ __device__ __forceinline__ typename R::acc partial_lane_accumulate(typename R::a
 #pragma unroll
             for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
                 const uint4* p = (const uint4*)(tile + ((uint64_t)c * HR_TILE_LANES + lane) * items);
+#if defined(HIPREDUCE_BACKEND_AMD)
+#pragma unroll 1
+#else
 #pragma unroll
+#endif
                 for (int b = 0; b < vecs / batch; ++b) {
                     uint4 raw[batch];
 #pragma unroll
