@@ -147,71 +147,62 @@ __device__ __forceinline__ void block_min_max(uint64_t* lo, uint64_t* hi, scan_s
     __syncthreads();
 }
 
-/* Launch 1's lists of the segments longer than a thread's ONE_LANES lanes, up to a tile, one pair
- * of lists per warp: those of at most 32 lanes are reduced by groups of 4 threads (W / 4 at once),
- * the others by 32-lane groups (W / 32 at once). A warp appends its segments of a chunk, then
- * reduces its whole passes of 4-lane entries (the rest wait for more, up to the range's end: a
- * chunk of power-law lengths holds a few) and every 32-lane entry. The warps of a block never wait
- * for each other inside the loop: with block-wide lists (8e1568e .. 730fa71: two barrier counts a
- * chunk and a barrier after each flush), ncu sampled 35% of launch 1's warp time of a million
- * power-law segments at those barriers (H100), the block waiting for its slowest warp's list pass.
- * 4-lane entries (a ring): at most W / 4 - 1 wait, and a chunk appends at most W. */
-enum { ONE_LANES = 2 };
-template <int W> struct warp_lists {
-    static constexpr unsigned WARPS = HR_TILE_LANES / W, RING = 2 * W;
-    uint64_t first4[WARPS][RING], first32[WARPS][W];
-    uint32_t count4[WARPS][RING], count32[WARPS][W];
-    uint32_t at4[WARPS][RING], at32[WARPS][W]; /* segment - range start */
-    uint32_t appended4[WARPS], appended32[WARPS];
+/* Launch 1's lists of the segments longer than a thread's ONE_LANES lanes, up to a tile: those
+ * of at most 32 lanes are reduced by groups of 4 threads (64 at once), the others by 32-lane groups
+ * (8 at once). A list is reduced once it fills a pass (or at the range's end), so that a chunk
+ * of 256 segments with only a few such segments (power-law lengths) does not wait for a pass
+ * of its own. Position of an entry: its append's counter value minus the count reduced before.
+ * ONE_LANES: lanes of the segments a thread reduces alone (host/tuning.h says why 2). */
+enum { ONE_LANES = 2, LIST4 = HR_TILE_LANES / 4, LIST32 = HR_TILE_LANES / HR_SEGMENT };
+struct short_lists {
+    uint64_t first4[LIST4 + HR_TILE_LANES], first32[LIST32 + HR_TILE_LANES];
+    uint32_t count4[LIST4 + HR_TILE_LANES], count32[LIST32 + HR_TILE_LANES];
+    uint32_t at4[LIST4 + HR_TILE_LANES], at32[LIST32 + HR_TILE_LANES]; /* segment - range start */
+    uint32_t appended[2];
 };
 
-/* n entries of a warp's list from position `from` (ring of `ring`), by groups of G of the warp's
- * lanes (every lane calls it, n and from warp-uniform). */
+/* The n listed segments, by groups of G threads (every thread calls it, n block-uniform). */
 template <class R, int G, int W>
 __device__ __forceinline__ void reduce_listed(const tile_args& a, uint64_t lo, const uint64_t* first,
-                                              const uint32_t* count, const uint32_t* at, uint32_t from, uint32_t n,
-                                              uint32_t ring)
+                                              const uint32_t* count, const uint32_t* at, uint32_t n)
 {
     using T = typename R::value_t;
-    const unsigned lane = threadIdx.x % W;
-    for (uint32_t base = 0; base < n; base += W / G) {
-        const uint32_t j = base + lane / G, k = (from + j) % ring;
-        const bool real = j < n;
-        const typename R::acc v = group_tile<R, G, G == W>((const T*)a.x + (real ? first[k] : 0), 0,
-                                                           real ? count[k] : 0, lane % G);
-        if (real && lane % G == 0) store_result<R>(a, lo + at[k], v, false);
+    for (uint32_t base = 0; base < n; base += HR_TILE_LANES / G) {
+        const uint32_t i = base + threadIdx.x / G;
+        const bool real = i < n;
+        const typename R::acc v = group_tile<R, G, G == W>((const T*)a.x + (real ? first[i] : 0), 0,
+                                                           real ? count[i] : 0, threadIdx.x % G);
+        if (real && threadIdx.x % G == 0) store_result<R>(a, lo + at[i], v, false);
     }
 }
 
 /* Launch 1: the block's range in chunks of 256 segments, one per thread, the next chunk's offsets
  * loaded while this one's elements are. A segment of at most ONE_LANES lanes (f32: 8 elements)
  * is reduced by its thread alone (group_short_tiles with a group of 1: the same folds and tree);
- * longer ones up to a tile go to the warp's lists (warp_lists); the long ones' footprints are
- * summed, and the first and last long segment of the range noted for launch 2. Before (8e1568e): 4
- * rounds of 64 segments by groups of 4 per chunk and a 256-thread scan per chunk, latency after
- * latency: a million power-law segments (mean 3.9 elements) in 118-122 us a call on an H200,
- * all-empty ones in 56 us; then 75-77 and 30-31 (docs/BENCHMARKS.md). */
+ * longer ones up to a tile are listed (short_lists); the long ones' footprints are summed, and
+ * the first and last long segment of the range noted for launch 2. Before (8e1568e): 4 rounds of
+ * 64 segments by groups of 4 per chunk and a 256-thread scan per chunk, latency after latency:
+ * a million power-law segments (mean 3.9 elements) in 118-122 us a call on an H200, all-empty
+ * ones in 56 us; now 75-77 and 30-31 (docs/BENCHMARKS.md). */
 template <class R, int W>
 __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void segment_sizes_kernel(tile_args a)
 {
     HR_KERNEL_BODY(W)
     {
         using T = typename R::value_t;
-        using lists_t = warp_lists<W>;
         constexpr uint64_t one = (uint64_t)ONE_LANES * chunk_items<R>(), four = (uint64_t)4 * SEG_SLOTS * chunk_items<R>();
         HR_SHARED(scan, scan_storage);
-        HR_SHARED(lists, lists_t);
-        const unsigned warp = threadIdx.x / W, lane = threadIdx.x % W;
+        HR_SHARED(lists, short_lists);
         const uint64_t lo = (uint64_t)blockIdx.x * a.per_block;
         const uint64_t hi = lo + a.per_block < a.items ? lo + a.per_block : a.items;
         const uint64_t end_all = a.offsets[a.items];
         uint64_t fp = 0;
         uint32_t longs = 0, first_long = UINT32_MAX, last_long = 0; /* positions in the range */
-        uint32_t done4 = 0; /* the warp's 4-lane entries reduced (warp-uniform) */
-        if (lane == 0) lists.appended4[warp] = 0, lists.appended32[warp] = 0;
+        uint32_t done4 = 0, done32 = 0, n4 = 0, n32 = 0; /* entries reduced, and listed since (block-uniform) */
+        if (threadIdx.x < 2) lists.appended[threadIdx.x] = 0;
         uint64_t b = 0, e = 0; /* this thread's segment's offsets in the current chunk */
         if (lo + threadIdx.x < hi) b = a.offsets[lo + threadIdx.x], e = a.offsets[lo + threadIdx.x + 1];
-        hr_syncwarp();
+        __syncthreads();
         for (uint64_t chunk = lo; chunk < hi; chunk += HR_TILE_LANES) {
             const uint64_t s = chunk + threadIdx.x;
             const bool real = s < hi;
@@ -224,33 +215,30 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void seg
                 group_short_tiles<R, 1, ONE_LANES, 1, false>(v, slice, valid, 0);
                 store_result<R>(a, s, v[0], count == 0);
             }
-            if (real && count > one && count <= four) {
-                const uint32_t i = atomicAdd(&lists.appended4[warp], 1u) % lists_t::RING;
-                lists.first4[warp][i] = first, lists.count4[warp][i] = (uint32_t)count, lists.at4[warp][i] = (uint32_t)(s - lo);
-            } else if (real && count > four && !is_long<R>(count)) {
-                const uint32_t i = atomicAdd(&lists.appended32[warp], 1u);
-                lists.first32[warp][i] = first, lists.count32[warp][i] = (uint32_t)count, lists.at32[warp][i] = (uint32_t)(s - lo);
+            const bool to4 = real && count > one && count <= four;
+            const bool to32 = real && count > four && !is_long<R>(count);
+            if (to4) {
+                const uint32_t i = atomicAdd(&lists.appended[0], 1u) - done4;
+                lists.first4[i] = first, lists.count4[i] = (uint32_t)count, lists.at4[i] = (uint32_t)(s - lo);
+            } else if (to32) {
+                const uint32_t i = atomicAdd(&lists.appended[1], 1u) - done32;
+                lists.first32[i] = first, lists.count32[i] = (uint32_t)count, lists.at32[i] = (uint32_t)(s - lo);
             } else if (real && is_long<R>(count)) {
                 fp += footprint_of<R>(count);
                 ++longs;
                 first_long = first_long < s - lo ? first_long : (uint32_t)(s - lo);
                 last_long = (uint32_t)(s - lo);
             }
-            hr_syncwarp(); /* the warp's appends, to every lane */
-            const uint32_t n4 = lists.appended4[warp] - done4, n32 = lists.appended32[warp];
-            hr_syncwarp(); /* every lane has read the counts before lane 0 resets one below */
+            /* The counts from the barriers themselves (no shared read that a next append could race). */
+            n4 += (uint32_t)__syncthreads_count(to4);
+            n32 += (uint32_t)__syncthreads_count(to32);
             const bool last = chunk + HR_TILE_LANES >= hi;
-            const uint32_t take4 = last ? n4 : n4 / (W / 4) * (W / 4); /* whole passes, all at the end */
-            reduce_listed<R, 4, W>(a, lo, lists.first4[warp], lists.count4[warp], lists.at4[warp], done4, take4,
-                                   lists_t::RING);
-            done4 += take4;
-            if (n32 > 0) {
-                reduce_listed<R, HR_SEGMENT, W>(a, lo, lists.first32[warp], lists.count32[warp], lists.at32[warp], 0,
-                                                n32, W);
-                hr_syncwarp(); /* every lane has read the entries */
-                if (lane == 0) lists.appended32[warp] = 0;
-            }
-            hr_syncwarp(); /* the entries read before the next chunk's appends reuse their slots */
+            const bool flush4 = n4 >= LIST4 || (last && n4 > 0), flush32 = n32 >= LIST32 || (last && n32 > 0);
+            if (flush4) reduce_listed<R, 4, W>(a, lo, lists.first4, lists.count4, lists.at4, n4);
+            if (flush32) reduce_listed<R, HR_SEGMENT, W>(a, lo, lists.first32, lists.count32, lists.at32, n32);
+            if (flush4 || flush32) __syncthreads(); /* the lists are rewritten from their start */
+            if (flush4) done4 += n4, n4 = 0;
+            if (flush32) done32 += n32, n32 = 0;
         }
         uint64_t sum_fp, sum_longs, n_longs = longs, from = first_long, to = last_long;
         block_scan2(&fp, &n_longs, &sum_fp, &sum_longs, scan);
