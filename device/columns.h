@@ -114,7 +114,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
 #pragma unroll
                             for (int c = 0; c < V; ++c) l[c][j] = R::apply(l[c][j], strided_lift<R>(v[j][c], e0 + t * L + j));
                 }
-            } else if (n == (uint64_t)B) {
+            } else if (n == (uint64_t)B && sizeof(acc) <= 8) {
 #pragma unroll 4
                 for (int t = 0; t < B / L; ++t)
 #pragma unroll
@@ -122,7 +122,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
                         const uint64_t e = (uint64_t)t * L + j;
                         l[0][j] = R::apply(l[0][j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
                     }
-            } else { /* a short block: the same sequence, every lane's next element in flight at once */
+            } else { /* a short block (or nrm2's three sums: 4 x 8 lanes of them unrolled took gfx1030 past 256
+                      * VGPRs): the same sequence, every lane's next element in flight at once */
                 for (uint64_t t = 0; t * L < n; ++t)
 #pragma unroll
                     for (int j = 0; j < L; ++j) {

@@ -143,21 +143,21 @@ __device__ __forceinline__ void next_item(const tile_args& a, uint64_t longs, ui
 /* Launch 3 loads a tile ahead across segment ends: full 16-byte aligned tiles by 16-byte loads,
  * other tiles of 4- and 8-byte elements one element at a time into the same registers (narrower
  * ones, 64 loads a lane, are read when folded); the fold is input_lane_accumulate's sequence. */
-template <class R> constexpr bool load_ahead()
+template <class R, int W> constexpr bool load_ahead()
 {
-    return HR_TREE_PREFETCH && R::inputs == 1 && (HR_KEYED_PREFETCH || !R::keyed);
+    return HR_TREE_PREFETCH && R::inputs == 1 && (HR_KEYED_PREFETCH || !R::keyed) && !(W == 64 && sizeof(typename R::acc) > 16);
 }
-template <class R> constexpr bool gather_ahead() { return load_ahead<R>() && sizeof(typename R::value_t) >= 4; }
+template <class R, int W> constexpr bool gather_ahead() { return load_ahead<R, W>() && sizeof(typename R::value_t) >= 4; }
 
-template <class R>
+template <class R, int W>
 __device__ __forceinline__ void load_item(input_chunks<R>& r, const typename R::value_t* x, uint64_t first,
                                           uint64_t valid, bool vector)
 {
     using T = typename R::value_t;
     constexpr int items = chunk_items<R>();
-    if (load_ahead<R>() && vector) {
+    if (load_ahead<R, W>() && vector) {
         load_input<R>(r, x, nullptr, first, threadIdx.x);
-    } else if constexpr (gather_ahead<R>()) {
+    } else if constexpr (gather_ahead<R, W>()) {
 #pragma unroll
         for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
             const uint64_t at = ((uint64_t)c * HR_TILE_LANES + threadIdx.x) * items;
@@ -170,7 +170,7 @@ __device__ __forceinline__ void load_item(input_chunks<R>& r, const typename R::
 }
 
 /* The block's value of the tile load_item loaded (valid in thread 0); ends with a barrier. */
-template <class R>
+template <class R, int W>
 __device__ __forceinline__ typename R::acc reduce_item(const input_chunks<R>& r, const typename R::value_t* x,
                                                        uint64_t first, uint64_t valid, bool vector,
                                                        block_reduce_storage<R, HR_TILE_LANES>& smem)
@@ -179,10 +179,10 @@ __device__ __forceinline__ typename R::acc reduce_item(const input_chunks<R>& r,
     constexpr int items = chunk_items<R>();
     const unsigned lane = threadIdx.x;
     typename R::acc v;
-    if (load_ahead<R>() && vector) {
+    if (load_ahead<R, W>() && vector) {
         if constexpr (narrow_keys<R>()) return reduce_narrow_keys<R>(r.x, first, smem);
         v = fold_input<R>(R::identity(), r, lane, first);
-    } else if constexpr (gather_ahead<R>()) {
+    } else if constexpr (gather_ahead<R, W>()) {
         if (valid == tile_items<R>()) {
             v = fold_input<R>(R::identity(), r, lane, first);
         } else {
@@ -273,7 +273,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
         const auto load = [&](input_chunks<R>& r, const tile_item& it) {
             const T* x = (const T*)a.x + block_uniform(it.first);
             const uint64_t first = block_uniform(it.tile) * TI, valid = tile_valid<R>(block_uniform(it.count), first);
-            load_item<R>(r, x, first, valid, valid == TI && aligned16(x));
+            load_item<R, W>(r, x, first, valid, valid == TI && aligned16(x));
         };
         const bool any = block_uniform(walk.item[0].r) < longs;
         if (any) load(cur, walk.item[0]);
@@ -291,7 +291,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
             const T* x = (const T*)a.x + block_uniform(it.first);
             const uint64_t tile = block_uniform(it.tile), count = block_uniform(it.count);
             const uint64_t valid = tile_valid<R>(count, tile * TI);
-            const acc v = reduce_item<R>(cur, x, tile * TI, valid, valid == TI && aligned16(x), smem);
+            const acc v = reduce_item<R, W>(cur, x, tile * TI, valid, valid == TI && aligned16(x), smem);
             const uint64_t at = block_uniform(it.at);
             if (threadIdx.x == 0) {
                 ((acc*)a.partials + at)[tile] = v;
