@@ -10,13 +10,13 @@
 
 namespace hr {
 
-/* Full blocks of accumulators wider than 8 bytes (nrm2's three f64 sums) unrolled 4 x 8 lanes, as
- * the others: on NVIDIA (H100, f64 nrm2 columns 1024 x 65536 and 65536 x 1024: 6-8% faster than the
- * short blocks' loop), not on AMD (gfx1030: 256 VGPRs and 2 spilled; ROCm 5.2, test/amd_spills.sh). */
+/* f64 nrm2's full blocks (three f64 sums a lane) unrolled 4 x 8 lanes, as every other op's: on
+ * NVIDIA (H100, f64 nrm2 columns 1024 x 65536 and 65536 x 1024: 6-8% faster than the short blocks'
+ * loop), not on AMD (gfx1030: 256 VGPRs and 2 spilled; ROCm 5.2, test/amd_spills.sh). */
 #if defined(HIPREDUCE_BACKEND_CUDA)
-#define HR_COLUMNS_WIDE_UNROLL 1
+#define HR_COLUMNS_NRM2_UNROLL 1
 #else
-#define HR_COLUMNS_WIDE_UNROLL 0
+#define HR_COLUMNS_NRM2_UNROLL 0
 #endif
 
 /* Level 0's elements as the combine takes them: v at position e along the axis. */
@@ -123,7 +123,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
 #pragma unroll
                             for (int c = 0; c < V; ++c) l[c][j] = R::apply(l[c][j], strided_lift<R>(v[j][c], e0 + t * L + j));
                 }
-            } else if (n == (uint64_t)B && (sizeof(acc) <= 8 || HR_COLUMNS_WIDE_UNROLL)) {
+            } else if (n == (uint64_t)B && (R::acc_kind != HR_ACC_NRM2_F64 || HR_COLUMNS_NRM2_UNROLL)) {
 #pragma unroll 4
                 for (int t = 0; t < B / L; ++t)
 #pragma unroll
@@ -131,8 +131,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
                         const uint64_t e = (uint64_t)t * L + j;
                         l[0][j] = R::apply(l[0][j], strided_element<R, Level0>(a.x, at0 + e * a.inner, e0 + e));
                     }
-            } else { /* a short block (or nrm2's three sums on AMD, HR_COLUMNS_WIDE_UNROLL): the same sequence,
-                      * every lane's next element in flight at once */
+            } else { /* a short block (or nrm2's on AMD: HR_COLUMNS_NRM2_UNROLL): the same sequence, every
+                      * lane's next element in flight at once */
                 for (uint64_t t = 0; t * L < n; ++t)
 #pragma unroll
                     for (int j = 0; j < L; ++j) {
