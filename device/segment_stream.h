@@ -142,7 +142,9 @@ __device__ __forceinline__ void next_item(const tile_args& a, uint64_t longs, ui
 
 /* Launch 3 loads a tile ahead across segment ends: full 16-byte aligned tiles by 16-byte loads,
  * other tiles of 4- and 8-byte elements one element at a time into the same registers (narrower
- * ones, 64 loads a lane, are read when folded); the fold is input_lane_accumulate's sequence. */
+ * ones, 64 loads a lane, are read when folded); the fold is input_lane_accumulate's sequence.
+ * Not for accumulators over 16 bytes (f64 nrm2's three sums) on 64-lane waves: with the tile ahead,
+ * gfx90a's launch 3 needed 128 VGPRs and spilled 2 (test/amd_spills.sh); without it, 116. */
 template <class R, int W> constexpr bool load_ahead()
 {
     return HR_TREE_PREFETCH && R::inputs == 1 && (HR_KEYED_PREFETCH || !R::keyed) && !(W == 64 && sizeof(typename R::acc) > 16);
