@@ -114,7 +114,7 @@ __device__ __forceinline__ void seek_item(const tile_args& a, uint64_t longs, ui
         const uint64_t at = b.at[j];
         if (at >= w1) break;
         const uint64_t count = b.count[j];
-        if (at + footprint_of<R>(count) > a.capacity) break;
+        if (at + footprint_of<R>(a, count) > a.capacity) break;
         const uint64_t tiles = (count + TI - 1) / TI;
         const uint64_t i0 = w0 > at ? w0 - at : 0, i1 = w1 - at < tiles ? w1 - at : tiles;
         if (i0 < i1) { /* else the share holds only upper-level slots of it */
@@ -295,12 +295,17 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
             const uint64_t valid = tile_valid<R>(count, tile * TI);
             const acc v = reduce_item<R, W>(cur, x, tile * TI, valid, valid == TI && aligned16(x), smem);
             const uint64_t at = block_uniform(it.at);
+            const bool one_tile = count <= TI; /* the tile's value is the segment's */
             if (threadIdx.x == 0) {
-                ((acc*)a.partials + at)[tile] = v;
-                if (tile < LANE0) own.v[tile] = v;
+                if (one_tile) {
+                    store_result<R>(a, block_uniform(it.s), v, false);
+                } else {
+                    ((acc*)a.partials + at)[tile] = v;
+                    if (tile < LANE0) own.v[tile] = v;
+                }
             }
             const uint64_t i0 = block_uniform(it.i0), i1 = block_uniform(it.i1);
-            if (tile + 1 == i1 || (tile + 1) % TI == 0) { /* the block's last tile of a level-1 group */
+            if (!one_tile && (tile + 1 == i1 || (tile + 1) % TI == 0)) { /* the block's last tile of a level-1 group */
                 const uint64_t g = tile / TI, lo = g * TI > i0 ? g * TI : i0;
                 const uint64_t members = tile_valid<R>((count + TI - 1) / TI, g * TI), arrivals = tile + 1 - lo;
                 bool complete = arrivals == members; /* the whole group is this block's */

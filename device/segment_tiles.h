@@ -2,8 +2,8 @@
  * stream-ordered launches that read the offsets on the device only (no host round trip, so a
  * call can be captured in a graph).
  *  1. segment_sizes_kernel: block b takes a contiguous range of segments; its threads and groups
- *     of threads reduce the short ones (one tile or less: segments.h's group tile), and the block
- *     sums the footprints of the long ones (below), counts them and notes where they lie.
+ *     of threads reduce the short ones (a.long_min elements or less: segments.h's group tile), and
+ *     the block sums the footprints of the long ones (below), counts them and notes where they lie.
  *  2. segment_index_kernel: the same ranges again (where they hold long segments), with the sums
  *     of the blocks before: each long segment gets its rank and its footprint's base (an
  *     exclusive prefix over the segments), and its arrival counters are zeroed.
@@ -15,7 +15,8 @@
  *     reduction's single launch does for one array. Work is cut only on tile boundaries and
  *     groups are reduced exactly as device/order.h orders them, so a segment's bits are those
  *     of hipreduce_reduce over it, whichever block does what.
- * A long segment's footprint: its stored levels 1 .. top-1 (level 1: one partial per tile),
+ * A long segment's footprint: its stored levels 1 .. top-1 (level 1: one partial per tile; a
+ * segment of one tile has none stored and one slot, which only counts its tile as work),
  * the level-k partials at footprint offset counts[1] + .. + counts[k-1]; the counter of group g
  * of level k (the partials [gT, gT + T) of level k) lies at the index of the group's first
  * partial in a counter array beside the partials. Footprints beyond the workspace's capacity
@@ -53,6 +54,7 @@ struct tile_args : result_args {
     uint64_t items;       /* segments */
     uint64_t per_block;   /* launches 1 and 2: segments per block */
     uint64_t capacity;    /* footprint slots of partials and counters */
+    uint64_t long_min;    /* launch 3 takes the segments of more elements (at most a tile) */
     uint64_t* block_sums; /* launch 1: [block][4] = footprint, long segments, first and last long one */
     uint64_t* header;     /* [0]: long segments (launch 2's last block) */
     uint64_t* long_ids;   /* rank -> segment */
@@ -97,10 +99,14 @@ template <class R> struct seg_levels {
     }
 };
 
-template <class R> __device__ __forceinline__ bool is_long(uint64_t count) { return count > tile_items<R>(); }
-template <class R> __device__ __forceinline__ uint64_t footprint_of(uint64_t count)
+/* Launch 3's segments ("long" here): those over a.long_min elements (host/tuning.h's
+ * segment_block_bytes), a block a tile; shorter ones are launch 1's. A long segment of one tile
+ * (top 1: its tile's value is the result) stores no partial but takes one footprint slot, its
+ * share of launch 3's work. */
+__device__ __forceinline__ bool is_long(const tile_args& a, uint64_t count) { return count > a.long_min; }
+template <class R> __device__ __forceinline__ uint64_t footprint_of(const tile_args& a, uint64_t count)
 {
-    return is_long<R>(count) ? seg_levels<R>(count).footprint : 0;
+    return !is_long(a, count) ? 0 : count <= tile_items<R>() ? 1 : seg_levels<R>(count).footprint;
 }
 
 /* Exclusive prefix of (a, b) over the block's threads in thread order; the block's sums in
@@ -147,7 +153,7 @@ __device__ __forceinline__ void block_min_max(uint64_t* lo, uint64_t* hi, scan_s
     __syncthreads();
 }
 
-/* Launch 1's lists of the segments longer than a thread's ONE_LANES lanes, up to a tile: those
+/* Launch 1's lists of the segments longer than a thread's ONE_LANES lanes, up to a.long_min: those
  * of at most 32 lanes are reduced by groups of 4 threads (64 at once), the others by 32-lane groups
  * (8 at once). A list is reduced once it fills a pass (or at the range's end), so that a chunk
  * of 256 segments with only a few such segments (power-law lengths) does not wait for a pass
@@ -179,7 +185,7 @@ __device__ __forceinline__ void reduce_listed(const tile_args& a, uint64_t lo, c
 /* Launch 1: the block's range in chunks of 256 segments, one per thread, the next chunk's offsets
  * loaded while this one's elements are. A segment of at most ONE_LANES lanes (f32: 8 elements)
  * is reduced by its thread alone (group_short_tiles with a group of 1: the same folds and tree);
- * longer ones up to a tile are listed (short_lists); the long ones' footprints are summed, and
+ * longer ones up to a.long_min are listed (short_lists); the long ones' footprints are summed, and
  * the first and last long segment of the range noted for launch 2. Before (8e1568e): 4 rounds of
  * 64 segments by groups of 4 per chunk and a 256-thread scan per chunk, latency after latency:
  * a million power-law segments (mean 3.9 elements) in 118-122 us a call on an H200, all-empty
@@ -216,15 +222,15 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void seg
                 store_result<R>(a, s, v[0], count == 0);
             }
             const bool to4 = real && count > one && count <= four;
-            const bool to32 = real && count > four && !is_long<R>(count);
+            const bool to32 = real && count > four && !is_long(a, count);
             if (to4) {
                 const uint32_t i = atomicAdd(&lists.appended[0], 1u) - done4;
                 lists.first4[i] = first, lists.count4[i] = (uint32_t)count, lists.at4[i] = (uint32_t)(s - lo);
             } else if (to32) {
                 const uint32_t i = atomicAdd(&lists.appended[1], 1u) - done32;
                 lists.first32[i] = first, lists.count32[i] = (uint32_t)count, lists.at32[i] = (uint32_t)(s - lo);
-            } else if (real && is_long<R>(count)) {
-                fp += footprint_of<R>(count);
+            } else if (real && is_long(a, count)) {
+                fp += footprint_of<R>(a, count);
                 ++longs;
                 first_long = first_long < s - lo ? first_long : (uint32_t)(s - lo);
                 last_long = (uint32_t)(s - lo);
@@ -274,8 +280,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segment_index_kernel(tile_args 
                 const uint64_t s = chunk + threadIdx.x;
                 uint64_t first = 0, count = 0;
                 if (s < hi) segment_span(a.offsets, a.items, s, &first, &count);
-                const bool long_one = s < hi && is_long<R>(count);
-                uint64_t my_fp = long_one ? footprint_of<R>(count) : 0, rank = long_one;
+                const bool long_one = s < hi && is_long(a, count);
+                uint64_t my_fp = long_one ? footprint_of<R>(a, count) : 0, rank = long_one;
                 uint64_t sum_fp, sum_longs;
                 block_scan2(&my_fp, &rank, &sum_fp, &sum_longs, scan);
                 if (long_one) {

@@ -153,7 +153,8 @@ template <class R, int W> hipError_t run_segments(const reduce_call& c, call_nee
     need->partials = bytes;
     if (c.size_only || segments == 0) return hipSuccess;
     unsigned char* ws = c.workspace;
-    tile_args a = {{c.result, c.index, c.out_dtype}, c.input, c.offsets, segments, per_block, cap};
+    tile_args a = {{c.result, c.index, c.out_dtype}, c.input, c.offsets, segments, per_block, cap,
+                   segment_long_min(sizeof(typename R::value_t), tile_items<R>())};
     a.block_sums = (uint64_t*)(ws + sums);
     a.header = (uint64_t*)(ws + header);
     a.long_ids = (uint64_t*)(ws + ids);

@@ -161,6 +161,22 @@ constexpr int grid_stride_blocks_per_sm = 8;
 #define HR_SEGMENT_TILES_CAPACITY (1ull << 18)
 #endif
 constexpr unsigned long long segment_tiles_capacity = HR_SEGMENT_TILES_CAPACITY;
+/* CSR segments over segment_block_bytes of input are launch 3's (a block a tile, the next tile's
+ * loads in flight, the tiles shared evenly by the grid), shorter ones launch 1's (a 32-lane group
+ * each, 8 at once a block). Until session 13 only segments over a tile were launch 3's. H100,
+ * 72541cc's launch 1 against launch 3 from 4096 / 8192 bytes, f32 sum (argmax), us a call, three
+ * rounds (docs/BENCHMARKS.md, "Mid-length segments to launch 3 (issue 21, session 13)"):
+ * 16384 x 0..8192 175-177 -> 149-151 / 161-162 (213-216 -> 186-190 / 193-195); 32768 x 0..4096
+ * 180-182 -> 154-158 / 164-165; a million power-law lengths 74-76 -> 66-72 / 67-70; but 65536 x
+ * 0..2048 170-174 -> 202-207 / 170-173 (argmax 200-202 -> 286-288 / 200-202) and 65536 x 1500
+ * 182 -> 274-277 / 179-181: launch 3 holds one tile ahead a block, too few bytes in flight where
+ * tiles are a few KiB, so 8192 (f32: 2048 elements) loses nothing measured and 4096 does. */
+constexpr unsigned long long segment_block_bytes = 8192;
+inline unsigned long long segment_long_min(unsigned long long item_bytes, unsigned long long tile_items)
+{
+    const unsigned long long items = segment_block_bytes / item_bytes;
+    return items < tile_items ? items : tile_items;
+}
 constexpr unsigned long long segments_per_block_min = 8;
 inline unsigned long long segments_per_block(unsigned long long segments, unsigned long long resident_blocks)
 {
