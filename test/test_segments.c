@@ -279,7 +279,9 @@ static int giant_segments(sg_ctx* c, uint64_t max_n)
  * 5T + 3) among tiny ones (0..3); one segment of 6T + 11; 48 segments of 1..4T (a few tiles each: launch 3
  * streams several of them a block, groups wholly its own and groups shared with other blocks); as many
  * segments of T + 1 .. T + 64 as the room and the layout hold (f32: 503, two tiles each: a block of the emulated GPU's
- * launch 3 walks past the HR_SEGMENT long segments its walk holds at once, segment_stream.h's rank_batch).
+ * launch 3 walks past the HR_SEGMENT long segments its walk holds at once, segment_stream.h's rank_batch);
+ * 48 segments of k KiB - 1 element, k KiB and k KiB + 1 element, k = 1..16 (whichever KiB launch 3 starts
+ * at, host/tuning.h's segment_block_bytes, its boundary and a tile's are among them).
  * Several ops and dtypes, random values. */
 static int distributions(sg_ctx* c)
 {
@@ -289,7 +291,7 @@ static int distributions(sg_ctx* c)
         {HIPREDUCE_OP_SUM, HIPREDUCE_I8, HIPREDUCE_I64},      {HIPREDUCE_OP_MIN, HIPREDUCE_BF16, HIPREDUCE_BF16},
         {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F64, HIPREDUCE_F64}};
     static const char* const names[] = {"all empty",         "uniform short", "power-law",
-                                        "giants among tiny", "one segment",   "few tiles", "many of two tiles"};
+                                        "giants among tiny", "one segment",   "few tiles", "many of two tiles", "KiB steps"};
     const int n_cases = c->profile == 1 ? 2 : (int)(sizeof cases / sizeof cases[0]);
     unsigned char* x = (unsigned char*)malloc((size_t)SHAPES_ROOM * 8);
     if (!x) return 1;
@@ -297,11 +299,11 @@ static int distributions(sg_ctx* c)
     for (int k = 0; k < n_cases; ++k) {
         const uint64_t t = tr_tile_items(cases[k].in);
         fill(cases[k].in, P_RANDOM, SHAPES_ROOM, mix(4242 + (uint64_t)k), x);
-        for (int d = 0; d < 7; ++d) {
+        for (int d = 0; d < 8; ++d) {
             layout l;
             l.count = 0;
             const uint64_t room = SHAPES_ROOM / (t + 64) - 1, most = sizeof l.offsets / sizeof l.offsets[0] - 1;
-            const uint64_t n = d == 4 ? 1 : d == 5 ? 48 : d == 6 ? (room < most ? room : most) : 500;
+            const uint64_t n = d == 4 ? 1 : d == 5 || d == 7 ? 48 : d == 6 ? (room < most ? room : most) : 500;
             for (uint64_t s = 0; s < n; ++s) {
                 const uint64_t h = hash(77 + (uint64_t)d, s);
                 switch (d) {
@@ -311,6 +313,7 @@ static int distributions(sg_ctx* c)
                 case 3: push(&l, s == 40 ? t + 1 : s == 250 ? 2 * t + 5 : s == 251 ? 5 * t + 3 : h % 4); break;
                 case 4: push(&l, 6 * t + 11); break;
                 case 5: push(&l, 1 + h % (4 * t)); break;
+                case 7: push(&l, (s / 3 + 1) * (t / 16) + s % 3 - 1); break;
                 default: push(&l, t + 1 + h % 64); break;
                 }
             }
