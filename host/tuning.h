@@ -143,9 +143,10 @@ constexpr unsigned strided_vector_bytes = 16;
 constexpr int grid_stride_blocks_per_sm = 8;
 /* CSR segments (device/segment_tiles.h): the footprint slots of the long segments' partials in
  * the workspace (each slot one accumulator and one 32-bit counter), so the workspace depends on
- * num_segments only, as the public header promises. 2^18 slots hold every long segment of up to
- * 4 GiB of input (a tile is 16 KiB of any dtype) at 2-6 MiB of workspace; long segments past
- * it are streamed by a warp each. Launches 1 and 2 give each block at least
+ * num_segments only, as the public header promises. 2^18 slots hold the long segments of 2-4 GiB
+ * of input at 2-6 MiB of workspace (a slot per 16 KiB tile at level 1, one per segment of a
+ * single tile: 8-16 KiB, segment_block_bytes below); long segments past it are streamed by a
+ * warp each. Launches 1 and 2 give each block at least
  * segments_per_block_min segments (one per warp) and no more blocks than are resident at once
  * (device/segment_tiles.h's HR_SEGMENT_SIZES_BLOCKS per SM, which launch 1's register bound
  * allows): with 1024 blocks, 262144 segments of 0..511 f32 elements ran in 1.3 waves, 16% slower
