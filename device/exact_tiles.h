@@ -176,11 +176,11 @@ __device__ __forceinline__ void exact_fetch(exact_raw<In, Dot>& r, const exact_s
     using X = exact_kind<In, Dot>;
     const uint64_t base = tile * X::K * W;
     if (s.vec && base + X::K * W <= s.count) {
+        const uint64_t at = base * X::bytes + (uint64_t)lane * 16; /* chunk c at a constant offset from it */
 #pragma unroll
         for (int c = 0; c < X::chunks; ++c) {
-            const uint64_t at = (base + (uint64_t)(c * W + lane) * X::per_chunk) * X::bytes;
-            r.x[c] = hr_load16_input(s.x + at);
-            if constexpr (Dot) r.y[c] = hr_load16_input(s.y + at);
+            r.x[c] = hr_load16_input(s.x + at + c * W * 16);
+            if constexpr (Dot) r.y[c] = hr_load16_input(s.y + at + c * W * 16);
         }
         return;
     }
@@ -260,15 +260,21 @@ __device__ HR_NOINLINE bool exact_banded(unsigned long long* acc, uint32_t* cols
     return true;
 }
 
+/* A lane's flags (exact.h's) and bins, which exact_slow takes and returns by value: a pointer
+ * to them would keep them in local memory, read and written on every tile's fast path. */
+struct exact_lane {
+    uint32_t flags;
+    exact_bins bins;
+};
+
 /* The tile term by term (how: EXACT_ZERO, EXACT_SLOW, EXACT_WIDE or EXACT_LO): f16/bf16/f32 sums
  * into the lane's bins (exact_bins.h), other terms into the lane's column (exact_terms.h), which
  * `used` then says (for the drains: exact_kernels.h). Out of line: rare, and its
  * registers stay out of the fast path. Element j of the lane is the slice's base + c_j + lane
  * per_chunk (c_j a constant): it exists where c_j < room. */
 template <int In, bool Dot, int W>
-__device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* cols, uint32_t* used, uint32_t* flags,
-                                       exact_bins* bins, exact_raw<In, Dot> r, uint64_t base, uint64_t count, int lane,
-                                       int how)
+__device__ HR_NOINLINE exact_lane exact_slow(unsigned long long* acc, uint32_t* cols, uint32_t* used, exact_lane st,
+                                             exact_raw<In, Dot> r, uint64_t base, uint64_t count, int lane, int how)
 {
     using X = exact_kind<In, Dot>;
     if constexpr (exact_col_kind<In, Dot>::on) {
@@ -276,14 +282,14 @@ __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* cols, 
     }
     if constexpr (In == HIPREDUCE_F64 && !Dot) {
         if (how != EXACT_ZERO && exact_banded<W>(acc, cols, r, lane)) {
-            *flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
-            return;
+            st.flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
+            return st;
         }
     }
     const uint64_t left = count - base;
     const int room = (left < (uint64_t)(X::K * W) ? (int)left : X::K * W) - lane * X::per_chunk;
-    uint32_t f = *flags; /* in registers: acc's atomics would otherwise reload them */
-    exact_bins b = *bins;
+    uint32_t f = st.flags;
+    exact_bins b = st.bins;
     if constexpr (exact_bin_kind<In, Dot>::on) {
         if (b.count + X::K > EXACT_BIN_CAP) exact_bins_flush<In, W>(acc, b, lane);
         b.count += X::K;
@@ -291,8 +297,7 @@ __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* cols, 
 #pragma unroll
             for (int j = 0; j < X::K; ++j)
                 if ((j / X::per_chunk) * W * X::per_chunk + j % X::per_chunk < room) exact_bin_add<In>(b, exact_x(r, j));
-            *flags = f | HR_EXACT_NONNEG, *bins = b;
-            return;
+            return exact_lane{f | HR_EXACT_NONNEG, b};
         }
     }
     /* unrolled: r's elements at fixed places (a loop's dynamic index reads them from the stack) */
@@ -317,7 +322,7 @@ __device__ HR_NOINLINE void exact_slow(unsigned long long* acc, uint32_t* cols, 
         }
     }
     if (how == EXACT_WIDE) f |= HR_EXACT_NONNEG;
-    *flags = f, *bins = b;
+    return exact_lane{f, b};
 }
 
 /* A fetched tile into the digits or the columns (every lane of the warp calls it). */
@@ -398,7 +403,8 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* co
         flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */
         return;
     }
-    exact_slow<In, Dot, W>(acc, cols, used, &flags, &bins, r, tile * K * W, count, lane, how);
+    const exact_lane st = exact_slow<In, Dot, W>(acc, cols, used, exact_lane{flags, bins}, r, tile * K * W, count, lane, how);
+    flags = st.flags, bins = st.bins;
 }
 
 }  // namespace hr

@@ -73,21 +73,31 @@ __device__ __forceinline__ void segment_span(const uint64_t* offsets, uint64_t i
     *count = e - *first;
 }
 
+/* The partials one level up from n values (a tile's worth each). */
+template <class R> __device__ __forceinline__ uint64_t level_above(uint64_t n) { return (n + tile_items<R>() - 1) / tile_items<R>(); }
+
+/* The footprint of a segment of `count` elements: its stored levels 1 .. top-1 (seg_levels'
+ * counts[k] > 1), counted in scalars (seek_item asks it for every segment it walks to: an array
+ * would sit in local memory, on the block's critical path). */
+template <class R> __device__ __forceinline__ uint64_t levels_footprint(uint64_t count)
+{
+    uint64_t fp = 0;
+    for (uint64_t n = level_above<R>(count); n > 1; n = level_above<R>(n)) fp += n;
+    return fp;
+}
+
 /* The levels of a segment of `count` elements longer than a tile: counts[k] for k = 0 .. top,
- * counts[top] = 1 (order.h), and the footprint (the stored levels 1 .. top-1). */
+ * counts[top] = 1 (order.h). */
 template <class R> struct seg_levels {
     uint64_t counts[HR_MAX_LEVELS];
     int top;
-    uint64_t footprint;
     __device__ explicit seg_levels(uint64_t count)
     {
         counts[0] = count;
         top = 0;
-        footprint = 0;
         while (counts[top] > 1) {
-            counts[top + 1] = (counts[top] + tile_items<R>() - 1) / tile_items<R>();
+            counts[top + 1] = level_above<R>(counts[top]);
             ++top;
-            if (counts[top] > 1) footprint += counts[top];
         }
     }
     /* Footprint offset of level k's partials (k = 1 .. top-1). */
@@ -106,7 +116,7 @@ template <class R> struct seg_levels {
 __device__ __forceinline__ bool is_long(const tile_args& a, uint64_t count) { return count > a.long_min; }
 template <class R> __device__ __forceinline__ uint64_t footprint_of(const tile_args& a, uint64_t count)
 {
-    return !is_long(a, count) ? 0 : count <= tile_items<R>() ? 1 : seg_levels<R>(count).footprint;
+    return !is_long(a, count) ? 0 : count <= tile_items<R>() ? 1 : levels_footprint<R>(count);
 }
 
 /* Exclusive prefix of (a, b) over the block's threads in thread order; the block's sums in
@@ -289,7 +299,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segment_index_kernel(tile_args 
                     a.long_ids[base_longs + rank] = s;
                     a.long_base[base_longs + rank] = at;
                     const seg_levels<R> lv(count);
-                    if (at + lv.footprint <= a.capacity)
+                    if (at + levels_footprint<R>(count) <= a.capacity)
                         for (int k = 1; k < lv.top; ++k)
                             for (uint64_t q = 0; q < lv.counts[k]; q += tile_items<R>())
                                 a.counters[at + lv.offset(k) + q] = 0;
