@@ -43,6 +43,14 @@ __device__ __forceinline__ void exact_carry(unsigned long long* acc, int lo, int
     acc[hi] = (unsigned long long)((int64_t)acc[hi] + carry);
 }
 
+/* Result `item` of dtype out (a float dtype), its bits. */
+__device__ __forceinline__ void exact_store(void* result, uint64_t item, int out, uint64_t bits)
+{
+    if (out == HIPREDUCE_F64) ((uint64_t*)result)[item] = bits;
+    else if (out == HIPREDUCE_F32) ((uint32_t*)result)[item] = (uint32_t)bits;
+    else ((uint16_t*)result)[item] = (uint16_t)bits;
+}
+
 /* Rounds digits [lo, hi] (normalised) with flags into result `item` of dtype out (thread 0), or
  * with words > 0 stores them as exact.h's words (libhipreduce_mpi's), leaving the accumulator at
  * `merged` when that is not null. */
@@ -62,10 +70,7 @@ __device__ __forceinline__ void exact_finish(const unsigned long long* acc, uint
         w[hi - lo + 1] = (int64_t)a.flags;
         return;
     }
-    const uint64_t bits = hr_exact_round(&a, out);
-    if (out == HIPREDUCE_F64) ((uint64_t*)result)[item] = bits;
-    else if (out == HIPREDUCE_F32) ((uint32_t*)result)[item] = (uint32_t)bits;
-    else ((uint16_t*)result)[item] = (uint16_t)bits;
+    exact_store(result, item, out, hr_exact_round(&a, out));
 }
 
 /* Rounds of a block's tiles between two drains of its columns into its digits: a round adds to
@@ -236,7 +241,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
     }
 }
 
-/* Rows, columns and segments: result r's slice, as the cpu device's (src/cpu_exact.c). */
+/* Rows, columns and segments (exact_slices_kernel): the slices and where their results go. */
 struct exact_slices_args {
     const unsigned char* x;
     const uint64_t* offsets; /* segments (device memory), else null */
@@ -246,6 +251,33 @@ struct exact_slices_args {
     int out, words; /* as exact_full_args' */
 };
 
+/* An empty slice (+0.0), or one of at most one tile whose tile takes exact_group's direct (or
+ * narrow) path: its exact sum is one f64, which the warp rounds into result r itself (f32 and f64
+ * results: one rounding; f16/bf16 results, accumulator words and every other tile go the block's
+ * way). Every lane of the warp calls it; whether the result is stored. */
+template <int In, int W>
+__device__ __forceinline__ bool exact_slice_quick(const exact_slices_args& a, const exact_slice& s, uint64_t r, int lane)
+{
+    if (a.words) return false;
+    if (s.count == 0) {
+        if (lane == 0) exact_store(a.result, r, a.out, 0); /* +0.0 in every float dtype */
+        return true;
+    }
+    if ((a.out != HIPREDUCE_F32 && a.out != HIPREDUCE_F64) || s.count > (uint64_t)(exact_kind<In, false>::K * W)) return false;
+    exact_raw<In, false> raw;
+    exact_fetch<In, false, W>(raw, s, 0, lane);
+    double v = 0;
+    int values = 0;
+    if (exact_sum_group<In, W>(raw, [&](double x) { v = x, ++values; }) != EXACT_DONE || values != 1) return false;
+    /* v is exact, a nonzero term among the sums: an exact zero is +0.0 (the chains start at +0.0) */
+    const float f = (float)v; /* round to nearest even, inf past the largest */
+    if (lane == 0) exact_store(a.result, r, a.out, a.out == HIPREDUCE_F64 ? exact_bits(v) : __builtin_bit_cast(uint32_t, f));
+    return true;
+}
+
+/* Rows, columns and segments: result r's slice, as the cpu device's (src/cpu_exact.c). A block
+ * takes `warps` results at a time, a warp each (exact_slice_quick); those left, the block one by
+ * one. */
 template <int In, int W>
 __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
 {
@@ -256,13 +288,13 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         HR_SHARED(slots, double[exact_bin_kind<In, false>::slots]);
         HR_SHARED(cols, uint32_t[exact_col_kind<In, false>::words]);
         HR_SHARED(used, uint32_t);
+        constexpr int warps = HR_TILE_LANES / W, bytes = exact_kind<In, false>::bytes;
+        HR_SHARED(left, uint32_t[warps]); /* the block's results of this round that no warp stored */
         exact_cols_init<In, false>(cols, used);
         exact_bins bins = exact_bins_init<In, false>(slots);
-        constexpr int warps = HR_TILE_LANES / W, bytes = exact_kind<In, false>::bytes;
         constexpr int N = exact_kind<In, false>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
-        for (uint64_t r = blockIdx.x; r < a.results; r += gridDim.x) {
-            exact_zero(acc, shared_flags);
+        const auto slice_of = [&](uint64_t r) {
             uint64_t first, count, step = bytes;
             if (a.offsets) {
                 first = a.offsets[r];
@@ -274,25 +306,38 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 step = bytes * a.inner;
             }
             const unsigned char* x = a.x + first * bytes;
-            const exact_slice s = {x, nullptr, count, step, step == bytes && (uintptr_t)x % 16 == 0};
-            const uint64_t tiles = (count + N - 1) / N;
-            uint32_t flags = 0;
-            for (uint64_t k = 0; k * warps < tiles; ++k) {
-                if (k * warps + warp < tiles) {
-                    exact_raw<In, false> raw;
-                    exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
-                    exact_tile<In, false, W>(acc, cols, &used, flags, bins, raw, k * warps + warp, count, lane);
-                }
-                exact_round_done<In, false, W>(acc, cols, &used, k, a.lo, a.hi);
-            }
-            if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
-            atomicOr(&shared_flags, flags);
-            exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));
-            if (threadIdx.x == 0) {
-                exact_carry(acc, a.lo, a.hi);
-                exact_finish(acc, shared_flags, a.lo, a.hi, nullptr, a.result, r, a.out, a.words);
-            }
+            return exact_slice{x, nullptr, count, step, step == bytes && (uintptr_t)x % 16 == 0};
+        };
+        for (uint64_t base = (uint64_t)blockIdx.x * warps; base < a.results; base += (uint64_t)gridDim.x * warps) {
+            __syncthreads(); /* every thread has read `left` of the round before */
+            const uint64_t mine = base + warp;
+            const bool stored = mine < a.results && exact_slice_quick<In, W>(a, slice_of(mine), mine, lane);
+            if (lane == 0) left[warp] = mine < a.results && !stored;
             __syncthreads();
+            for (int w = 0; w < warps; ++w) {
+                if (!left[w]) continue; /* the same in the whole block */
+                const uint64_t r = base + w;
+                exact_zero(acc, shared_flags);
+                const exact_slice s = slice_of(r);
+                const uint64_t tiles = (s.count + N - 1) / N;
+                uint32_t flags = 0;
+                for (uint64_t k = 0; k * warps < tiles; ++k) {
+                    if (k * warps + warp < tiles) {
+                        exact_raw<In, false> raw;
+                        exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
+                        exact_tile<In, false, W>(acc, cols, &used, flags, bins, raw, k * warps + warp, s.count, lane);
+                    }
+                    exact_round_done<In, false, W>(acc, cols, &used, k, a.lo, a.hi);
+                }
+                if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
+                atomicOr(&shared_flags, flags);
+                exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));
+                if (threadIdx.x == 0) {
+                    exact_carry(acc, a.lo, a.hi);
+                    exact_finish(acc, shared_flags, a.lo, a.hi, nullptr, a.result, r, a.out, a.words);
+                }
+                __syncthreads();
+            }
         }
     }
 }

@@ -95,9 +95,17 @@ template <int In, int W> __device__ __forceinline__ void exact_window(uint32_t k
     emin = fmin ? fmin : 1;
 }
 
+/* Where exact_group's exact f64 values go: a warp-uniform call sink(v) a value, every lane the
+ * same v (the digits: exact_spread; a slice of one tile: its value, exact_kernels.h). */
+struct exact_to_digits {
+    unsigned long long* acc;
+    int lane;
+    __device__ __forceinline__ void operator()(double v) const { exact_spread(acc, v, lane); }
+};
+
 /* exact_group's split sums (its rule says when they are exact), C's exponent field ec. */
-template <int M, int W, class Term>
-__device__ __forceinline__ void exact_split(unsigned long long* acc, int ec, const Term& term, int lane)
+template <int M, int W, class Term, class Sink>
+__device__ __forceinline__ void exact_split(const Sink& sink, int ec, const Term& term)
 {
     const double C = exact_double((uint64_t)ec << 52 | 1ull << 51);
     double sh[2] = {0, 0}, sl[2] = {0, 0};
@@ -107,8 +115,8 @@ __device__ __forceinline__ void exact_split(unsigned long long* acc, int ec, con
         sh[j % 2] += h;
         sl[j % 2] += t - h;
     }
-    exact_spread(acc, exact_warp_sum<W>(sh[0] + sh[1]), lane);
-    exact_spread(acc, exact_warp_sum<W>(sl[0] + sl[1]), lane);
+    sink(exact_warp_sum<W>(sh[0] + sh[1]));
+    sink(exact_warp_sum<W>(sl[0] + sl[1]));
 }
 
 /* One group of M terms a lane (term(j): exact values with at most P significant bits, the
@@ -124,8 +132,8 @@ __device__ __forceinline__ void exact_split(unsigned long long* acc, int ec, con
  *    <= 2^24 (the least bit, >= 2^-133, lies on f32's grid) and M 2^(emax - Shift - 1022) <=
  *    2^128 (no overflow), then the warp's sum of those in f64: one conversion a term.
  * Every partial sum of a subset of the terms is exact too: a lane sums in independent chains. */
-template <int M, int P, int LOGN, int Shift, int W, bool Narrow, class Term>
-__device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, int emin, const Term& term, int lane)
+template <int M, int P, int LOGN, int Shift, int W, bool Narrow, class Term, class Sink>
+__device__ __forceinline__ int exact_group(const Sink& sink, int emax, int emin, const Term& term)
 {
     if (emax == EXACT_BAD) return EXACT_SLOW;
     if (emax == 0) return EXACT_ZERO;
@@ -136,7 +144,7 @@ __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, in
             float s[4] = {0, 0, 0, 0};
 #pragma unroll
             for (int j = 0; j < M; ++j) s[j % 4] += term(j);
-            exact_spread(acc, exact_warp_sum<W>((double)((s[0] + s[1]) + (s[2] + s[3]))), lane);
+            sink(exact_warp_sum<W>((double)((s[0] + s[1]) + (s[2] + s[3]))));
             return EXACT_DONE;
         }
     }
@@ -144,11 +152,11 @@ __device__ __forceinline__ int exact_group(unsigned long long* acc, int emax, in
         double s[4] = {0, 0, 0, 0};
 #pragma unroll
         for (int j = 0; j < M; ++j) s[j % 4] += term(j);
-        exact_spread(acc, exact_warp_sum<W>((s[0] + s[1]) + (s[2] + s[3])), lane);
+        sink(exact_warp_sum<W>((s[0] + s[1]) + (s[2] + s[3])));
         return EXACT_DONE;
     }
     if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
-        exact_split<M, W>(acc, ec, term, lane);
+        exact_split<M, W>(sink, ec, term);
         return EXACT_DONE;
     }
     return EXACT_WIDE;
@@ -248,7 +256,7 @@ __device__ HR_NOINLINE bool exact_banded(unsigned long long* acc, uint32_t* cols
         };
         const int ec = 32 * band + 31 + 1 + LOGN; /* exact_group's, the band's top field as emax */
         if (ec <= 0x7fe) {
-            exact_split<K, W>(acc, ec, term, lane);
+            exact_split<K, W>(exact_to_digits{acc, lane}, ec, term);
             continue;
         }
 #pragma unroll
@@ -325,6 +333,39 @@ __device__ HR_NOINLINE exact_lane exact_slow(unsigned long long* acc, uint32_t* 
     return exact_lane{f, b};
 }
 
+/* A sum tile's group (every lane of the warp calls it): the window from the input's own exponent
+ * fields, the terms converted as summed; exact_group's result, its values to sink. */
+template <int In, int W, class Sink>
+__device__ __forceinline__ int exact_sum_group(const exact_raw<In, false>& r, const Sink& sink)
+{
+    using X = exact_kind<In, false>;
+    constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
+    uint32_t kmax = 0, kmin = 0xffffffffu;
+    if constexpr (X::bytes == 2) { /* two keys a word */
+#pragma unroll
+        for (int c = 0; c < X::chunks; ++c) {
+            const uint32_t w[4] = {r.x[c].x, r.x[c].y, r.x[c].z, r.x[c].w};
+#pragma unroll
+            for (int k = 0; k < 4; ++k) exact_fold2(w[k] & 0x7fff7fffu, kmax, kmin);
+        }
+        const uint32_t mx = kmax >> 16, mn = kmin >> 16;
+        kmax = (kmax & 0xffff) > mx ? kmax & 0xffff : mx;
+        kmin = (kmin & 0xffff) < mn ? kmin & 0xffff : mn; /* 0xffff: no nonzero term */
+    } else {
+#pragma unroll
+        for (int j = 0; j < K; ++j) exact_fold(exact_key<In>(exact_x(r, j)), kmax, kmin);
+    }
+    int emax, emin;
+    exact_window<In, W>(kmax, kmin, emax, emin);
+    constexpr int shift = In == HIPREDUCE_F64 ? 0 : In == HIPREDUCE_F16 ? 15 - 1023 : 127 - 1023;
+    constexpr bool narrow = X::bytes == 2;
+    const auto term = [&](int j) {
+        if constexpr (narrow) return In == HIPREDUCE_F16 ? hr_f16_to_f32((uint16_t)exact_x(r, j)) : hr_bf16_to_f32((uint16_t)exact_x(r, j));
+        else return exact_widen<In>(exact_x(r, j));
+    };
+    return exact_group<K, X::P, LOGN, shift, W, narrow>(sink, emax, emin, term);
+}
+
 /* A fetched tile into the digits or the columns (every lane of the warp calls it). */
 template <int In, bool Dot, int W>
 __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* cols, uint32_t* used, uint32_t& flags,
@@ -358,8 +399,9 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* co
         const auto th = [&](int j) { return hi[j]; };
         const auto tl = [&](int j) { return lo[j]; };
         for (int g = 0; g < 2; ++g) emax[g] = exact_warp_max<W>(emax[g]), emin[g] = exact_warp_min<W>(emin[g]);
-        const int a = exact_group<K, 53, LOGN, 0, W, false>(acc, emax[0], emin[0], th, lane);
-        const int b = a >= EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W, false>(acc, emax[1], emin[1], tl, lane);
+        const exact_to_digits sink{acc, lane};
+        const int a = exact_group<K, 53, LOGN, 0, W, false>(sink, emax[0], emin[0], th);
+        const int b = a >= EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W, false>(sink, emax[1], emin[1], tl);
         how = a >= EXACT_SLOW ? EXACT_SLOW : b >= EXACT_SLOW ? EXACT_LO : a;
     } else if constexpr (Dot) { /* products of f16/bf16/f32: exact f64 values */
         double t[K];
@@ -372,32 +414,9 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* co
         int emax, emin;
         exact_window<HIPREDUCE_F64, W>(kmax, kmin, emax, emin);
         const auto term = [&](int j) { return t[j]; };
-        how = exact_group<K, X::P, LOGN, 0, W, false>(acc, emax, emin, term, lane);
-    } else { /* sums: the window from the input's own exponent fields, converted as summed */
-        uint32_t kmax = 0, kmin = 0xffffffffu;
-        if constexpr (X::bytes == 2) { /* two keys a word */
-#pragma unroll
-            for (int c = 0; c < X::chunks; ++c) {
-                const uint32_t w[4] = {r.x[c].x, r.x[c].y, r.x[c].z, r.x[c].w};
-#pragma unroll
-                for (int k = 0; k < 4; ++k) exact_fold2(w[k] & 0x7fff7fffu, kmax, kmin);
-            }
-            const uint32_t mx = kmax >> 16, mn = kmin >> 16;
-            kmax = (kmax & 0xffff) > mx ? kmax & 0xffff : mx;
-            kmin = (kmin & 0xffff) < mn ? kmin & 0xffff : mn; /* 0xffff: no nonzero term */
-        } else {
-#pragma unroll
-            for (int j = 0; j < K; ++j) exact_fold(exact_key<In>(exact_x(r, j)), kmax, kmin);
-        }
-        int emax, emin;
-        exact_window<In, W>(kmax, kmin, emax, emin);
-        constexpr int shift = In == HIPREDUCE_F64 ? 0 : In == HIPREDUCE_F16 ? 15 - 1023 : 127 - 1023;
-        constexpr bool narrow = X::bytes == 2;
-        const auto term = [&](int j) {
-            if constexpr (narrow) return In == HIPREDUCE_F16 ? hr_f16_to_f32((uint16_t)exact_x(r, j)) : hr_bf16_to_f32((uint16_t)exact_x(r, j));
-            else return exact_widen<In>(exact_x(r, j));
-        };
-        how = exact_group<K, X::P, LOGN, shift, W, narrow>(acc, emax, emin, term, lane);
+        how = exact_group<K, X::P, LOGN, 0, W, false>(exact_to_digits{acc, lane}, emax, emin, term);
+    } else {
+        how = exact_sum_group<In, W>(r, exact_to_digits{acc, lane});
     }
     if (how == EXACT_DONE) {
         flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */

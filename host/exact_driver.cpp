@@ -50,8 +50,8 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
             const exact_slices_args a = {(const unsigned char*)c.input, segments ? c.offsets : nullptr,
                                          segments ? c.num_segments : c.outer * c.inner, c.extent, c.inner, lo, hi,
                                          c.result, c.out_dtype, c.words};
-            const uint64_t cap = (uint64_t)c.dev->sm_count * 16;
-            hipLaunchKernelGGL((exact_slices_kernel<In, W>), dim3((unsigned)(a.results < cap ? a.results : cap)),
+            const uint64_t cap = (uint64_t)c.dev->sm_count * 16, groups = (a.results + HR_TILE_LANES / W - 1) / (HR_TILE_LANES / W);
+            hipLaunchKernelGGL((exact_slices_kernel<In, W>), dim3((unsigned)(groups < cap ? groups : cap)),
                                dim3(HR_TILE_LANES), 0, c.stream, a);
             return hipGetLastError();
         }
