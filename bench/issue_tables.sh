@@ -6,7 +6,8 @@
 # same process, call by call) runs every case ROUNDS times (default 2), case after case, so that the
 # spread between rounds is quoted beside each figure. f32 unless named; GB/s counts the input bytes.
 # Writes OUT_DIR/rROUND.csv (every row, with a "case" column) and OUT_DIR/summary.txt
-# (bench/issue_summary.py: per case, ours and CUB 3.5 over the rounds as ranges).
+# (bench/issue_summary.py: per case, ours and CUB 3.5 over the rounds as ranges). CASES=regex runs
+# only the cases whose names it matches (e.g. CASES='^(exact|dot|adv)').
 set -uo pipefail
 build=${1:?usage: bench/issue_tables.sh BUILD_DIR OUT_DIR}
 out=${2:?usage: bench/issue_tables.sh BUILD_DIR OUT_DIR}
@@ -17,9 +18,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 reps=${REPS:-20}
 rc=0
 
-# case NAME [VAR=VALUE ...] -- hipreduce-bench arguments
+# case NAME ROUND [VAR=VALUE ...] -- hipreduce-bench arguments (CASES=regex: only the cases it matches)
 case_run() {
     local name=$1 round=$2
+    [[ "$name" =~ ${CASES:-.} ]] || return 0
     shift 2
     local envs=()
     while [ "$1" != "--" ]; do envs+=("$1"); shift; done
