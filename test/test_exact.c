@@ -308,6 +308,58 @@ static void adversarial_cases(void)
     }
 }
 
+/* Runs of tiles (the GPU's exact_defer, exact_tiles.h): the lane sums of a warp's direct and narrow
+ * tiles add up in f64 until the windows drift apart (kind 0: a scale drawn for each tile) or the
+ * count of tiles would overflow f64's 53 bits (kind 1, f32: every tile at the direct path's edge
+ * at width 32, positive, most terms in its top binade). The last half is the first negated, its
+ * tiles shuffled, so the exact sum is +0.0 and a rounding anywhere shows; between the halves, 8
+ * tiles far above (4 and their negations) end each warp's run of the first half (a block's 8
+ * warps at width 32). The full call and one segment over it (the block's warps: long runs).
+ * Tiles of 128 bytes a lane at width 32, as the GPU's. */
+static void run_cases(void)
+{
+    hipreduce_handle h = gpu ? gpu : cpu;
+    for (int d = 0; d < 3; ++d) {
+        const hipreduce_dtype in = floats[d];
+        const int b = bytes_of(in), bias = (1 << (ebits_of(in) - 1)) - 1, emax = (1 << ebits_of(in)) - 2;
+        const int range = in == HIPREDUCE_F16 ? 7 : in == HIPREDUCE_BF16 ? 10 : 19; /* the narrow and direct edges */
+        const uint64_t tile = 32 * 128 / (uint64_t)b, half = (profile == 2 ? 128 : profile ? 512 : 1024) * (4 / (uint64_t)b), n = (2 * half + 8) * tile;
+        const uint64_t sign = 1ull << (8 * b - 1);
+        unsigned char* x = malloc(n * (uint64_t)b);
+        uint64_t* order = malloc(half * 8);
+        for (int kind = 0; kind < (in == HIPREDUCE_F32 ? 2 : 1); ++kind) {
+            for (uint64_t t = 0; t < half + 4; ++t) { /* the first half, then 4 tiles far above */
+                const int span = emax - range - 1, at = !kind ? 1 + (int)(next() % (uint64_t)span) : t < half ? bias - 40 : bias + 20;
+                for (uint64_t i = t * tile; i < (t + 1) * tile; ++i) {
+                    const int e = kind ? at + (next() % 16 ? range : 0) : at + (int)(next() % (uint64_t)(range + 1));
+                    const uint64_t v = random_float(in, e, e);
+                    xr_set_bits(in, x, i, kind ? v & ~sign : v);
+                }
+                if (t < half) order[t] = t;
+            }
+            for (uint64_t i = 0; i < 4 * tile; ++i) xr_set_bits(in, x, (half + 4) * tile + i, xr_bits(in, x, half * tile + i) ^ sign);
+            for (uint64_t t = half; t > 1; --t) {
+                const uint64_t k = next() % t, o = order[t - 1];
+                order[t - 1] = order[k], order[k] = o;
+            }
+            for (uint64_t t = 0; t < half; ++t)
+                for (uint64_t i = 0; i < tile; ++i)
+                    xr_set_bits(in, x, (half + 8 + t) * tile + i, xr_bits(in, x, order[t] * tile + i) ^ sign);
+            const char* what = kind ? "a run's count of tiles" : "runs of drifting windows";
+            uint64_t off[2] = {0, n}, r = 1;
+            const hipreduce_status st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), 1,
+                                                                  (const uint64_t*)on(h, off, sizeof off, 2), HIPREDUCE_F64, &r,
+                                                                  HIPREDUCE_RESULT_HOST);
+            ++checks;
+            if (st != HIPREDUCE_STATUS_SUCCESS || r != 0)
+                FAIL("%s, %s: one segment: %s, 0x%llx, not +0.0", what, hipreduce_dtype_name(in), hipreduce_status_string(st),
+                     (unsigned long long)r);
+            check(what, in, x, NULL, n);
+        }
+        free(x), free(order);
+    }
+}
+
 /* Other thread counts (cpu), rows, columns and segments: the bits of the full call on each slice. */
 static void shape_cases(void)
 {
@@ -432,6 +484,7 @@ int main(int argc, char** argv)
     cancel_cases();
     adversarial_cases();
     shape_cases();
+    run_cases();
     random_cases();
     if (gpu) hipreduce_destroy(gpu);
     hipreduce_destroy(cpu);
