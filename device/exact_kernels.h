@@ -8,9 +8,7 @@
  * narrow the tile's sum is exact in f64 (direct) or, up to about twice the range, exact as two
  * f64 sums of the terms split at a fixed bit by (t + C) - C (ulp-aligned high parts, and the
  * rest). Either way the tile leaves one or two exact f64 values, which three lanes add as 32-bit
- * pieces into the block's shared int64 digits (integer atomics commute: no order shows); direct
- * and narrow sums first wait in each lane's run of tiles (exact_tiles.h's exact_defer), which
- * goes to the digits as one value when its tiles' windows drift apart or the slice ends. Tiles
+ * pieces into the block's shared int64 digits (integer atomics commute: no order shows). Tiles
  * with a wide range, an inf or NaN, f64 subnormals, f64 products out of the two-product's range,
  * or no nonzero term (the sign of an exact zero) go term by term instead: f16/bf16/f32 sums into
  * each lane's f64 bins in shared memory (device/exact_bins.h), flushed into the digits now and
@@ -206,7 +204,6 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         exact_cols_init<In, Dot>(cols, used);
         exact_zero(acc, shared_flags);
         exact_bins bins = exact_bins_init<In, Dot>(slots);
-        exact_defer d = exact_defer_init();
         constexpr int warps = HR_TILE_LANES / W, N = exact_kind<In, Dot>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
         const uint64_t tiles = (a.s.count + N - 1) / N, blocks = gridDim.x;
@@ -218,11 +215,10 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if (first >= tiles) break;
             const uint64_t t = first + warp, after = t + blocks * warps;
             if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
-            if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, d, cur, t, a.s.count, lane);
+            if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
             cur = next;
             exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
         }
-        exact_defer_flush<W>(exact_to_digits{acc, lane}, d);
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);
         exact_drain<In, Dot, W>(acc, cols, __syncthreads_or(used != 0));
@@ -272,7 +268,7 @@ __device__ __forceinline__ bool exact_slice_quick(const exact_slices_args& a, co
     exact_fetch<In, false, W>(raw, s, 0, lane);
     double v = 0;
     int values = 0;
-    if (exact_sum_group<In, W>(raw, [&](double x) { v = x, ++values; }, nullptr) != EXACT_DONE || values != 1) return false;
+    if (exact_sum_group<In, W>(raw, [&](double x) { v = x, ++values; }) != EXACT_DONE || values != 1) return false;
     /* v is exact, a nonzero term among the sums: an exact zero is +0.0 (the chains start at +0.0) */
     const float f = (float)v; /* round to nearest even, inf past the largest */
     if (lane == 0) exact_store(a.result, r, a.out, a.out == HIPREDUCE_F64 ? exact_bits(v) : __builtin_bit_cast(uint32_t, f));
@@ -325,16 +321,14 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 const exact_slice s = slice_of(r);
                 const uint64_t tiles = (s.count + N - 1) / N;
                 uint32_t flags = 0;
-                exact_defer d = exact_defer_init();
                 for (uint64_t k = 0; k * warps < tiles; ++k) {
                     if (k * warps + warp < tiles) {
                         exact_raw<In, false> raw;
                         exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
-                        exact_tile<In, false, W>(acc, cols, &used, flags, bins, d, raw, k * warps + warp, s.count, lane);
+                        exact_tile<In, false, W>(acc, cols, &used, flags, bins, raw, k * warps + warp, s.count, lane);
                     }
                     exact_round_done<In, false, W>(acc, cols, &used, k, a.lo, a.hi);
                 }
-                exact_defer_flush<W>(exact_to_digits{acc, lane}, d);
                 if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
                 atomicOr(&shared_flags, flags);
                 exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));

@@ -119,47 +119,6 @@ __device__ __forceinline__ void exact_split(const Sink& sink, int ec, const Term
     sink(exact_warp_sum<W>(sl[0] + sl[1]));
 }
 
-/* A lane's running sum of its tiles' direct and narrow sums (exact_group), out of the digits until
- * one more tile could make it inexact: the warp's shuffles and digit adds once a run of tiles, not
- * once a tile. The run's tiles' exponent fields span [lo, hi] (the terms' format, every tile of a
- * kernel the same), `tiles` of them: every value added is a multiple of the least term's bit
- * 2^(lo - Shift - 1022 - P), each lane's below tiles M 2^(hi - Shift - 1022), so every partial sum,
- * a lane's and the warp's (N = M W), stays exact while tiles N 2^(hi - lo + P) <= 2^53.
- * Warp-uniform but the lane's a. */
-struct exact_defer {
-    double a;
-    int hi, lo;
-    uint32_t tiles;
-};
-__device__ __forceinline__ exact_defer exact_defer_init() { return exact_defer{0.0, 0, EXACT_BAD, 0}; }
-
-/* The run's sum (the warp's, exact) to the sink, the run emptied (every lane of the warp calls it). */
-template <int W, class Sink> __device__ __forceinline__ void exact_defer_flush(const Sink& sink, exact_defer& d)
-{
-    if (d.tiles) sink(exact_warp_sum<W>(d.a));
-    d = exact_defer_init();
-}
-
-/* A tile's exact lane sums v (fields [emin, emax], exact_group's rules) into the run, which is
- * flushed first where they would not fit; without a run (d null), the warp's sum to the sink. */
-template <int P, int LOGN, int W, class Sink>
-__device__ __forceinline__ void exact_put(const Sink& sink, exact_defer* d, int emax, int emin, double v)
-{
-    if (!d) {
-        sink(exact_warp_sum<W>(v));
-        return;
-    }
-    const uint32_t tiles = d->tiles + 1;
-    const int hi = emax > d->hi ? emax : d->hi, lo = emin < d->lo ? emin : d->lo;
-    const int logt = tiles == 1 ? 0 : 32 - hr_clz32(tiles - 1); /* ceil(log2(tiles)) */
-    if (hi - lo + P + LOGN + logt > 53) { /* a run of this tile alone fits: exact_group's rules */
-        exact_defer_flush<W>(sink, *d);
-        d->hi = emax, d->lo = emin, d->tiles = 1, d->a = v;
-        return;
-    }
-    d->hi = hi, d->lo = lo, d->tiles = tiles, d->a += v;
-}
-
 /* One group of M terms a lane (term(j): exact values with at most P significant bits, the
  * warp's exponent fields emax, emin (over nonzero terms) in a format of bias 1023 - Shift),
  * N = 2^LOGN terms in the warp (EXACT_*). A term is m 2^(e - Shift - 1022 - P), m < 2^P, so with
@@ -172,10 +131,9 @@ __device__ __forceinline__ void exact_put(const Sink& sink, exact_defer* d, int 
  *  - Narrow (f16/bf16 terms as f32): first, each lane's sum in f32, exact while M 2^(range + P)
  *    <= 2^24 (the least bit, >= 2^-133, lies on f32's grid) and M 2^(emax - Shift - 1022) <=
  *    2^128 (no overflow), then the warp's sum of those in f64: one conversion a term.
- * Every partial sum of a subset of the terms is exact too: a lane sums in independent chains.
- * The direct and narrow sums go through exact_put (a run d, or none). */
+ * Every partial sum of a subset of the terms is exact too: a lane sums in independent chains. */
 template <int M, int P, int LOGN, int Shift, int W, bool Narrow, class Term, class Sink>
-__device__ __forceinline__ int exact_group(const Sink& sink, exact_defer* d, int emax, int emin, const Term& term)
+__device__ __forceinline__ int exact_group(const Sink& sink, int emax, int emin, const Term& term)
 {
     if (emax == EXACT_BAD) return EXACT_SLOW;
     if (emax == 0) return EXACT_ZERO;
@@ -186,7 +144,7 @@ __device__ __forceinline__ int exact_group(const Sink& sink, exact_defer* d, int
             float s[4] = {0, 0, 0, 0};
 #pragma unroll
             for (int j = 0; j < M; ++j) s[j % 4] += term(j);
-            exact_put<P, LOGN, W>(sink, d, emax, emin, (double)((s[0] + s[1]) + (s[2] + s[3])));
+            sink(exact_warp_sum<W>((double)((s[0] + s[1]) + (s[2] + s[3]))));
             return EXACT_DONE;
         }
     }
@@ -194,7 +152,7 @@ __device__ __forceinline__ int exact_group(const Sink& sink, exact_defer* d, int
         double s[4] = {0, 0, 0, 0};
 #pragma unroll
         for (int j = 0; j < M; ++j) s[j % 4] += term(j);
-        exact_put<P, LOGN, W>(sink, d, emax, emin, (s[0] + s[1]) + (s[2] + s[3]));
+        sink(exact_warp_sum<W>((s[0] + s[1]) + (s[2] + s[3])));
         return EXACT_DONE;
     }
     if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
@@ -378,7 +336,7 @@ __device__ HR_NOINLINE exact_lane exact_slow(unsigned long long* acc, uint32_t* 
 /* A sum tile's group (every lane of the warp calls it): the window from the input's own exponent
  * fields, the terms converted as summed; exact_group's result, its values to sink. */
 template <int In, int W, class Sink>
-__device__ __forceinline__ int exact_sum_group(const exact_raw<In, false>& r, const Sink& sink, exact_defer* d)
+__device__ __forceinline__ int exact_sum_group(const exact_raw<In, false>& r, const Sink& sink)
 {
     using X = exact_kind<In, false>;
     constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
@@ -405,14 +363,14 @@ __device__ __forceinline__ int exact_sum_group(const exact_raw<In, false>& r, co
         if constexpr (narrow) return In == HIPREDUCE_F16 ? hr_f16_to_f32((uint16_t)exact_x(r, j)) : hr_bf16_to_f32((uint16_t)exact_x(r, j));
         else return exact_widen<In>(exact_x(r, j));
     };
-    return exact_group<K, X::P, LOGN, shift, W, narrow>(sink, d, emax, emin, term);
+    return exact_group<K, X::P, LOGN, shift, W, narrow>(sink, emax, emin, term);
 }
 
 /* A fetched tile into the digits or the columns (every lane of the warp calls it). */
 template <int In, bool Dot, int W>
 __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* cols, uint32_t* used, uint32_t& flags,
-                                           exact_bins& bins, exact_defer& d, const exact_raw<In, Dot>& r, uint64_t tile,
-                                           uint64_t count, int lane)
+                                           exact_bins& bins, const exact_raw<In, Dot>& r, uint64_t tile, uint64_t count,
+                                           int lane)
 {
     using X = exact_kind<In, Dot>;
     constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
@@ -442,8 +400,8 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* co
         const auto tl = [&](int j) { return lo[j]; };
         for (int g = 0; g < 2; ++g) emax[g] = exact_warp_max<W>(emax[g]), emin[g] = exact_warp_min<W>(emin[g]);
         const exact_to_digits sink{acc, lane};
-        const int a = exact_group<K, 53, LOGN, 0, W, false>(sink, nullptr, emax[0], emin[0], th);
-        const int b = a >= EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W, false>(sink, nullptr, emax[1], emin[1], tl);
+        const int a = exact_group<K, 53, LOGN, 0, W, false>(sink, emax[0], emin[0], th);
+        const int b = a >= EXACT_SLOW ? EXACT_SLOW : exact_group<K, 53, LOGN, 0, W, false>(sink, emax[1], emin[1], tl);
         how = a >= EXACT_SLOW ? EXACT_SLOW : b >= EXACT_SLOW ? EXACT_LO : a;
     } else if constexpr (Dot) { /* products of f16/bf16/f32: exact f64 values */
         double t[K];
@@ -456,9 +414,9 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* co
         int emax, emin;
         exact_window<HIPREDUCE_F64, W>(kmax, kmin, emax, emin);
         const auto term = [&](int j) { return t[j]; };
-        how = exact_group<K, X::P, LOGN, 0, W, false>(exact_to_digits{acc, lane}, &d, emax, emin, term);
+        how = exact_group<K, X::P, LOGN, 0, W, false>(exact_to_digits{acc, lane}, emax, emin, term);
     } else {
-        how = exact_sum_group<In, W>(r, exact_to_digits{acc, lane}, &d);
+        how = exact_sum_group<In, W>(r, exact_to_digits{acc, lane});
     }
     if (how == EXACT_DONE) {
         flags |= HR_EXACT_NONNEG; /* a nonzero term: the zero's sign cannot matter */

@@ -62,13 +62,11 @@ template <class T> using hr_alias = T;
 #define HR_NOINLINE __noinline__
 #endif
 
-/* The index of the lowest set bit of a nonzero word; the leading zero bits of a nonzero word. */
+/* The index of the lowest set bit of a nonzero word. */
 #if defined(__CUDA_ARCH__)
 __device__ __forceinline__ int hr_ctz64(unsigned long long v) { return __ffsll((long long)v) - 1; }
-__device__ __forceinline__ int hr_clz32(uint32_t v) { return __clz((int)v); }
 #else
 __device__ __forceinline__ int hr_ctz64(unsigned long long v) { return __builtin_ctzll(v); }
-__device__ __forceinline__ int hr_clz32(uint32_t v) { return __builtin_clz(v); }
 #endif
 
 /* The width prologue of every kernel (see the top of this file). */

@@ -9,7 +9,7 @@
 # hipreduce_test_segments' GPU run (rows, ragged segments, every length distribution through the
 # three balanced launches, columns; no giant segment), its smoke profile under racecheck (every
 # fourth triple; racecheck is the slowest tool), the emulator's profiles for hipreduce_test_exact's
-# GPU run (sum_exact, dot_exact). TOOLS picks the tools.
+# GPU run (sum_exact, dot_exact). TOOLS picks the tools; SUITES=regex the suites (e.g. 'segments|exact').
 set -uo pipefail
 build=${1:?usage: test/sanitize.sh BUILD_DIR [LOG_DIR]}
 logs=${2:-$build/sanitize}
@@ -18,6 +18,7 @@ status=0
 for exe in "$build"/test/hipreduce_test_gpu "$build"/test/hipreduce_test_gpu_algorithms "$build"/test/hipreduce_test_typed \
     "$build"/test/hipreduce_test_segments "$build"/test/hipreduce_test_exact; do
     [ -x "$exe" ] || continue
+    [[ "$(basename "$exe")" =~ ${SUITES:-.} ]] || continue
     args=()
     [ "$(basename "$exe")" = hipreduce_test_gpu_algorithms ] && args=(sanitize)
     [ "$(basename "$exe")" = hipreduce_test_typed ] && args=(gpu)

@@ -308,15 +308,14 @@ static void adversarial_cases(void)
     }
 }
 
-/* Runs of tiles (the GPU's exact_defer, exact_tiles.h): the lane sums of a warp's direct and narrow
- * tiles add up in f64 until the windows drift apart (kind 0: a scale drawn for each tile) or the
- * count of tiles would overflow f64's 53 bits (kind 1, f32: every tile at the direct path's edge
- * at width 32, positive, most terms in its top binade). The last half is the first negated, its
- * tiles shuffled, so the exact sum is +0.0 and a rounding anywhere shows; between the halves, 8
- * tiles far above (4 and their negations) end each warp's run of the first half (a block's 8
- * warps at width 32). The full call and one segment over it (the block's warps: long runs).
- * Tiles of 128 bytes a lane at width 32, as the GPU's. */
-static void run_cases(void)
+/* Tiles of narrow windows (each at the direct or narrow path's edge) at scales that drift from
+ * tile to tile (kind 0: a scale drawn for each tile) or stay (kind 1, f32: positive, most terms in
+ * the tile's top binade, so that a warp's tiles together need more than f64's 53 bits). The last
+ * half is the first negated, its tiles shuffled, so the exact sum is +0.0 and a rounding anywhere
+ * shows; between the halves, 8 tiles far above (4 and their negations). The full call and one
+ * segment over it (a block's warps, many tiles each). Tiles of 128 bytes a lane at width 32, as
+ * the GPU's. */
+static void cancelling_tile_cases(void)
 {
     hipreduce_handle h = gpu ? gpu : cpu;
     for (int d = 0; d < 3; ++d) {
@@ -345,7 +344,7 @@ static void run_cases(void)
             for (uint64_t t = 0; t < half; ++t)
                 for (uint64_t i = 0; i < tile; ++i)
                     xr_set_bits(in, x, (half + 8 + t) * tile + i, xr_bits(in, x, order[t] * tile + i) ^ sign);
-            const char* what = kind ? "a run's count of tiles" : "runs of drifting windows";
+            const char* what = kind ? "tiles at one scale, cancelling" : "tiles at drifting scales, cancelling";
             uint64_t off[2] = {0, n}, r = 1;
             const hipreduce_status st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), 1,
                                                                   (const uint64_t*)on(h, off, sizeof off, 2), HIPREDUCE_F64, &r,
@@ -484,7 +483,7 @@ int main(int argc, char** argv)
     cancel_cases();
     adversarial_cases();
     shape_cases();
-    run_cases();
+    cancelling_tile_cases();
     random_cases();
     if (gpu) hipreduce_destroy(gpu);
     hipreduce_destroy(cpu);
