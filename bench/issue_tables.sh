@@ -61,6 +61,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     case_run exact_half "$round" -- --ops=sum_exact --dtypes=f16,bf16 --out=f32 --sizes=2^28 --ceiling=same "${r[@]}"
     case_run dot_exact "$round" -- --ops=dot_exact --dtypes=f32,f64 --out=same --sizes=2^27 "${r[@]}"
     case_run exact_rows "$round" -- --shape=rows --dims=65536x1024,262144x256,16384x4096 --ops=sum_exact --dtypes=f32,bf16 --out=f32 "${r[@]}"
+    case_run exact_rows_f64 "$round" -- --shape=rows --dims=65536x512,262144x100 --ops=sum_exact --dtypes=f64 --out=f64 "${r[@]}"
     case_run exact_ragged "$round" HIPREDUCE_BENCH_LENGTHS=uniform -- --shape=ragged --dims=65536x2048 --ops=sum_exact --dtypes=f32 --out=f32 "${r[@]}"
     for fill in binades alternating cancel; do
         case_run "adversarial_$fill" "$round" HIPREDUCE_BENCH_VALUES=$fill -- --ops=sum_exact,dot_exact --dtypes=f32,f64 --out=same \

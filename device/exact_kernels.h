@@ -252,9 +252,10 @@ struct exact_slices_args {
 };
 
 /* An empty slice (+0.0), or one of at most one tile whose tile takes exact_group's direct (or
- * narrow) path: its exact sum is one f64, which the warp rounds into result r itself (f32 and f64
- * results: one rounding; f16/bf16 results, accumulator words and every other tile go the block's
- * way). Every lane of the warp calls it; whether the result is stored. */
+ * narrow) path or its split path: its exact sum is one f64 or the sum of two, which the warp rounds
+ * into result r itself (f32 and f64 results: one rounding; f16/bf16 results, accumulator words and
+ * every other tile go the block's way). Every lane of the warp calls it; whether the result is
+ * stored. */
 template <int In, int W>
 __device__ __forceinline__ bool exact_slice_quick(const exact_slices_args& a, const exact_slice& s, uint64_t r, int lane)
 {
@@ -266,12 +267,25 @@ __device__ __forceinline__ bool exact_slice_quick(const exact_slices_args& a, co
     if ((a.out != HIPREDUCE_F32 && a.out != HIPREDUCE_F64) || s.count > (uint64_t)(exact_kind<In, false>::K * W)) return false;
     exact_raw<In, false> raw;
     exact_fetch<In, false, W>(raw, s, 0, lane);
-    double v = 0;
+    double v0 = 0, v1 = 0; /* the values in the order given (a direct or narrow sum: v0 alone) */
     int values = 0;
-    if (exact_sum_group<In, W>(raw, [&](double x) { v = x, ++values; }) != EXACT_DONE || values != 1) return false;
-    /* v is exact, a nonzero term among the sums: an exact zero is +0.0 (the chains start at +0.0) */
-    const float f = (float)v; /* round to nearest even, inf past the largest */
-    if (lane == 0) exact_store(a.result, r, a.out, a.out == HIPREDUCE_F64 ? exact_bits(v) : __builtin_bit_cast(uint32_t, f));
+    const auto sink = [&](double x) {
+        v1 = values ? x : v1;
+        v0 = values ? v0 : x;
+        ++values;
+    };
+    if (exact_sum_group<In, W>(raw, sink) != EXACT_DONE) return false;
+    /* exact values, a nonzero term among the sums: an exact zero is +0.0 (the chains start at +0.0);
+     * their sum rounded to nearest even in f64 (inf past the largest), or to odd where an f32
+     * result follows, so that rounding it to f32 is the one rounding of the exact sum: TwoSum's
+     * error says whether, and which way, the f64 sum was inexact */
+    const double sum = v0 + v1, z = sum - v0, err = (v0 - (sum - z)) + (v1 - z);
+    uint64_t bits = exact_bits(sum);
+    if (a.out == HIPREDUCE_F32) {
+        if (err != 0 && (bits & 1) == 0) bits = (err > 0) == (sum > 0) ? bits + 1 : bits - 1; /* its magnitude's odd neighbour */
+        bits = __builtin_bit_cast(uint32_t, (float)exact_double(bits));
+    }
+    if (lane == 0) exact_store(a.result, r, a.out, bits);
     return true;
 }
 

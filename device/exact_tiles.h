@@ -193,11 +193,17 @@ __device__ __forceinline__ void exact_fetch(exact_raw<In, Dot>& r, const exact_s
         return;
     }
 #pragma unroll
-    for (int c = 0; c < X::chunks; ++c) {
+    for (int c = 0; c < X::chunks; ++c) { /* the last tile: 16-byte loads of the chunks wholly inside */
+        const uint64_t first = base + (uint64_t)(c * W + lane) * X::per_chunk;
+        if (s.vec && first + X::per_chunk <= s.count) {
+            r.x[c] = hr_load16_input(s.x + first * X::bytes);
+            if constexpr (Dot) r.y[c] = hr_load16_input(s.y + first * X::bytes);
+            continue;
+        }
         uint32_t wx[4] = {0, 0, 0, 0}, wy[4] = {0, 0, 0, 0};
 #pragma unroll
         for (int e = 0; e < X::per_chunk; ++e) {
-            const uint64_t i = base + (uint64_t)(c * W + lane) * X::per_chunk + e;
+            const uint64_t i = first + e;
             if (i >= s.count) continue;
             const uint64_t vx = exact_load<In>(s.x + i * s.step), vy = Dot ? exact_load<In>(s.y + i * s.step) : 0;
             if (X::bytes == 8) wx[2 * e] = (uint32_t)vx, wx[2 * e + 1] = (uint32_t)(vx >> 32);

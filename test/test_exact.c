@@ -308,6 +308,51 @@ static void adversarial_cases(void)
     }
 }
 
+/* Rows of at most one tile, which a warp rounds itself where the tile takes the direct, narrow or
+ * split path: f32 rows of 1, 2^-24 and +-2^-60 (the split path; 1 + 2^-24 is halfway between two
+ * f32 values, so the f64 sum of the split's two values, 1 + 2^-24, would round to the even one
+ * both ways), and f64 rows of 3 to 513 elements over 1 and over 30 binades (the split path up to
+ * one tile, 512 at width 32), each against the full call on the row. */
+static void short_row_cases(void)
+{
+    hipreduce_handle h = gpu ? gpu : cpu;
+    float t[6 * 3];
+    uint32_t tr[6];
+    for (int q = 0; q < 6; ++q) {
+        const float v[3] = {1.0f, 0x1p-24f, q & 1 ? -0x1p-60f : 0x1p-60f};
+        for (int k = 0; k < 3; ++k) t[q * 3 + k] = v[(k + q / 2) % 3];
+    }
+    hipreduce_status st = hipreduce_reduce_axis(h, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, on(h, t, sizeof t, 0), 6, 3, 1,
+                                                HIPREDUCE_F32, tr, HIPREDUCE_RESULT_HOST);
+    if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("f32 tie rows: %s", hipreduce_status_string(st));
+    for (int q = 0; q < 6; ++q) {
+        ++checks;
+        if (tr[q] != (q & 1 ? 0x3f800000u : 0x3f800001u))
+            FAIL("f32 row %d of 1, 2^-24, %s2^-60: 0x%08x, want 0x%08x", q, q & 1 ? "-" : "", tr[q], q & 1 ? 0x3f800000u : 0x3f800001u);
+    }
+    const uint64_t n = 1 << 16;
+    unsigned char* x = malloc(n * 8);
+    for (int spread = 0; spread < 2; ++spread) {
+        for (uint64_t i = 0; i < n; ++i) xr_set_bits(HIPREDUCE_F64, x, i, random_float(HIPREDUCE_F64, 1000, spread ? 1029 : 1023));
+        static const uint64_t lens[] = {3, 100, 512, 513};
+        for (int k = 0; k < 4; ++k) {
+            const uint64_t len = lens[k], m = n / len;
+            uint64_t* r = malloc(m * 8);
+            st = hipreduce_reduce_axis(h, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, on(h, x, n * 8, 0), m, len, 1, HIPREDUCE_F64, r,
+                                       HIPREDUCE_RESULT_HOST);
+            if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("f64 rows of %llu: %s", (unsigned long long)len, hipreduce_status_string(st));
+            for (uint64_t q = 0; q < m; q += m / 64 + 1) {
+                ++checks;
+                if (r[q] != library(HIPREDUCE_F64, HIPREDUCE_F64, x + q * len * 8, NULL, len))
+                    FAIL("f64 row %llu of %llu (%s): differs from its full call", (unsigned long long)q, (unsigned long long)len,
+                         spread ? "30 binades" : "1 binade");
+            }
+            free(r);
+        }
+    }
+    free(x);
+}
+
 /* Tiles of narrow windows (each at the direct or narrow path's edge) at scales that drift from
  * tile to tile (kind 0: a scale drawn for each tile) or stay (kind 1, f32: positive, most terms in
  * the tile's top binade, so that a warp's tiles together need more than f64's 53 bits). The last
@@ -390,6 +435,21 @@ static void shape_cases(void)
                     FAIL("%s: column (%llu, %llu) differs from its full call", hipreduce_dtype_name(in),
                          (unsigned long long)o, (unsigned long long)i);
             }
+        /* rows shorter than a tile, 16-byte aligned or every other one (258: a last partial chunk) */
+        for (uint64_t len = 256; len <= 258; len += 2) {
+            const uint64_t m = n / len;
+            uint64_t* mr = malloc(m * 8);
+            st = hipreduce_reduce_axis(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), m, len, 1, out, mr,
+                                       HIPREDUCE_RESULT_HOST);
+            if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("rows of %llu: %s", (unsigned long long)len, hipreduce_status_string(st));
+            for (uint64_t q = 0; q < m; q += 7) {
+                ++checks;
+                if (xr_bits(out, mr, q) != library(in, out, x + q * len * (uint64_t)b, NULL, len))
+                    FAIL("%s: row %llu of %llu differs from its full call", hipreduce_dtype_name(in), (unsigned long long)q,
+                         (unsigned long long)len);
+            }
+            free(mr);
+        }
         /* rows: [n / 701][701] */
         const uint64_t rows = n / 701;
         uint64_t* rr = malloc(rows * 8);
@@ -483,6 +543,7 @@ int main(int argc, char** argv)
     cancel_cases();
     adversarial_cases();
     shape_cases();
+    short_row_cases();
     cancelling_tile_cases();
     random_cases();
     if (gpu) hipreduce_destroy(gpu);
