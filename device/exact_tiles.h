@@ -216,6 +216,85 @@ __device__ __forceinline__ void exact_fetch(exact_raw<In, Dot>& r, const exact_s
     }
 }
 
+/* Where a warp's tiles come from, in its order (tile t, then t + stride, ...), one tile's loads in
+ * flight ahead of the one it sums: `begin` with its first tile, then `take` each tile in turn
+ * (every lane of the warp calls them, while t < tiles). In registers: the next tile loads while
+ * this one is summed. */
+template <int In, bool Dot, int W> struct exact_feed_regs {
+    exact_raw<In, Dot> next;
+    __device__ __forceinline__ void begin(const exact_slice& s, uint64_t t, uint64_t, uint64_t tiles, int lane)
+    {
+        if (t < tiles) exact_fetch<In, Dot, W>(next, s, t, lane);
+    }
+    __device__ __forceinline__ void take(exact_raw<In, Dot>& r, const exact_slice& s, uint64_t t, uint64_t stride,
+                                         uint64_t tiles, int lane)
+    {
+        r = next;
+        if (t + stride < tiles) exact_fetch<In, Dot, W>(next, s, t + stride, lane);
+    }
+};
+
+/* Through shared memory (vec slices, sm_90 on): two slots a warp that the copy engine fills, a
+ * whole tile a copy, so that while a tile is summed the next two are in flight (twice the
+ * registers' bytes, no load instructions; the f16/bf16 sums, whose tiles take the most
+ * instructions, waited on their loads with one in flight: docs/BENCHMARKS.md). Lane 0 starts a
+ * slot's copy once the warp has read it; a last, partial tile loads when taken. ring: the warp's
+ * 2 x rows x W chunks, then its 2 barriers. */
+template <int In, bool Dot> struct exact_ring_kind {
+    static constexpr int rows = exact_kind<In, Dot>::chunks * (Dot ? 2 : 1); /* x's chunks, then y's */
+    static constexpr unsigned bytes = HR_TILE_LANES / 32 * (2 * rows * 16u * 32 + 16); /* a block's (W = 32: CUDA) */
+};
+#if defined(HR_BULK_COPY)
+template <int In, bool Dot, int W> struct exact_feed_ring {
+    uint4* ring;
+    uint64_t* bars;
+    unsigned phase; /* bit s: the parity slot s's next copy completes */
+    int slot;
+    static constexpr int rows = exact_ring_kind<In, Dot>::rows;
+    static constexpr unsigned input_bytes = exact_kind<In, Dot>::chunks * 16u * W; /* one input's tile */
+    __device__ __forceinline__ static bool whole(const exact_slice& s, uint64_t t) { return (t + 1) * exact_kind<In, Dot>::K * W <= s.count; }
+    __device__ __forceinline__ void fill(const exact_slice& s, uint64_t t, int to, int lane) const
+    {
+        if (lane != 0 || !whole(s, t)) return;
+        const uint64_t at = t * input_bytes;
+        hr_bulk_arm(bars + to, (Dot ? 2 : 1) * input_bytes);
+        hr_bulk_copy(ring + to * rows * W, s.x + at, input_bytes, bars + to);
+        if constexpr (Dot) hr_bulk_copy(ring + (to * rows + exact_kind<In, Dot>::chunks) * W, s.y + at, input_bytes, bars + to);
+    }
+    __device__ __forceinline__ void begin(const exact_slice& s, uint64_t t, uint64_t stride, uint64_t tiles, int lane)
+    {
+        slot = 0, phase = 0;
+        if (lane == 0) hr_bulk_init(bars), hr_bulk_init(bars + 1);
+        hr_syncwarp();
+        if (t < tiles) fill(s, t, 0, lane);
+        if (t + stride < tiles) fill(s, t + stride, 1, lane);
+    }
+    __device__ __forceinline__ void take(exact_raw<In, Dot>& r, const exact_slice& s, uint64_t t, uint64_t stride,
+                                         uint64_t tiles, int lane)
+    {
+        using X = exact_kind<In, Dot>;
+        if (whole(s, t)) {
+            hr_bulk_wait(bars + slot, phase >> slot & 1);
+            phase ^= 1u << slot;
+            const uint4* row = ring + slot * rows * W + lane;
+#pragma unroll
+            for (int c = 0; c < X::chunks; ++c) {
+                r.x[c] = row[c * W];
+                if constexpr (Dot) r.y[c] = row[(X::chunks + c) * W];
+            }
+        } else {
+            exact_fetch<In, Dot, W>(r, s, t, lane);
+        }
+        if (t + 2 * stride < tiles) {
+            hr_syncwarp(); /* every lane's reads of the slot before the copy that refills it */
+            if (lane == 0) hr_bulk_reuse();
+            fill(s, t + 2 * stride, slot, lane);
+        }
+        slot ^= 1;
+    }
+};
+#endif
+
 /* The raw elements' bits. */
 template <int In, bool Dot> __device__ __forceinline__ uint64_t exact_x(const exact_raw<In, Dot>& r, int j)
 {
