@@ -177,7 +177,6 @@ struct exact_full_args {
     hr_exact* merged;           /* the merged accumulator (always written) */
     void* result;               /* null: leave the accumulator only */
     int out, words;             /* words > 0: the result is the accumulator's words (exact_finish) */
-    bool ring;                  /* tiles through shared memory (exact_feed_ring; vec slices, CUDA sm_80 on) */
 };
 
 /* The kernels' launch bounds. CUDA: HR_EXACT_BLOCKS (2) blocks an SM, i.e. at most 128 registers,
@@ -209,31 +208,16 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
         const uint64_t tiles = (a.s.count + N - 1) / N, blocks = gridDim.x;
         uint32_t flags = 0;
-        const auto rounds = [&](auto& feed) { /* the block's tiles, round by round */
-            feed.begin(a.s, blockIdx.x * warps + warp, blocks * warps, tiles, lane);
-            for (uint64_t r = 0;; ++r) {
-                const uint64_t first = (r * blocks + blockIdx.x) * warps; /* the same in the whole block */
-                if (first >= tiles) break;
-                const uint64_t t = first + warp;
-                if (t < tiles) {
-                    exact_raw<In, Dot> cur;
-                    feed.take(cur, a.s, t, blocks * warps, tiles, lane);
-                    exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
-                }
-                exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
-            }
-        };
-#if defined(HR_BULK_COPY)
-        if (a.ring) { /* the launch's dynamic shared memory: exact_ring_kind's bytes */
-            HR_DYNAMIC_SHARED(uint4, exact_ring);
-            constexpr int chunks = 2 * exact_ring_kind<In, Dot>::rows * W; /* a warp's */
-            exact_feed_ring<In, Dot, W> feed{exact_ring + warp * chunks, (uint64_t*)(exact_ring + warps * chunks) + 2 * warp, 0, 0};
-            rounds(feed);
-        } else
-#endif
-        {
-            exact_feed_regs<In, Dot, W> feed;
-            rounds(feed);
+        exact_raw<In, Dot> cur, next; /* this round's tile, and the next one's loads in flight */
+        if (blockIdx.x * warps + warp < tiles) exact_fetch<In, Dot, W>(cur, a.s, blockIdx.x * warps + warp, lane);
+        for (uint64_t r = 0;; ++r) {
+            const uint64_t first = (r * blocks + blockIdx.x) * warps; /* the same in the whole block */
+            if (first >= tiles) break;
+            const uint64_t t = first + warp, after = t + blocks * warps;
+            if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
+            if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
+            cur = next;
+            exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
         }
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);

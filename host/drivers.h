@@ -33,14 +33,13 @@ inline uint64_t resident_blocks(const device_info& dev) { return (uint64_t)dev.s
 /* Blocks of Kernel (HR_TILE_LANES threads each) resident on one SM at once: the runtime's
  * occupancy, asked once per kernel and process (a device of another architecture in the same
  * process gets the first one's count: a grid size, never the bits); `fallback` where there is
- * none (the emulator) or the query fails; with `dynamic_shared` bytes a block (the same at every
- * call). Sizes the grids of one resident wave. */
-template <auto Kernel> uint64_t kernel_blocks_per_sm(int fallback, size_t dynamic_shared = 0)
+ * none (the emulator) or the query fails. Sizes the grids of one resident wave. */
+template <auto Kernel> uint64_t kernel_blocks_per_sm(int fallback)
 {
-    static const int blocks = [=] {
+    static const int blocks = [] {
         int n = 0;
 #if !defined(HIPREDUCE_BACKEND_EMU)
-        if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, HR_TILE_LANES, dynamic_shared) != hipSuccess) {
+        if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, HR_TILE_LANES, 0) != hipSuccess) {
             n = 0;
             (void)hipGetLastError(); /* not the launch's error */
         }

@@ -4,9 +4,6 @@
  * exact_slices_kernel (no workspace). device/exact_kernels.h says how the sums stay exact. */
 #include "exact_driver.h"
 
-#include <atomic>
-#include <stdlib.h>
-
 #include "exact_kernels.h"
 
 namespace hr {
@@ -18,40 +15,9 @@ namespace {
  * 2 fit: 4 waves) left SMs idle at the end and 4x the blocks' digits for the last block to add
  * (ncu, f32 at 2^28: the SMs active 87% of the kernel's time). The runtime's occupancy
  * (host/drivers.h; the emulator has none: HR_EXACT_BLOCKS, the CUDA launch bound's). */
-template <int In, bool Dot, int W> uint64_t exact_blocks_per_sm(bool ring)
+template <int In, bool Dot, int W> uint64_t exact_blocks_per_sm()
 {
-    return kernel_blocks_per_sm<exact_full_kernel<In, Dot, W>>((int)HR_EXACT_BLOCKS, ring ? exact_ring_kind<In, Dot>::bytes : 0);
-}
-
-/* Whether the full reduction's tiles may come through shared memory on this device (exact_feed_ring:
- * CUDA, the kernel compiled for compute capability 9 on (its PTX's: an 80-virtual build JIT-compiled
- * for an H100 has no ring), allowed exact_ring_kind's dynamic shared memory, above the 48 KiB a
- * launch gets unasked, and as much shared memory an SM as it has, for HR_EXACT_BLOCKS of them;
- * asked once per kernel and device, ordinals below 64). */
-template <int In, bool Dot, int W> bool exact_ring_allowed(const device_info& dev)
-{
-#if defined(HIPREDUCE_BACKEND_CUDA)
-    static std::atomic<uint64_t> allowed{0}, refused{0};
-    if (dev.major < 9 || dev.ordinal < 0 || dev.ordinal >= 64 || getenv("HR_X_NORING")) return false;
-    const uint64_t bit = 1ull << dev.ordinal;
-    if (allowed.load() & bit) return true;
-    if (refused.load() & bit) return false;
-    const auto kernel = exact_full_kernel<In, Dot, W>;
-    cudaFuncAttributes attr;
-    if (cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90 &&
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)exact_ring_kind<In, Dot>::bytes) == cudaSuccess &&
-        (!getenv("HR_X_CARVE") || cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared) ==
-            cudaSuccess)) {
-        allowed.fetch_or(bit);
-        return true;
-    }
-    (void)hipGetLastError(); /* not the launch's error: the registers' feed instead */
-    refused.fetch_or(bit);
-    return false;
-#else
-    (void)dev;
-    return false;
-#endif
+    return kernel_blocks_per_sm<exact_full_kernel<In, Dot, W>>((int)HR_EXACT_BLOCKS);
 }
 
 /* The full reduction's workspace: the merged accumulator at 0 (16-byte aligned), the blocks'
@@ -91,19 +57,17 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
         }
     }
     constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W;
-    const bool ring_allowed = exact_ring_allowed<In, Dot, W>(*c.dev);
-    const full_layout l = layout_of((c.extent + N - 1) / N, lo, hi, c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>(ring_allowed));
+    const full_layout l = layout_of((c.extent + N - 1) / N, lo, hi, c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>());
     need->partials = l.bytes;
     need->counters = 16;
     if (c.size_only) return hipSuccess;
     const unsigned char* x = (const unsigned char*)c.input;
     const unsigned char* y = (const unsigned char*)c.y;
-    const bool vec = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0, ring = vec && ring_allowed;
+    const bool vec = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0;
     exact_full_args a = {{x, y, c.extent, (uint64_t)exact_kind<In, Dot>::bytes, vec}, lo, hi,
                          (int64_t*)(c.workspace + l.digits_at), (uint32_t*)(c.workspace + l.flags_at), c.counters,
-                         (hr_exact*)c.workspace, c.result, c.out_dtype, c.words, ring};
-    const unsigned shared = ring ? exact_ring_kind<In, Dot>::bytes : 0;
-    hipLaunchKernelGGL((exact_full_kernel<In, Dot, W>), dim3((unsigned)l.blocks), dim3(HR_TILE_LANES), shared, c.stream, a);
+                         (hr_exact*)c.workspace, c.result, c.out_dtype, c.words};
+    hipLaunchKernelGGL((exact_full_kernel<In, Dot, W>), dim3((unsigned)l.blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
     return hipGetLastError();
 }
 

@@ -107,46 +107,6 @@ __device__ __forceinline__ uint4 hr_load16_input(const void* p)
 }
 __device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return __ldcg((const uint4*)p); }
 #define HR_HAS_COHERENT_LOAD16 1
-/* Bulk copies from global to shared memory by the copy engine (cp.async.bulk, sm_90 on),
- * HR_BULK_COPY, completing on an mbarrier in shared memory: hr_bulk_init(bar) once (one thread;
- * then a __syncwarp/__syncthreads before others use it); hr_bulk_arm(bar, bytes): one thread arms
- * the barrier's phase with the bytes of the copies that follow; hr_bulk_copy(dst, src, bytes,
- * bar): the same thread starts copying `bytes` (a multiple of 16, both addresses 16-byte aligned)
- * on that phase; hr_bulk_wait(bar, parity): until the phase of
- * that parity completed, the bytes then visible to the waiting thread; hr_bulk_reuse(): orders
- * this thread's (and, after a __syncwarp, its warp's) reads of shared memory before a later bulk
- * copy overwrites it. Where undefined (older GPUs, AMD, the emulator) callers load into registers. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define HR_BULK_COPY 1
-__device__ __forceinline__ unsigned hr_shared_address(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void hr_bulk_init(uint64_t* bar)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n\tfence.mbarrier_init.release.cluster;" ::"r"(hr_shared_address(bar))
-                 : "memory");
-}
-__device__ __forceinline__ void hr_bulk_arm(uint64_t* bar, unsigned bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(hr_shared_address(bar)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void hr_bulk_copy(void* dst, const void* src, unsigned bytes, uint64_t* bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     hr_shared_address(dst)),
-                 "l"(src), "r"(bytes), "r"(hr_shared_address(bar))
-                 : "memory");
-}
-__device__ __forceinline__ void hr_bulk_wait(uint64_t* bar, unsigned parity)
-{
-    const unsigned b = hr_shared_address(bar);
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done)
-                     : "r"(b), "r"(parity)
-                     : "memory");
-}
-__device__ __forceinline__ void hr_bulk_reuse() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-#endif
 template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p)
 {
     if constexpr (std::is_arithmetic<T>::value) {
