@@ -64,23 +64,41 @@ __device__ __forceinline__ void exact_fold(uint32_t key, uint32_t& kmax, uint32_
     kmin = key - 1 < kmin ? key - 1 : kmin;
 }
 
+/* Per-halfword unsigned max, min and wrapping decrement (one instruction each where
+ * HR_HALFWORD_OPS: CUDA). */
+__device__ __forceinline__ uint32_t exact_halves(uint32_t a, uint32_t b, int op)
+{
+    uint32_t r = 0;
+    for (int h = 0; h < 32; h += 16) {
+        const uint32_t x = a >> h & 0xffff, y = b >> h & 0xffff;
+        r |= (op == 0 ? (x > y ? x : y) : op == 1 ? (x < y ? x : y) : (x - 1) & 0xffff) << h;
+    }
+    return r;
+}
+template <bool Max> __device__ __forceinline__ uint32_t exact_extreme2(uint32_t a, uint32_t b)
+{
+#if defined(HR_HALFWORD_OPS)
+    return Max ? hr_vmaxu2(a, b) : hr_vminu2(a, b);
+#else
+    return exact_halves(a, b, Max ? 0 : 1);
+#endif
+}
+
 /* exact_fold of the two 16-bit keys of a word at once (per halfword; the halves are combined
  * when the lane's terms are done). */
 __device__ __forceinline__ void exact_fold2(uint32_t keys, uint32_t& kmax, uint32_t& kmin)
 {
+    kmax = exact_extreme2<true>(kmax, keys);
 #if defined(HR_HALFWORD_OPS)
-    kmax = hr_vmaxu2(kmax, keys);
-    kmin = hr_vminu2(kmin, hr_vsub2(keys, 0x00010001u));
+    kmin = exact_extreme2<false>(kmin, hr_vsub2(keys, 0x00010001u));
 #else
-    uint32_t mx = 0, mn = 0;
-    for (int h = 0; h < 32; h += 16) {
-        const uint32_t k = keys >> h & 0xffff, a = kmax >> h & 0xffff, b = kmin >> h & 0xffff, d = (k - 1) & 0xffff;
-        mx |= (k > a ? k : a) << h;
-        mn |= (d < b ? d : b) << h;
-    }
-    kmax = mx, kmin = mn;
+    kmin = exact_extreme2<false>(kmin, exact_halves(keys, 0, 2));
 #endif
 }
+
+/* A lane folds its keys in EXACT_CHAINS independent chains, merged when its terms are done: one
+ * chain was the tile's longest dependency (a fold a key or word, 32 deep for f16/bf16/f32). */
+enum { EXACT_CHAINS = 4 };
 
 /* The warp's emax and emin (exact_field's values: EXACT_BAD, 0 for no nonzero term) from its
  * lanes' folds of keys of format In. */
@@ -346,23 +364,32 @@ __device__ __forceinline__ int exact_sum_group(const exact_raw<In, false>& r, co
 {
     using X = exact_kind<In, false>;
     constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
-    uint32_t kmax = 0, kmin = 0xffffffffu;
+    uint32_t kmax[EXACT_CHAINS], kmin[EXACT_CHAINS];
+#pragma unroll
+    for (int i = 0; i < EXACT_CHAINS; ++i) kmax[i] = 0, kmin[i] = 0xffffffffu;
     if constexpr (X::bytes == 2) { /* two keys a word */
+        static_assert(EXACT_CHAINS == 4, "a chain a word of each chunk");
 #pragma unroll
         for (int c = 0; c < X::chunks; ++c) {
             const uint32_t w[4] = {r.x[c].x, r.x[c].y, r.x[c].z, r.x[c].w};
 #pragma unroll
-            for (int k = 0; k < 4; ++k) exact_fold2(w[k] & 0x7fff7fffu, kmax, kmin);
+            for (int k = 0; k < 4; ++k) exact_fold2(w[k] & 0x7fff7fffu, kmax[k], kmin[k]);
         }
-        const uint32_t mx = kmax >> 16, mn = kmin >> 16;
-        kmax = (kmax & 0xffff) > mx ? kmax & 0xffff : mx;
-        kmin = (kmin & 0xffff) < mn ? kmin & 0xffff : mn; /* 0xffff: no nonzero term */
+        const uint32_t mx = exact_extreme2<true>(exact_extreme2<true>(kmax[0], kmax[1]), exact_extreme2<true>(kmax[2], kmax[3]));
+        const uint32_t mn = exact_extreme2<false>(exact_extreme2<false>(kmin[0], kmin[1]), exact_extreme2<false>(kmin[2], kmin[3]));
+        kmax[0] = (mx & 0xffff) > mx >> 16 ? mx & 0xffff : mx >> 16;
+        kmin[0] = (mn & 0xffff) < mn >> 16 ? mn & 0xffff : mn >> 16; /* 0xffff: no nonzero term */
     } else {
 #pragma unroll
-        for (int j = 0; j < K; ++j) exact_fold(exact_key<In>(exact_x(r, j)), kmax, kmin);
+        for (int j = 0; j < K; ++j) exact_fold(exact_key<In>(exact_x(r, j)), kmax[j % EXACT_CHAINS], kmin[j % EXACT_CHAINS]);
+#pragma unroll
+        for (int i = 1; i < EXACT_CHAINS; ++i) {
+            kmax[0] = kmax[i] > kmax[0] ? kmax[i] : kmax[0];
+            kmin[0] = kmin[i] < kmin[0] ? kmin[i] : kmin[0];
+        }
     }
     int emax, emin;
-    exact_window<In, W>(kmax, kmin, emax, emin);
+    exact_window<In, W>(kmax[0], kmin[0], emax, emin);
     constexpr int shift = In == HIPREDUCE_F64 ? 0 : In == HIPREDUCE_F16 ? 15 - 1023 : 127 - 1023;
     constexpr bool narrow = X::bytes == 2;
     const auto term = [&](int j) {

@@ -291,7 +291,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segment_index_kernel(tile_args 
                 uint64_t first = 0, count = 0;
                 if (s < hi) segment_span(a.offsets, a.items, s, &first, &count);
                 const bool long_one = s < hi && is_long(a, count);
-                uint64_t my_fp = long_one ? footprint_of<R>(a, count) : 0, rank = long_one;
+                const uint64_t fp_own = long_one ? footprint_of<R>(a, count) : 0;
+                uint64_t my_fp = fp_own, rank = long_one;
                 uint64_t sum_fp, sum_longs;
                 block_scan2(&my_fp, &rank, &sum_fp, &sum_longs, scan);
                 if (long_one) {
@@ -299,7 +300,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segment_index_kernel(tile_args 
                     a.long_ids[base_longs + rank] = s;
                     a.long_base[base_longs + rank] = at;
                     const seg_levels<R> lv(count);
-                    if (at + levels_footprint<R>(count) <= a.capacity)
+                    if (at + fp_own <= a.capacity) /* its counters (a segment of one tile: none) */
                         for (int k = 1; k < lv.top; ++k)
                             for (uint64_t q = 0; q < lv.counts[k]; q += tile_items<R>())
                                 a.counters[at + lv.offset(k) + q] = 0;
