@@ -208,16 +208,23 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
         const uint64_t tiles = (a.s.count + N - 1) / N, blocks = gridDim.x;
         uint32_t flags = 0;
-        exact_raw<In, Dot> cur, next; /* this round's tile, and the next one's loads in flight */
-        if (blockIdx.x * warps + warp < tiles) exact_fetch<In, Dot, W>(cur, a.s, blockIdx.x * warps + warp, lane);
-        for (uint64_t r = 0;; ++r) {
+        exact_raw<In, Dot> ra, rb;
+        if (blockIdx.x * warps + warp < tiles) exact_fetch<In, Dot, W>(ra, a.s, blockIdx.x * warps + warp, lane);
+        /* round r: the loads of the warp's next tile into `next` issued, then its tile in `cur` summed */
+        const auto round = [&](uint64_t r, exact_raw<In, Dot>& cur, exact_raw<In, Dot>& next) {
             const uint64_t first = (r * blocks + blockIdx.x) * warps; /* the same in the whole block */
-            if (first >= tiles) break;
+            if (first >= tiles) return false;
             const uint64_t t = first + warp, after = t + blocks * warps;
             if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
             if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
-            cur = next;
+            if constexpr (!exact_kind<In, Dot>::alternate) cur = next;
             exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
+            return true;
+        };
+        if constexpr (exact_kind<In, Dot>::alternate) {
+            for (uint64_t r = 0; round(r, ra, rb) && round(r + 1, rb, ra); r += 2) {}
+        } else {
+            for (uint64_t r = 0; round(r, ra, rb); ++r) {}
         }
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);

@@ -26,6 +26,13 @@ template <int In, bool Dot> struct exact_kind {
     static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;
     static constexpr int P = Dot && In != HIPREDUCE_F64 ? 2 * P1 : P1;
     static constexpr bool two_product = Dot && In == HIPREDUCE_F64;
+    /* The full reduction's loop (exact_full_kernel) alternates its two tile buffers, so that a
+     * warp's next loads go out before it waits on this tile's, instead of copying the next tile
+     * into the current one each round (which waits on the loads before the next go out): f16
+     * sums only. H200 (docs/BENCHMARKS.md, session 17): f16 90.1-93.1% of the read against
+     * 88.0-89.7%; f32, bf16, f64 and the dots lost 1-8 points, ptxas keeping a 64-bit loop
+     * variable of theirs in local memory, which misses L1 each round. */
+    static constexpr bool alternate = !Dot && In == HIPREDUCE_F16;
 };
 
 template <int N> struct exact_log2 {
