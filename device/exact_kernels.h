@@ -113,9 +113,10 @@ __device__ __forceinline__ void exact_drain(unsigned long long* acc, uint32_t* c
     }
 }
 
-/* After round r of a block's tiles (every thread calls it, r the same in the whole block). */
+/* After round r of a block's tiles (every thread calls it, r the same in the whole block; modulo
+ * 2^32, which the drain and carry periods divide). */
 template <int In, bool Dot, int W>
-__device__ __forceinline__ void exact_round_done(unsigned long long* acc, uint32_t* cols, const uint32_t* used, uint64_t r,
+__device__ __forceinline__ void exact_round_done(unsigned long long* acc, uint32_t* cols, const uint32_t* used, uint32_t r,
                                                  int lo, int hi)
 {
     if ((r + 1) % EXACT_DRAIN_ROUNDS != 0) return;
@@ -211,8 +212,8 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         exact_raw<In, Dot> ra, rb;
         if (blockIdx.x * warps + warp < tiles) exact_fetch<In, Dot, W>(ra, a.s, blockIdx.x * warps + warp, lane);
         /* round r: the loads of the warp's next tile into `next` issued, then its tile in `cur` summed */
-        const auto round = [&](uint64_t r, exact_raw<In, Dot>& cur, exact_raw<In, Dot>& next) {
-            const uint64_t first = (r * blocks + blockIdx.x) * warps; /* the same in the whole block */
+        const auto round = [&](uint32_t r, exact_raw<In, Dot>& cur, exact_raw<In, Dot>& next) {
+            const uint64_t first = ((uint64_t)r * blocks + blockIdx.x) * warps; /* the same in the whole block */
             if (first >= tiles) return false;
             const uint64_t t = first + warp, after = t + blocks * warps;
             if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
@@ -222,9 +223,9 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             return true;
         };
         if constexpr (exact_kind<In, Dot>::alternate) {
-            for (uint64_t r = 0; round(r, ra, rb) && round(r + 1, rb, ra); r += 2) {}
+            for (uint32_t r = 0; round(r, ra, rb) && round(r + 1, rb, ra); r += 2) {}
         } else {
-            for (uint64_t r = 0; round(r, ra, rb); ++r) {}
+            for (uint32_t r = 0; round(r, ra, rb); ++r) {}
         }
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);
@@ -348,7 +349,7 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                         exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
                         exact_tile<In, false, W>(acc, cols, &used, flags, bins, raw, k * warps + warp, s.count, lane);
                     }
-                    exact_round_done<In, false, W>(acc, cols, &used, k, a.lo, a.hi);
+                    exact_round_done<In, false, W>(acc, cols, &used, (uint32_t)k, a.lo, a.hi);
                 }
                 if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
                 atomicOr(&shared_flags, flags);

@@ -29,10 +29,9 @@ template <int In, bool Dot> struct exact_kind {
     /* The full reduction's loop (exact_full_kernel) alternates its two tile buffers, so that a
      * warp's next loads go out before it waits on this tile's, instead of copying the next tile
      * into the current one each round (which waits on the loads before the next go out): f16
-     * sums only. H200 (docs/BENCHMARKS.md, session 17): f16 90.1-93.1% of the read against
-     * 88.0-89.7%; f32, bf16, f64 and the dots lost 1-8 points, ptxas keeping a 64-bit loop
-     * variable of theirs in local memory, which misses L1 each round. */
-    static constexpr bool alternate = !Dot && In == HIPREDUCE_F16;
+     * and bf16 sums. H200 (docs/BENCHMARKS.md, session 17): f16 90.1-93.1% of the read against
+     * 88.0-89.7%; f32 sums lost 4-5 points, f64 sums and the dots 3-6. */
+    static constexpr bool alternate = !Dot && (In == HIPREDUCE_F16 || In == HIPREDUCE_BF16);
 };
 
 template <int N> struct exact_log2 {

@@ -56,8 +56,12 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
             return hipGetLastError();
         }
     }
-    constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W;
-    const full_layout l = layout_of((c.extent + N - 1) / N, lo, hi, c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>());
+    constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W, warps = HR_TILE_LANES / W;
+    /* one wave, or more blocks where a block's rounds would pass 2^31 (its 32-bit round count;
+     * 2^52 f32 elements on an H200) */
+    const uint64_t tiles = (c.extent + N - 1) / N, wave = c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>();
+    const uint64_t least = (tiles + (warps << 31) - 1) / (warps << 31);
+    const full_layout l = layout_of(tiles, lo, hi, wave > least ? wave : least);
     need->partials = l.bytes;
     need->counters = 16;
     if (c.size_only) return hipSuccess;
