@@ -28,10 +28,17 @@ template <int In, bool Dot> struct exact_kind {
     static constexpr bool two_product = Dot && In == HIPREDUCE_F64;
     /* The full reduction's loop (exact_full_kernel) alternates its two tile buffers, so that a
      * warp's next loads go out before it waits on this tile's, instead of copying the next tile
-     * into the current one each round (which waits on the loads before the next go out): f16
-     * and bf16 sums. H200 (docs/BENCHMARKS.md, session 17): f16 90.1-93.1% of the read against
-     * 88.0-89.7%; f32 sums lost 4-5 points, f64 sums and the dots 3-6. */
+     * into the current one each round (the copy waits on the loads before the next go out): f16
+     * and bf16 sums. H200 (docs/BENCHMARKS.md, session 17), % of the read: f16 90.1-93.1 against
+     * 88.0-89.7 copied, bf16 86.8-88.4 against 85.9-88.9 (no change); f64 sums and the dots lost
+     * 2-6 points alternating, f32 sums 3-7 (measured with a loop variable in local memory). Not
+     * on AMD (unmeasured there): ROCm 5.2's clang spilled more with two buffers (gfx1030's f16 and
+     * bf16 kernels 211 and 198 registers against 111 and 110; gfx90a's bf16 5 against none). */
+#if defined(HIPREDUCE_BACKEND_AMD)
+    static constexpr bool alternate = false;
+#else
     static constexpr bool alternate = !Dot && (In == HIPREDUCE_F16 || In == HIPREDUCE_BF16);
+#endif
 };
 
 template <int N> struct exact_log2 {
