@@ -16,11 +16,11 @@
  * drained into the digits now and then. The files: exact_terms.h (a term into the digits or the
  * columns, warp reductions), exact_bins.h, exact_tiles.h (a warp's tile), this one (the kernels).
  *
- * The full reduction (exact_full_kernel): every block normalises its digits into the workspace;
- * the last to arrive adds all blocks' digits, leaves the merged, normalised accumulator in the
- * workspace (an MPI rank's contribution) and, unless told not to, rounds it into the result.
- * Rows, columns and segments (exact_slices_kernel): one block per result, the same tiles over
- * the slice's elements, rounded by the block. */
+ * The full reduction (exact_full_kernel): one wave of blocks takes the tiles in chunks, each
+ * block claiming its next as it goes; every block adds its normalised digits to the call's
+ * counters, and the last to arrive rounds their sum into the result (or stores it as words: an
+ * MPI rank's contribution). Rows, columns and segments (exact_slices_kernel): one block per
+ * result, the same tiles over the slice's elements, rounded by the block. */
 #ifndef HIPREDUCE_EXACT_KERNELS_H
 #define HIPREDUCE_EXACT_KERNELS_H
 
@@ -51,26 +51,46 @@ __device__ __forceinline__ void exact_store(void* result, uint64_t item, int out
     else ((uint16_t*)result)[item] = (uint16_t)bits;
 }
 
-/* Rounds digits [lo, hi] (normalised) with flags into result `item` of dtype out (thread 0), or
- * with words > 0 stores them as exact.h's words (libhipreduce_mpi's), leaving the accumulator at
- * `merged` when that is not null. */
-__device__ __forceinline__ void exact_finish(const unsigned long long* acc, uint32_t flags, int lo, int hi,
-                                             hr_exact* merged, void* result, uint64_t item, int out, int words)
+/* A block's accumulator for the one rounding, in shared memory and empty (hr_exact_init's state;
+ * every thread zeroes its part, before the kernel's next barrier): exact_finish leaves it so. */
+__device__ __forceinline__ void exact_fin_init(hr_exact& fin)
 {
-    hr_exact a;
-    hr_exact_init(&a);
-    for (int i = lo; i <= hi; ++i) a.d[i] = (int64_t)acc[i];
-    a.lo = lo, a.hi = hi, a.flags = flags;
-    hr_exact_normalize(&a);
-    if (merged) *merged = a;
-    if (!result) return;
-    if (words) {
-        int64_t* w = (int64_t*)result + item * (uint64_t)words;
-        for (int i = lo; i <= hi; ++i) w[i - lo] = a.d[i];
-        w[hi - lo + 1] = (int64_t)a.flags;
-        return;
+    for (int i = threadIdx.x; i < HR_EXACT_DIGITS; i += HR_TILE_LANES) fin.d[i] = 0;
+    if (threadIdx.x == 0) fin.lo = HR_EXACT_DIGITS, fin.hi = -1, fin.flags = 0, fin.adds = 0;
+}
+
+/* Rounds digits [lo, hi] (any digits below 2^63 in magnitude) with flags into result `item` of
+ * dtype out, or with words > 0 stores them as exact.h's words (libhipreduce_mpi's). Every thread
+ * calls it; the block's threads copy the nonzero digits into fin, so that thread 0's serial
+ * normalisation and rounding walk those alone (data over a few binades: a few digits, not the
+ * range's 12 for f32 or 69 for f64; the full kernel's serial tail, every other SM idle), and
+ * leave fin empty again (before the caller's next barrier). */
+__device__ __forceinline__ void exact_finish(const unsigned long long* acc, uint32_t flags, int lo, int hi,
+                                             hr_exact& fin, void* result, uint64_t item, int out, int words)
+{
+    for (int i = lo + (int)threadIdx.x; i <= hi; i += HR_TILE_LANES)
+        if (acc[i]) {
+            fin.d[i] = (int64_t)acc[i];
+            atomicMin(&fin.lo, i);
+            atomicMax(&fin.hi, i);
+        }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        fin.flags = flags;
+        if (words) {
+            hr_exact_normalize(&fin);
+            int64_t* w = (int64_t*)result + item * (uint64_t)words;
+            for (int i = lo; i <= hi; ++i) w[i - lo] = fin.d[i];
+            w[hi - lo + 1] = (int64_t)fin.flags;
+        } else {
+            exact_store(result, item, out, hr_exact_round(&fin, out));
+        }
     }
-    exact_store(result, item, out, hr_exact_round(&a, out));
+    __syncthreads();
+    const int l = fin.lo, h = fin.hi; /* normalising may have added digit h */
+    __syncthreads();
+    for (int i = l + (int)threadIdx.x; i <= h; i += HR_TILE_LANES) fin.d[i] = 0;
+    if (threadIdx.x == 0) fin.lo = HR_EXACT_DIGITS, fin.hi = -1, fin.flags = 0, fin.adds = 0;
 }
 
 /* Rounds of a block's tiles between two drains of its columns into its digits: a round adds to
@@ -141,44 +161,30 @@ __device__ __forceinline__ void exact_zero(unsigned long long* acc, uint32_t& sh
     __syncthreads();
 }
 
-/* The last block: every block's digits (normalised, so a digit's sum stays below blocks 2^32)
- * into acc. The kernel's serial tail, every other SM idle: a digit's blocks are split over
- * HR_TILE_LANES / digits threads, four loads in flight each (not one thread a digit reading every
- * block in turn). */
-__device__ __forceinline__ void exact_gather(unsigned long long* acc, const int64_t* block_digits, uint64_t blocks,
-                                             int lo, int digits)
-{
-    for (int i = threadIdx.x; i < digits; i += HR_TILE_LANES) acc[lo + i] = 0;
-    __syncthreads();
-    const int slices = digits < HR_TILE_LANES ? HR_TILE_LANES / digits : 1;
-    for (int j = threadIdx.x; j < digits * slices; j += HR_TILE_LANES) {
-        const int i = j % digits;
-        int64_t sum = 0;
-        for (uint64_t b = (uint64_t)(j / digits); b < blocks; b += 4 * (uint64_t)slices) {
-            int64_t v[4];
-#pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                const uint64_t c = b + (uint64_t)(k * slices);
-                v[k] = c < blocks ? hr_load_coherent(block_digits + c * digits + i) : 0;
-            }
-            sum += (v[0] + v[1]) + (v[2] + v[3]);
-        }
-        exact_digit_add(acc + lo + i, (uint64_t)sum); /* modulo 2^64, as every digit's adds */
-    }
-    __syncthreads();
-}
-
-/* The full reduction's launch. */
+/* The full reduction's launch. Its counters (the executor's, zero and left zero: the last block
+ * zeroes them again) gather what the blocks leave: their arrivals, their flags (OR), their claims
+ * on chunks of tiles (EXACT_CHUNK_ROUNDS) and their normalised digits, added modulo 2^64 (the sum
+ * of a digit's blocks stays below blocks 2^32: no wrap but the signed top digit's). */
 struct exact_full_args {
     exact_slice s;
-    int lo, hi;                 /* the digits the terms reach (exact.h's hr_exact_digit_range) */
-    int64_t* block_digits;      /* [blocks][hi - lo + 1], normalised */
-    uint32_t* block_flags;      /* [blocks] */
-    uint32_t* counter;          /* zero, left zero */
-    hr_exact* merged;           /* the merged accumulator (always written) */
-    void* result;               /* null: leave the accumulator only */
-    int out, words;             /* words > 0: the result is the accumulator's words (exact_finish) */
+    int lo, hi;                  /* the digits the terms reach (exact.h's hr_exact_digit_range) */
+    uint32_t* arrivals;          /* the blocks that are done */
+    uint32_t* flags;             /* their flags */
+    unsigned long long* claims;  /* chunks handed out after each block's first */
+    unsigned long long* digits;  /* [hi - lo + 1]: their digits' sums */
+    void* result;
+    int out, words;              /* words > 0: the result is the accumulator's words (exact_finish) */
 };
+
+/* A block's tiles come in chunks of EXACT_CHUNK_ROUNDS rounds of its warps (a tile a warp a round):
+ * chunk `blockIdx.x` first, then whichever the block claims next (an atomic count of chunks
+ * handed out), so that blocks that the memory system serves faster take more. An equal share a
+ * block, as before 0.2.15, left the SMs finishing 16 us (bf16) to 50 us (f32) apart at 2^28 on
+ * the H200, with the DRAM ever less busy as they did. The claim on the next chunk goes out at a
+ * chunk's first round and is read at its last (a barrier between): C rounds to come back. */
+enum { EXACT_CHUNK_ROUNDS = 4 };
+static_assert(EXACT_CHUNK_ROUNDS >= 2 && (EXACT_CHUNK_ROUNDS & (EXACT_CHUNK_ROUNDS - 1)) == 0,
+              "a power of two (dividing 2^32, as the rounds' count wraps), at least 2");
 
 /* The kernels' launch bounds. CUDA: HR_EXACT_BLOCKS (2) blocks an SM, i.e. at most 128 registers,
  * which the out-of-line rare paths obey too (unbounded, their unrolled loops would take up to 254
@@ -202,24 +208,38 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         HR_SHARED(slots, double[exact_bin_kind<In, Dot>::slots]);
         HR_SHARED(cols, uint32_t[exact_col_kind<In, Dot>::words]);
         HR_SHARED(used, uint32_t);
+        HR_SHARED(fin, hr_exact);
+        HR_SHARED(ahead_of, uint64_t[2]); /* the chunk after the block's chunk j, at j % 2 */
         exact_cols_init<In, Dot>(cols, used);
+        exact_fin_init(fin);
         exact_zero(acc, shared_flags);
         exact_bins bins = exact_bins_init<In, Dot>(slots);
         constexpr int warps = HR_TILE_LANES / W, N = exact_kind<In, Dot>::K * W;
+        constexpr uint32_t C = EXACT_CHUNK_ROUNDS;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
-        const uint64_t tiles = (a.s.count + N - 1) / N, blocks = gridDim.x;
+        const uint64_t tiles = (a.s.count + N - 1) / N, chunks = (tiles + C * warps - 1) / (C * warps);
+        const auto tile_of = [&](uint64_t chunk, uint32_t i) { return (chunk * C + i) * warps + warp; };
+        uint64_t chunk = blockIdx.x;  /* this round's: the same in the whole block */
+        unsigned long long claim = 0; /* thread 0's, on the chunk after this one */
         uint32_t flags = 0;
         exact_raw<In, Dot> ra, rb;
-        if (blockIdx.x * warps + warp < tiles) exact_fetch<In, Dot, W>(ra, a.s, blockIdx.x * warps + warp, lane);
-        /* round r: the loads of the warp's next tile into `next` issued, then its tile in `cur` summed */
+        if (chunk < chunks && tile_of(chunk, 0) < tiles) exact_fetch<In, Dot, W>(ra, a.s, tile_of(chunk, 0), lane);
+        /* round r, the chunk's i-th: the loads of the warp's next tile into `next` issued, then its
+         * tile in `cur` summed */
         const auto round = [&](uint32_t r, exact_raw<In, Dot>& cur, exact_raw<In, Dot>& next) {
-            const uint64_t first = ((uint64_t)r * blocks + blockIdx.x) * warps; /* the same in the whole block */
-            if (first >= tiles) return false;
-            const uint64_t t = first + warp, after = t + blocks * warps;
-            if (after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
+            if (chunk >= chunks) return false;
+            const uint32_t i = r % C, j = r / C % 2;
+            if (i == 0 && threadIdx.x == 0) claim = atomicAdd(a.claims, 1ull);
+            const uint64_t ahead = i + 1 < C ? chunk : ahead_of[j], t = tile_of(chunk, i), after = tile_of(ahead, (i + 1) % C);
+            if (ahead < chunks && after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
             if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
             if constexpr (!exact_kind<In, Dot>::alternate) cur = next;
             exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
+            if (i == C - 2) {
+                if (threadIdx.x == 0) ahead_of[j] = gridDim.x + claim;
+                __syncthreads();
+            }
+            if (i == C - 1) chunk = ahead;
             return true;
         };
         if constexpr (exact_kind<In, Dot>::alternate) {
@@ -234,18 +254,25 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         bool last = false;
         if (threadIdx.x == 0) {
             exact_carry(acc, a.lo, a.hi);
-            for (int i = 0; i < digits; ++i) a.block_digits[blockIdx.x * (uint64_t)digits + i] = (int64_t)acc[a.lo + i];
-            a.block_flags[blockIdx.x] = shared_flags;
-            last = hr_arrive_add(a.counter, 1) + 1 == gridDim.x;
-            if (last) *a.counter = 0;
+            for (int i = 0; i < digits; ++i)
+                if (acc[a.lo + i]) atomicAdd(a.digits + i, acc[a.lo + i]);
+            if (shared_flags) atomicOr(a.flags, shared_flags);
+            last = hr_arrive_add(a.arrivals, 1) + 1 == gridDim.x;
         }
         if (!__syncthreads_or(last)) return;
-        exact_gather(acc, a.block_digits, blocks, a.lo, digits);
-        uint32_t f = 0;
-        for (uint64_t b = threadIdx.x; b < blocks; b += HR_TILE_LANES) f |= hr_load_coherent(a.block_flags + b);
-        atomicOr(&shared_flags, f);
+        /* the last block: the sums, and the counters zero again for the next launch */
+        for (int i = threadIdx.x; i < digits; i += HR_TILE_LANES) {
+            acc[a.lo + i] = hr_load_coherent(a.digits + i);
+            a.digits[i] = 0;
+        }
+        if (threadIdx.x == 0) {
+            shared_flags = hr_load_coherent(a.flags);
+            *a.flags = 0;
+            *a.claims = 0;
+            *a.arrivals = 0;
+        }
         __syncthreads();
-        if (threadIdx.x == 0) exact_finish(acc, shared_flags, a.lo, a.hi, a.merged, a.result, 0, a.out, a.words);
+        exact_finish(acc, shared_flags, a.lo, a.hi, fin, a.result, 0, a.out, a.words);
     }
 }
 
@@ -310,9 +337,11 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         HR_SHARED(slots, double[exact_bin_kind<In, false>::slots]);
         HR_SHARED(cols, uint32_t[exact_col_kind<In, false>::words]);
         HR_SHARED(used, uint32_t);
+        HR_SHARED(fin, hr_exact);
         constexpr int warps = HR_TILE_LANES / W, bytes = exact_kind<In, false>::bytes;
         HR_SHARED(left, uint32_t[warps]); /* the block's results of this round that no warp stored */
         exact_cols_init<In, false>(cols, used);
+        exact_fin_init(fin);
         exact_bins bins = exact_bins_init<In, false>(slots);
         constexpr int N = exact_kind<In, false>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
@@ -354,10 +383,7 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
                 atomicOr(&shared_flags, flags);
                 exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));
-                if (threadIdx.x == 0) {
-                    exact_carry(acc, a.lo, a.hi);
-                    exact_finish(acc, shared_flags, a.lo, a.hi, nullptr, a.result, r, a.out, a.words);
-                }
+                exact_finish(acc, shared_flags, a.lo, a.hi, fin, a.result, r, a.out, a.words);
                 __syncthreads();
             }
         }

@@ -1,7 +1,7 @@
 /* The exact sums' driver (host/exact_driver.h): a full reduction or dot in one launch of
- * exact_full_kernel over a persistent grid (its workspace: the merged accumulator, then each
- * block's digits and flags; one arrival counter), rows, columns and segments in one launch of
- * exact_slices_kernel (no workspace). device/exact_kernels.h says how the sums stay exact. */
+ * exact_full_kernel over a persistent grid (its counters only: no workspace), rows, columns and
+ * segments in one launch of exact_slices_kernel (no workspace). device/exact_kernels.h says how
+ * the sums stay exact. */
 #include "exact_driver.h"
 
 #include "exact_kernels.h"
@@ -10,30 +10,12 @@ namespace hr {
 
 namespace {
 
-/* The full reduction's grid: the blocks of its kernel resident at once (one wave), each taking
- * an equal share of the tiles. Twice the default kernel's 4 an SM (1056 blocks on the H200, where
- * 2 fit: 4 waves) left SMs idle at the end and 4x the blocks' digits for the last block to add
- * (ncu, f32 at 2^28: the SMs active 87% of the kernel's time). The runtime's occupancy
- * (host/drivers.h; the emulator has none: HR_EXACT_BLOCKS, the CUDA launch bound's). */
+/* The full reduction's grid: the blocks of its kernel resident at once (one wave), which hand
+ * the tiles out among themselves in chunks (exact_kernels.h's EXACT_CHUNK_ROUNDS). The runtime's
+ * occupancy (host/drivers.h; the emulator has none: HR_EXACT_BLOCKS, the CUDA launch bound's). */
 template <int In, bool Dot, int W> uint64_t exact_blocks_per_sm()
 {
     return kernel_blocks_per_sm<exact_full_kernel<In, Dot, W>>((int)HR_EXACT_BLOCKS);
-}
-
-/* The full reduction's workspace: the merged accumulator at 0 (16-byte aligned), the blocks'
- * digits, their flags. */
-struct full_layout {
-    uint64_t blocks, digits, digits_at, flags_at, bytes;
-};
-full_layout layout_of(uint64_t tiles, int lo, int hi, uint64_t cap)
-{
-    full_layout l;
-    l.blocks = tiles == 0 ? 1 : tiles < cap ? tiles : cap;
-    l.digits = (uint64_t)(hi - lo + 1);
-    l.digits_at = round16(sizeof(hr_exact));
-    l.flags_at = l.digits_at + round16(l.blocks * l.digits * 8);
-    l.bytes = l.flags_at + round16(l.blocks * 4);
-    return l;
 }
 
 template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, call_need* need_out)
@@ -56,22 +38,21 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
             return hipGetLastError();
         }
     }
-    constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W, warps = HR_TILE_LANES / W;
-    /* one wave, or more blocks where a block's rounds would pass 2^31 (its 32-bit round count;
-     * 2^52 f32 elements on an H200) */
-    const uint64_t tiles = (c.extent + N - 1) / N, wave = c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>();
-    const uint64_t least = (tiles + (warps << 31) - 1) / (warps << 31);
-    const full_layout l = layout_of(tiles, lo, hi, wave > least ? wave : least);
-    need->partials = l.bytes;
-    need->counters = 16;
+    /* one wave, or fewer blocks where there are fewer chunks */
+    constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W, chunk = EXACT_CHUNK_ROUNDS * (HR_TILE_LANES / W);
+    const uint64_t tiles = (c.extent + N - 1) / N, chunks = (tiles + chunk - 1) / chunk;
+    const uint64_t wave = c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>(), blocks = chunks == 0 ? 1 : chunks < wave ? chunks : wave;
+    const uint64_t digits = (uint64_t)(hi - lo + 1);
+    need->partials = 0;
+    need->counters = 16 + digits * 8; /* exact_full_args': arrivals, flags, claims, digits */
     if (c.size_only) return hipSuccess;
     const unsigned char* x = (const unsigned char*)c.input;
     const unsigned char* y = (const unsigned char*)c.y;
     const bool vec = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0;
-    exact_full_args a = {{x, y, c.extent, (uint64_t)exact_kind<In, Dot>::bytes, vec}, lo, hi,
-                         (int64_t*)(c.workspace + l.digits_at), (uint32_t*)(c.workspace + l.flags_at), c.counters,
-                         (hr_exact*)c.workspace, c.result, c.out_dtype, c.words};
-    hipLaunchKernelGGL((exact_full_kernel<In, Dot, W>), dim3((unsigned)l.blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
+    const exact_full_args a = {{x, y, c.extent, (uint64_t)exact_kind<In, Dot>::bytes, vec}, lo, hi, c.counters, c.counters + 1,
+                               (unsigned long long*)(c.counters + 2), (unsigned long long*)(c.counters + 4), c.result,
+                               c.out_dtype, c.words};
+    hipLaunchKernelGGL((exact_full_kernel<In, Dot, W>), dim3((unsigned)blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
     return hipGetLastError();
 }
 
