@@ -223,12 +223,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         unsigned long long claim = 0; /* thread 0's, on the chunk after this one */
         uint32_t flags = 0;
         exact_raw<In, Dot> ra, rb;
-        /* a chunk's later tiles asked of L2 as soon as the chunk is known (its first is fetched) */
-        const auto prefetch = [&](uint64_t c) {
-            for (uint32_t i = 1; i < C; ++i) exact_prefetch<In, Dot, W>(a.s, tile_of(c, i), lane);
-        };
         if (chunk < chunks && tile_of(chunk, 0) < tiles) exact_fetch<In, Dot, W>(ra, a.s, tile_of(chunk, 0), lane);
-        prefetch(chunk);
         /* round r, the chunk's i-th: the loads of the warp's next tile into `next` issued, then its
          * tile in `cur` summed */
         const auto round = [&](uint32_t r, exact_raw<In, Dot>& cur, exact_raw<In, Dot>& next) {
@@ -237,7 +232,6 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if (i == 0 && threadIdx.x == 0) claim = atomicAdd(a.claims, 1ull);
             const uint64_t ahead = i + 1 < C ? chunk : ahead_of[j], t = tile_of(chunk, i), after = tile_of(ahead, (i + 1) % C);
             if (ahead < chunks && after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
-            if (i == C - 1) prefetch(ahead);
             if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
             if constexpr (!exact_kind<In, Dot>::alternate) cur = next;
             exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);

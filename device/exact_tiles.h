@@ -234,20 +234,6 @@ __device__ __forceinline__ void exact_fetch(exact_raw<In, Dot>& r, const exact_s
     }
 }
 
-/* The warp's whole tile (of a contiguous, aligned slice) asked of L2 ahead of its exact_fetch, a
- * 128-byte line a lane at a time. */
-template <int In, bool Dot, int W>
-__device__ __forceinline__ void exact_prefetch(const exact_slice& s, uint64_t tile, int lane)
-{
-    using X = exact_kind<In, Dot>;
-    constexpr uint64_t bytes = (uint64_t)X::K * W * X::bytes; /* of each input */
-    if (!s.vec || (tile + 1) * X::K * W > s.count) return;
-    for (uint64_t o = (uint64_t)lane * 128; o < bytes; o += (uint64_t)W * 128) {
-        hr_prefetch_l2(s.x + tile * bytes + o);
-        if constexpr (Dot) hr_prefetch_l2(s.y + tile * bytes + o);
-    }
-}
-
 /* The raw elements' bits. */
 template <int In, bool Dot> __device__ __forceinline__ uint64_t exact_x(const exact_raw<In, Dot>& r, int j)
 {

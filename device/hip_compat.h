@@ -4,7 +4,7 @@
  *   cuda: compat/cuda.h, the few HIP names the project uses mapped onto CUDA (nvcc);
  *   emu:  compat/emu.h, the emulated GPU of the tests (test/emu/hip_emu.h).
  * Each defines the width rule's pieces below, the warp shuffles (hr_shfl_down, hr_shfl_xor,
- * hr_syncwarp), the 16-byte and coherent loads, hr_prefetch_l2 and hr_arrive_add; this file adds what is
+ * hr_syncwarp), the 16-byte and coherent loads and hr_arrive_add; this file adds what is
  * common: the kernel prologue and shared memory.
  *
  * Kernel instances per warp width W (DESIGN.md, the run-time warp-size switch). A

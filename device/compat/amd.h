@@ -45,8 +45,6 @@ __device__ __forceinline__ T hr_shfl_xor(T value, unsigned mask, int width)
 __device__ __forceinline__ void hr_syncwarp() { __builtin_amdgcn_wave_barrier(); }
 
 __device__ __forceinline__ uint4 hr_load16_input(const void* p) { return *(const uint4*)p; }
-/* cuda's L2 prefetch (compat/cuda.h): none here (unmeasured on AMD). */
-__device__ __forceinline__ void hr_prefetch_l2(const void*) {}
 /* Coherent reads: relaxed agent-scope atomic loads (glc: past the CU's non-coherent
  * cache). Volatile loads would be coherent too, but the compiler waits for each one
  * to complete before the next (s_waitcnt vmcnt(0)): a chain of round trips. Atomic

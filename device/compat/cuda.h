@@ -106,8 +106,6 @@ __device__ __forceinline__ uint4 hr_load16_input(const void* p)
 #endif
 }
 __device__ __forceinline__ uint4 hr_load16_coherent(const void* p) { return __ldcg((const uint4*)p); }
-/* Asks L2 for the 128-byte line at p (no register waits for it): input read a few rounds later. */
-__device__ __forceinline__ void hr_prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 #define HR_HAS_COHERENT_LOAD16 1
 template <class T> __device__ __forceinline__ T hr_load_coherent(const T* p)
 {

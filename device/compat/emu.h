@@ -30,7 +30,6 @@ inline uint4 hr_load16_input(const void* p)
     return r;
 }
 inline uint4 hr_load16_coherent(const void* p) { return hr_load16_input(p); }
-inline void hr_prefetch_l2(const void*) {} /* a hint: nothing to emulate */
 #define HR_HAS_COHERENT_LOAD16 1
 template <class T> inline T hr_load_coherent(const T* p) { return *p; }
 inline uint32_t hr_arrive_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
