@@ -51,11 +51,12 @@ __device__ __forceinline__ void exact_store(void* result, uint64_t item, int out
     else ((uint16_t*)result)[item] = (uint16_t)bits;
 }
 
-/* A block's accumulator for the one rounding, in shared memory and empty (hr_exact_init's state;
- * every thread zeroes its part, before the kernel's next barrier): exact_finish leaves it so. */
-__device__ __forceinline__ void exact_fin_init(hr_exact& fin)
+/* A block's accumulator for the one rounding, in shared memory, made empty (hr_exact_init's state)
+ * where only digits [l, h] can be nonzero: every thread zeroes its part, before the kernel's next
+ * barrier. A kernel empties all of it first; exact_finish leaves it empty. */
+__device__ __forceinline__ void exact_fin_clear(hr_exact& fin, int l, int h)
 {
-    for (int i = threadIdx.x; i < HR_EXACT_DIGITS; i += HR_TILE_LANES) fin.d[i] = 0;
+    for (int i = l + (int)threadIdx.x; i <= h; i += HR_TILE_LANES) fin.d[i] = 0;
     if (threadIdx.x == 0) fin.lo = HR_EXACT_DIGITS, fin.hi = -1, fin.flags = 0, fin.adds = 0;
 }
 
@@ -89,8 +90,7 @@ __device__ __forceinline__ void exact_finish(const unsigned long long* acc, uint
     __syncthreads();
     const int l = fin.lo, h = fin.hi; /* normalising may have added digit h */
     __syncthreads();
-    for (int i = l + (int)threadIdx.x; i <= h; i += HR_TILE_LANES) fin.d[i] = 0;
-    if (threadIdx.x == 0) fin.lo = HR_EXACT_DIGITS, fin.hi = -1, fin.flags = 0, fin.adds = 0;
+    exact_fin_clear(fin, l, h);
 }
 
 /* Rounds of a block's tiles between two drains of its columns into its digits: a round adds to
@@ -211,7 +211,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         HR_SHARED(fin, hr_exact);
         HR_SHARED(ahead_of, uint64_t[2]); /* the chunk after the block's chunk j, at j % 2 */
         exact_cols_init<In, Dot>(cols, used);
-        exact_fin_init(fin);
+        exact_fin_clear(fin, 0, HR_EXACT_DIGITS - 1);
         exact_zero(acc, shared_flags);
         exact_bins bins = exact_bins_init<In, Dot>(slots);
         constexpr int warps = HR_TILE_LANES / W, N = exact_kind<In, Dot>::K * W;
@@ -341,7 +341,7 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         constexpr int warps = HR_TILE_LANES / W, bytes = exact_kind<In, false>::bytes;
         HR_SHARED(left, uint32_t[warps]); /* the block's results of this round that no warp stored */
         exact_cols_init<In, false>(cols, used);
-        exact_fin_init(fin);
+        exact_fin_clear(fin, 0, HR_EXACT_DIGITS - 1);
         exact_bins bins = exact_bins_init<In, false>(slots);
         constexpr int N = exact_kind<In, false>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
