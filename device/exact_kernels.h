@@ -186,6 +186,18 @@ enum { EXACT_CHUNK_ROUNDS = 4 };
 static_assert(EXACT_CHUNK_ROUNDS >= 2 && (EXACT_CHUNK_ROUNDS & (EXACT_CHUNK_ROUNDS - 1)) == 0,
               "a power of two (dividing 2^32, as the rounds' count wraps), at least 2");
 
+/* The full reduction's tiles of `count` elements, and its chunks (the kernel's and its grid's). */
+template <int In, bool Dot, int W> __host__ __device__ __forceinline__ uint64_t exact_tiles(uint64_t count)
+{
+    constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W;
+    return (count + N - 1) / N;
+}
+template <int W> __host__ __device__ __forceinline__ uint64_t exact_chunks(uint64_t tiles)
+{
+    constexpr uint64_t C = (uint64_t)EXACT_CHUNK_ROUNDS * (HR_TILE_LANES / W); /* tiles a chunk */
+    return (tiles + C - 1) / C;
+}
+
 /* The kernels' launch bounds. CUDA: HR_EXACT_BLOCKS (2) blocks an SM, i.e. at most 128 registers,
  * which the out-of-line rare paths obey too (unbounded, their unrolled loops would take up to 254
  * registers, counted in the kernel's); f64 sums at 3 blocks (80 registers) spilled and ran 20%
@@ -214,10 +226,10 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         exact_fin_clear(fin, 0, HR_EXACT_DIGITS - 1);
         exact_zero(acc, shared_flags);
         exact_bins bins = exact_bins_init<In, Dot>(slots);
-        constexpr int warps = HR_TILE_LANES / W, N = exact_kind<In, Dot>::K * W;
+        constexpr int warps = HR_TILE_LANES / W;
         constexpr uint32_t C = EXACT_CHUNK_ROUNDS;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
-        const uint64_t tiles = (a.s.count + N - 1) / N, chunks = (tiles + C * warps - 1) / (C * warps);
+        const uint64_t tiles = exact_tiles<In, Dot, W>(a.s.count), chunks = exact_chunks<W>(tiles);
         const auto tile_of = [&](uint64_t chunk, uint32_t i) { return (chunk * C + i) * warps + warp; };
         uint64_t chunk = blockIdx.x;  /* this round's: the same in the whole block */
         unsigned long long claim = 0; /* thread 0's, on the chunk after this one */

@@ -39,8 +39,7 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
         }
     }
     /* one wave, or fewer blocks where there are fewer chunks */
-    constexpr uint64_t N = (uint64_t)exact_kind<In, Dot>::K * W, chunk = EXACT_CHUNK_ROUNDS * (HR_TILE_LANES / W);
-    const uint64_t tiles = (c.extent + N - 1) / N, chunks = (tiles + chunk - 1) / chunk;
+    const uint64_t chunks = exact_chunks<W>(exact_tiles<In, Dot, W>(c.extent));
     const uint64_t wave = c.dev->sm_count * exact_blocks_per_sm<In, Dot, W>(), blocks = chunks == 0 ? 1 : chunks < wave ? chunks : wave;
     const uint64_t digits = (uint64_t)(hi - lo + 1);
     need->partials = 0;
