@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The exact sums before and after changes to them, in one call on an NVIDIA machine:
+#   bench/exact_ab.sh OUT_DIR [PATCH ...]
+# Builds hipreduce-bench from this tree (static library, so that each variant is one executable;
+# the visible GPUs' architecture; CUB 3.5 where CCCL_INCLUDE names its headers) as "base", then
+# once a patch: the patch applied to the same tree (patch -p1), an incremental build (a change to
+# the exact kernels recompiles host/exact_driver.cpp alone, some 20 s), the executable kept, the
+# patch taken back out. The variants then take turns case by case, ROUNDS times (default 2), so
+# that the spread between rounds is the noise to quote beside a difference. A case is one process:
+# the full reductions run the same dtype and size three times (three input allocations one after
+# another: the second is slower for the exact sums, docs/BENCHMARKS.md session 19), the slices a
+# few row lengths. CASES=regex picks cases by name. Writes OUT_DIR/LABEL.rROUND.csv (the rows of
+# the `auto` algorithm, with a case column), OUT_DIR/build.log and OUT_DIR/summary.txt
+# (bench/exact_ab_summary.py). The tree must have no uncommitted change to the patched files.
+# BACKEND=cpu builds the cpu backend instead (its bench times the cpu device: a dry run of this
+# script on a machine without a GPU); BUILD_DIR (default /tmp/hipreduce_exact_ab) is kept.
+set -uo pipefail
+out=${1:?usage: bench/exact_ab.sh OUT_DIR [PATCH ...]}
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=${BUILD_DIR:-/tmp/hipreduce_exact_ab}
+mkdir -p "$out" "$out/bin"
+out=$(cd "$out" && pwd)
+patches=()
+for p in "$@"; do patches+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"); done
+
+cmake -S "$src" -B "$build" -G Ninja -DHIPREDUCE_BACKEND="${BACKEND:-cuda}" -DHIPREDUCE_STATIC=ON -DHIPREDUCE_MPI=OFF \
+  -DHIPREDUCE_PYTHON=OFF -DHIPREDUCE_BUILD_TESTS=OFF -DHIPREDUCE_BUILD_EXAMPLES=OFF \
+  ${CCCL_INCLUDE:+-DHIPREDUCE_BENCH_CCCL_INCLUDE="$CCCL_INCLUDE"} >"$out/build.log" 2>&1 || {
+  echo "exact_ab.sh: configure failed ($out/build.log)" >&2
+  exit 1
+}
+# build LABEL: the tree as it stands into $out/bin/LABEL
+build_as() {
+  local t0=$SECONDS
+  cmake --build "$build" --target hipreduce-bench >>"$out/build.log" 2>&1 || return 1
+  cp "$build/bench/hipreduce-bench" "$out/bin/$1"
+  echo "exact_ab.sh: built $1 in $((SECONDS - t0)) s"
+}
+build_as base || { echo "exact_ab.sh: the base build failed ($out/build.log)" >&2; exit 1; }
+labels=(base)
+for p in "${patches[@]}"; do
+  label=$(basename "$p" .patch)
+  (cd "$src" && patch -p1 --forward --quiet <"$p") || { echo "exact_ab.sh: $p does not apply" >&2; exit 1; }
+  build_as "$label"
+  built=$?
+  (cd "$src" && patch -p1 -R --quiet <"$p") || { echo "exact_ab.sh: $p did not come back out: the tree is patched" >&2; exit 1; }
+  [ $built -eq 0 ] || { echo "exact_ab.sh: $label does not build ($out/build.log)" >&2; exit 1; }
+  labels+=("$label")
+done
+
+rc=0
+# case NAME ROUND hipreduce-bench arguments...: every variant in turn
+case_run() {
+  local name=$1 round=$2 label
+  shift 2
+  [[ "$name" =~ ${CASES:-.} ]] || return 0
+  for label in "${labels[@]}"; do
+    "$out/bin/$label" --algorithms=auto --ceiling=same --reps="${REPS:-20}" --warmup=3 --format=csv \
+      --output="$out/tmp.csv" "$@" 2>>"$out/bench.log" || {
+      echo "exact_ab.sh: $label $name failed" | tee -a "$out/bench.log"
+      rc=1
+      continue
+    }
+    [ -f "$out/$label.r$round.csv" ] || echo "case,algorithm,op,dtype,n,ms,gbps,pct_ceiling,vendor_ms,ratio,ceiling_gbps,out_dtype,status,shape" >"$out/$label.r$round.csv"
+    grep -v '^#' "$out/tmp.csv" | sed -n '2,$p' | grep '^auto,' | sed "s/^/$name,/" >>"$out/$label.r$round.csv"
+  done
+}
+x3() { echo "$1,$1,$1"; }
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  case_run bf16 "$round" --ops=sum_exact --dtypes=bf16 --out=f32 --sizes="$(x3 2^28)"
+  case_run f16 "$round" --ops=sum_exact --dtypes=f16 --out=f32 --sizes="$(x3 2^28)"
+  case_run f32 "$round" --ops=sum_exact --dtypes=f32 --out=f32 --sizes="$(x3 2^28)"
+  case_run f64 "$round" --ops=sum_exact --dtypes=f64 --out=f64 --sizes="$(x3 2^27)"
+  case_run dot_f32 "$round" --ops=dot_exact --dtypes=f32 --out=f32 --sizes="$(x3 2^27)"
+  case_run rows "$round" --shape=rows --dims=65536x1024,262144x256,16384x4096 --ops=sum_exact --dtypes=f32,bf16 --out=f32
+  case_run segments "$round" --shape=ragged --dims=65536x2048 --ops=sum_exact --dtypes=f32,bf16 --out=f32
+done
+rm -f "$out/tmp.csv"
+python3 "$here/exact_ab_summary.py" "$out" "${labels[@]}" | tee "$out/summary.txt"
+exit $rc
