@@ -19,6 +19,7 @@
 #include "gpu_memory.h"
 #include "hipreduce/hipreduce.h"
 #include "reference.h"
+#include "test_run.h"
 
 #define SKIP 77
 #define SENTINEL 0xA5
@@ -234,15 +235,6 @@ static int arguments(study_ctx* s)
     return fails;
 }
 
-/* HIPREDUCE_TEST_PROFILE, the emulated GPU's runs (label emu, test/CMakeLists.txt): "emu" (2) or
- * "emu-smoke" (1, a few cases); 0 otherwise. */
-static int emu_profile(void)
-{
-    const char* profile = getenv("HIPREDUCE_TEST_PROFILE");
-    if (!profile) return 0;
-    return strcmp(profile, "emu") == 0 ? 2 : strcmp(profile, "emu-smoke") == 0 ? 1 : 0;
-}
-
 int main(int argc, char** argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* a test killed at its time limit still shows how far it got */
@@ -263,9 +255,9 @@ int main(int argc, char** argv)
     printf("gpu_algorithms: device 0: %s, algorithms %d..%d\n", gm_device_name(0), FIRST, LAST);
     /* The emu profile: the matrix up to 2^12 + 1 (several passes at every block size of the sweep),
      * smaller caller workspaces, no pass of 2^20 blocks; emu-smoke: the matrix to 2^10 + 1. */
-    const int emu = emu_profile();
-    const uint64_t matrix_max = emu == 1   ? (UINT64_C(1) << 10) + 1
-                                : emu == 2 ? (UINT64_C(1) << 12) + 1
+    const enum test_profile emu = test_profile();
+    const uint64_t matrix_max = emu == TEST_EMU_SMOKE ? (UINT64_C(1) << 10) + 1
+                                : emu == TEST_EMU     ? (UINT64_C(1) << 12) + 1
                                            : (UINT64_C(1) << 20) + 1;
     const uint64_t large = emu ? 0 : (UINT64_C(1) << 25) + 3; /* bytes of many_blocks' input */
     const size_t room = (size_t)(matrix_max + 2) * 8 * 2 + 64 > large ? (size_t)(matrix_max + 2) * 8 * 2 + 64

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hipreduce/hipreduce.h"
+#include "test_run.h"
 #include "typed_ref.h"
 
 #define SG_SENTINEL 0xA5
@@ -36,7 +37,7 @@ typedef struct sg_ctx {
     unsigned char* d_out;       /* device results: results_room * 8 + SG_GUARD bytes */
     int64_t* d_index;           /* device indices: results_room + SG_GUARD entries */
     size_t results_room;
-    int profile;                /* 0 full, 1 emu-smoke, 2 emu */
+    enum test_profile profile;  /* test_run.h's */
     long calls, results, elements; /* of the matrix so far (the cpu device's calls) */
 } sg_ctx;
 

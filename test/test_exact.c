@@ -15,6 +15,7 @@
 #include "exact_ref.h"
 #include "gpu_memory.h"
 #include "hipreduce/hipreduce.h"
+#include "test_run.h"
 
 static int fails, checks;
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -49,7 +50,7 @@ static uint64_t random_float(hipreduce_dtype d, int elo, int ehi)
 
 static hipreduce_handle cpu; /* the cpu device, always */
 static hipreduce_handle gpu; /* GPU 0 in gpu mode, else NULL */
-static int profile;          /* 0: full; 1: emu; 2: emu-smoke */
+static enum test_profile profile;
 
 /* Where a handle reads host data: itself on the cpu device; on the GPU a device copy (slot 0:
  * x, 1: y, 2: offsets), kept and grown between calls. */
@@ -153,7 +154,7 @@ static void check(const char* what, hipreduce_dtype in, void* x, void* y, uint64
 static void random_cases(void)
 {
     static const uint64_t sizes[] = {0, 1, 2, 3, 7, 1023, 1024, 1025, 4101, 70001, 200003};
-    const size_t count = profile == 2 ? 6 : profile == 1 ? 10 : sizeof sizes / sizeof sizes[0];
+    const size_t count = profile == TEST_EMU_SMOKE ? 6 : profile == TEST_EMU ? 10 : sizeof sizes / sizeof sizes[0];
     for (int d = 0; d < 4; ++d) {
         const hipreduce_dtype in = floats[d];
         const int emax = (1 << ebits_of(in)) - 2, bias = (1 << (ebits_of(in) - 1)) - 1;
@@ -283,7 +284,7 @@ static void adversarial_cases(void)
         const hipreduce_dtype in = floats[d];
         const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
         const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2, bias = emax / 2, apart = bias < 100 ? 12 : 100;
-        const uint64_t n = profile == 2 ? 20001 : profile ? 140001 : 1000003;
+        const uint64_t n = profile == TEST_EMU_SMOKE ? 20001 : profile ? 140001 : 1000003;
         unsigned char* x = malloc(n * (uint64_t)b);
         for (int kind = 0; kind < 2; ++kind) {
             for (uint64_t i = 0; i < n; ++i) {
@@ -367,7 +368,7 @@ static void cancelling_tile_cases(void)
         const hipreduce_dtype in = floats[d];
         const int b = bytes_of(in), bias = (1 << (ebits_of(in) - 1)) - 1, emax = (1 << ebits_of(in)) - 2;
         const int range = in == HIPREDUCE_F16 ? 7 : in == HIPREDUCE_BF16 ? 10 : 19; /* the narrow and direct edges */
-        const uint64_t tile = 32 * 128 / (uint64_t)b, half = (profile == 2 ? 128 : profile ? 512 : 1024) * (4 / (uint64_t)b), n = (2 * half + 8) * tile;
+        const uint64_t tile = 32 * 128 / (uint64_t)b, half = (profile == TEST_EMU_SMOKE ? 128 : profile ? 512 : 1024) * (4 / (uint64_t)b), n = (2 * half + 8) * tile;
         const uint64_t sign = 1ull << (8 * b - 1);
         unsigned char* x = malloc(n * (uint64_t)b);
         uint64_t* order = malloc(half * 8);
@@ -523,8 +524,7 @@ static void validation_cases(void)
 
 int main(int argc, char** argv)
 {
-    const char* p = getenv("HIPREDUCE_TEST_PROFILE");
-    profile = p && !strcmp(p, "emu-smoke") ? 2 : p && !strcmp(p, "emu") ? 1 : 0;
+    profile = test_profile();
     hipreduce_status st = hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0);
     if (st != HIPREDUCE_STATUS_SUCCESS) {
         fprintf(stderr, "FAIL create: %s\n", hipreduce_status_string(st));

@@ -11,6 +11,7 @@
 #include "gpu_memory.h"
 #include "hipreduce/hipreduce.h"
 #include "reference.h"
+#include "test_run.h"
 
 #define SKIP 77
 #define SENTINEL 0xA5
@@ -371,15 +372,6 @@ static int alternating_streams(gpu_ctx* g, void* x)
     return fails;
 }
 
-/* HIPREDUCE_TEST_PROFILE, the emulated GPU's runs (label emu, test/CMakeLists.txt): "emu" (2) or
- * "emu-smoke" (1, a few cases); 0 otherwise. */
-static int emu_profile(void)
-{
-    const char* profile = getenv("HIPREDUCE_TEST_PROFILE");
-    if (!profile) return 0;
-    return strcmp(profile, "emu") == 0 ? 2 : strcmp(profile, "emu-smoke") == 0 ? 1 : 0;
-}
-
 /* For the emu profile, whose matrix stops near one tile: the smallest sizes at which the default
  * algorithm's tree has 4 levels and two groups of tiles at level 1 (f64 and i64 at 2048^2 + 1, the
  * 8-byte dtypes' tile squared plus one), and 3 levels with a partial group (f32: 257 tiles of 4096;
@@ -425,8 +417,8 @@ int main(void)
      * profile: the same matrix, then tree_levels() instead of the large inputs; emu-smoke: the
      * matrix to 2^10 + 1 and tree_levels(). */
     const int quick = getenv("HIPREDUCE_SANITIZE_QUICK") != NULL;
-    const int emu = emu_profile();
-    const uint64_t matrix_max = emu == 1 ? (UINT64_C(1) << 10) + 1
+    const enum test_profile emu = test_profile();
+    const uint64_t matrix_max = emu == TEST_EMU_SMOKE ? (UINT64_C(1) << 10) + 1
                                 : quick || emu ? (UINT64_C(1) << 14) + 1 : (UINT64_C(1) << 22) + 1;
     const uint64_t large_max = emu ? (UINT64_C(1) << 23) + 8 : (UINT64_C(1) << 27) + 3; /* 4-byte elements */
     const size_t room = (size_t)(large_max + 2) * 4 * 2 + 64; /* two copies of the largest input */
@@ -445,13 +437,13 @@ int main(void)
     if (!hardening_only) fails += ref_for_each_case(matrix_max, gpu_case, &g);
     fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F32, (1u << 20) + 1, x);
     fails += caller_workspace(&g, HIPREDUCE_OP_XOR, HIPREDUCE_U16, 100, x);
-    if (emu == 1) printf("misaligned workspaces: not in the emu-smoke profile\n");
+    if (emu == TEST_EMU_SMOKE) printf("misaligned workspaces: not in the emu-smoke profile\n");
     else fails += misaligned_workspace(&g, x, quick || emu);
     fails += graph_capture(&g, x);
     if (emu) printf("alternating streams: not in the emu profile (2 x 48 calls at 2^24 + 1)\n");
     else fails += alternating_streams(&g, x);
     if (emu) {
-        if (emu == 2) fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F64, (1u << 22) + 3, x);
+        if (emu == TEST_EMU) fails += caller_workspace(&g, HIPREDUCE_OP_SUM, HIPREDUCE_F64, (1u << 22) + 3, x);
         if (!hardening_only) fails += tree_levels(&g, x);
     } else if (!quick && !hardening_only) {
         fails += caller_workspace(&g, HIPREDUCE_OP_MAX, HIPREDUCE_I8, (1u << 24) + 5, x);

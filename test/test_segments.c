@@ -162,7 +162,7 @@ static void segments(matrix_ctx* m, const char* what, hipreduce_op op, hipreduce
 /* Every shape of one (op, in, out) over pattern p. */
 static void shapes(matrix_ctx* m, hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, int p)
 {
-    const int emu = m->c->profile, smoke = emu == 1;
+    const int emu = m->c->profile != TEST_FULL, smoke = m->c->profile == TEST_EMU_SMOKE;
     const uint64_t t = m->tile;
     /* 260 and 1024: rows of 129-256 whole chunks for f64 and f32 (rows_prefetch_kernel); 2, 4, 8, 12,
      * 16: rows of 1-4 whole chunks for f64 and f32 (short_rows_kernel, groups of 1, 2 and 4 threads),
@@ -200,7 +200,7 @@ static void shapes(matrix_ctx* m, hipreduce_op op, hipreduce_dtype in, hipreduce
             axis(m, what, op, in, out, p, inner == 1000 ? 1 + (e < 3) : 2, e, inner);
         }
     /* Three strided levels; on the emulator only f32 sum and argmax. */
-    const int three_levels = !emu || (emu == 2 && in == HIPREDUCE_F32 &&
+    const int three_levels = !emu || (m->c->profile == TEST_EMU && in == HIPREDUCE_F32 &&
                                       (op == HIPREDUCE_OP_SUM || op == HIPREDUCE_OP_ARGMAX));
     if (three_levels) axis(m, what, op, in, out, p, 1, 256 * 256 + 1, 2);
     if (!emu) {
@@ -235,9 +235,9 @@ static int matrix(sg_ctx* c)
                 /* The emu profile takes one pattern per triple, in turn; emu-smoke every fourth triple. */
                 const long k = triples++;
                 const int main_pattern = op == HIPREDUCE_OP_PROD ? P_NEAR1 : P_RANDOM;
-                if (c->profile == 1 && k % 4 != 0) continue;
-                if (c->profile != 2 || k % 2 == 0) shapes(&m, (hipreduce_op)op, in, out, main_pattern);
-                if (c->profile == 0 || (c->profile == 2 && k % 2 == 1)) shapes(&m, (hipreduce_op)op, in, out, P_SPECIAL);
+                if (c->profile == TEST_EMU_SMOKE && k % 4 != 0) continue;
+                if (c->profile != TEST_EMU || k % 2 == 0) shapes(&m, (hipreduce_op)op, in, out, main_pattern);
+                if (c->profile == TEST_FULL || (c->profile == TEST_EMU && k % 2 == 1)) shapes(&m, (hipreduce_op)op, in, out, P_SPECIAL);
             }
     }
     for (int p = 0; p < P_KINDS; ++p) free(m.x[p]);
@@ -292,7 +292,7 @@ static int distributions(sg_ctx* c)
         {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F64, HIPREDUCE_F64}};
     static const char* const names[] = {"all empty",         "uniform short", "power-law",
                                         "giants among tiny", "one segment",   "few tiles", "many of two tiles", "KiB steps"};
-    const int n_cases = c->profile == 1 ? 2 : (int)(sizeof cases / sizeof cases[0]);
+    const int n_cases = c->profile == TEST_EMU_SMOKE ? 2 : (int)(sizeof cases / sizeof cases[0]);
     unsigned char* x = (unsigned char*)malloc((size_t)SHAPES_ROOM * 8);
     if (!x) return 1;
     int fails = 0;
@@ -359,23 +359,14 @@ static int signed_zeros(sg_ctx* c)
     return fails;
 }
 
-static int profile(void)
-{
-    const char* p = getenv("HIPREDUCE_TEST_PROFILE");
-    return !p ? 0 : strcmp(p, "emu") == 0 ? 2 : strcmp(p, "emu-smoke") == 0 ? 1 : 0;
-}
-
 int main(int argc, char** argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    const int want_gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
-    if (argc != 2 || (!want_gpu && strcmp(argv[1], "cpu") != 0)) {
-        fprintf(stderr, "usage: %s cpu|gpu\n", argv[0]);
-        return 2;
-    }
+    const int want_gpu = test_wants_gpu(argc, argv);
+    if (want_gpu < 0) return 2;
     sg_ctx c;
     memset(&c, 0, sizeof c);
-    c.profile = profile();
+    c.profile = test_profile();
     uint64_t max_n = c.profile ? 0 : 4096 * 4096 + 64;
     if (getenv("HIPREDUCE_SEGMENTS_MAX_N")) max_n = strtoull(getenv("HIPREDUCE_SEGMENTS_MAX_N"), NULL, 10);
     if (want_gpu && gm_count() == 0) {

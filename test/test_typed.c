@@ -16,6 +16,7 @@
 #include "gpu_memory.h"
 #include "reference.h"
 #include "typed_ref.h"
+#include "test_run.h"
 #include "typed_run.h"
 
 #define SKIP 77
@@ -299,25 +300,16 @@ static int levels(tt_ctx* c, int emu, unsigned char* x, unsigned char* y)
     return fails;
 }
 
-static int profile(void)
-{
-    const char* p = getenv("HIPREDUCE_TEST_PROFILE");
-    return !p ? 0 : strcmp(p, "emu") == 0 ? 2 : strcmp(p, "emu-smoke") == 0 ? 1 : 0;
-}
-
 int main(int argc, char** argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    const int want_gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
-    if (argc != 2 || (!want_gpu && strcmp(argv[1], "cpu") != 0)) {
-        fprintf(stderr, "usage: %s cpu|gpu\n", argv[0]);
-        return 2;
-    }
+    const int want_gpu = test_wants_gpu(argc, argv);
+    if (want_gpu < 0) return 2;
     tt_ctx c;
     memset(&c, 0, sizeof c);
-    const int emu = profile();
-    c.smoke = emu == 1;
-    uint64_t max_n = emu == 1 ? 1025 : emu == 2 ? (UINT64_C(1) << 14) + 1 : (UINT64_C(1) << 17) + 1;
+    const enum test_profile emu = test_profile();
+    c.smoke = emu == TEST_EMU_SMOKE;
+    uint64_t max_n = emu == TEST_EMU_SMOKE ? 1025 : emu == TEST_EMU ? (UINT64_C(1) << 14) + 1 : (UINT64_C(1) << 17) + 1;
     if (getenv("HIPREDUCE_TYPED_MAX_N")) max_n = strtoull(getenv("HIPREDUCE_TYPED_MAX_N"), NULL, 10);
     if (want_gpu && gm_count() == 0) {
         printf("typed gpu: skipped: no GPU visible to the runtime (or a cpu-only build)\n");
