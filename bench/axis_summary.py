@@ -20,10 +20,11 @@ lengths part).
 Uses only the standard library.
 """
 import collections
-import csv
 import os
 import re
 import sys
+
+from bench_csv import header_ceiling, read_csv
 
 TARGETS = {  # (shape kind, op, dtype): (GB/s, x best) or None where the issue sets none
     ("rows", "sum", "f32"): (4000.0, 1.0),
@@ -35,16 +36,9 @@ TARGETS = {  # (shape kind, op, dtype): (GB/s, x best) or None where the issue s
 
 def read(path):
     """(header line, rows) of one CSV; each row gains 'group' (sweep or table)."""
-    meta, lines = "", []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#"):
-                meta = line[1:].strip()
-            elif line.strip():
-                lines.append(line)
+    meta, rows = read_csv(path)
     name = os.path.basename(path)
     group = "sweep" if "sweep" in name else "lengths" if "lengths" in name else "table"
-    rows = list(csv.DictReader(lines))
     for r in rows:
         r["group"] = group
     return meta, rows
@@ -92,8 +86,7 @@ def collect(paths):
         if not device:
             m = re.search(r"device: ([^;]+)", meta)
             device = m.group(1).strip() if m else ""
-        m = re.search(r"read ceiling ([0-9.]+) GB/s", meta)
-        ceiling = ceiling or (float(m.group(1)) if m else 0.0)
+        ceiling = ceiling or header_ceiling(meta) or 0.0
         for r in rows:
             fam = family(r["algorithm"])
             if not r.get("shape") or fam is None:

@@ -21,10 +21,8 @@ Needs matplotlib (pip install matplotlib).
 """
 import argparse
 import collections
-import csv
 import math
 import os
-import re
 import sys
 
 import matplotlib
@@ -32,6 +30,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+
+from bench_csv import header_ceiling, header_vendor, read_csv  # noqa: E402
 
 
 def number(text):
@@ -41,19 +41,10 @@ def number(text):
 
 def read(path):
     """The '#' metadata line as a dict, and the rows."""
-    meta_line, lines = "", []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#"):
-                meta_line = line[1:].strip()
-            elif line.strip():
-                lines.append(line)
-    meta = {"device": meta_line.split(";")[0].replace("device:", "").strip()}
-    m = re.search(r"read ceiling ([0-9.]+) GB/s", meta_line)
-    meta["ceiling"] = float(m.group(1)) if m else None
-    m = re.search(r"vendor: ([^;]+)", meta_line)
-    meta["vendor"] = m.group(1).strip() if m and m.group(1).strip() != "none" else None
-    rows = [r for r in csv.DictReader(lines) if (r.get("status") or "ok") in ("ok", "differs")]
+    header, rows = read_csv(path)
+    meta = {"device": header.split(";")[0].replace("device:", "").strip(), "ceiling": header_ceiling(header),
+            "vendor": header_vendor(header)}
+    rows = [r for r in rows if (r.get("status") or "ok") in ("ok", "differs")]
     for r in rows:
         r["case"] = r["dtype"] if (r.get("out_dtype") or r["dtype"]) == r["dtype"] else f"{r['dtype']}_{r['out_dtype']}"
         r["n"] = int(r["n"])

@@ -17,24 +17,14 @@ Uses only the standard library; --plot-dir also draws, with matplotlib, typed_la
 as a dotted line.
 """
 import collections
-import csv
-import re
 import sys
+
+from bench_csv import header_ceiling, header_vendor, read_csv
 
 
 def read(path):
-    meta_line, lines = "", []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#"):
-                meta_line = line[1:].strip()
-            elif line.strip():
-                lines.append(line)
-    m = re.search(r"vendor: ([^;]+)", meta_line)
-    vendor = m.group(1).strip() if m and m.group(1).strip() != "none" else None
-    m = re.search(r"read ceiling ([0-9.]+) GB/s", meta_line)
-    ceiling = float(m.group(1)) if m else 0.0
-    return vendor, ceiling, list(csv.DictReader(lines))
+    header, rows = read_csv(path)
+    return header_vendor(header), header_ceiling(header) or 0.0, rows
 
 
 def num(text):
