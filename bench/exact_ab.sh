@@ -12,8 +12,11 @@
 # few row lengths. CASES=regex picks cases by name. Writes OUT_DIR/LABEL.rROUND.csv (the rows of
 # the `auto` algorithm, with a case column), OUT_DIR/build.log and OUT_DIR/summary.txt
 # (bench/exact_ab_summary.py). The tree must have no uncommitted change to the patched files.
-# BACKEND=cpu builds the cpu backend instead (its bench times the cpu device: a dry run of this
-# script on a machine without a GPU); BUILD_DIR (default /tmp/hipreduce_exact_ab) is kept.
+# Each variant's exact suite (test/test_exact.c on GPU 0, bit for bit against its reference and
+# the cpu device) runs once before the timing: OUT_DIR/LABEL.test.log, its verdict in the summary
+# (a variant that fails it is timed all the same). BACKEND=cpu builds the cpu backend instead (its
+# bench times the cpu device, the suite skips: a dry run of this script on a machine without a
+# GPU); BUILD_DIR (default /tmp/hipreduce_exact_ab) is kept.
 set -uo pipefail
 out=${1:?usage: bench/exact_ab.sh OUT_DIR [PATCH ...]}
 shift
@@ -26,16 +29,17 @@ patches=()
 for p in "$@"; do patches+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"); done
 
 cmake -S "$src" -B "$build" -G Ninja -DHIPREDUCE_BACKEND="${BACKEND:-cuda}" -DHIPREDUCE_STATIC=ON -DHIPREDUCE_MPI=OFF \
-  -DHIPREDUCE_PYTHON=OFF -DHIPREDUCE_BUILD_TESTS=OFF -DHIPREDUCE_BUILD_EXAMPLES=OFF \
+  -DHIPREDUCE_PYTHON=OFF -DHIPREDUCE_BUILD_TESTS=ON -DHIPREDUCE_BUILD_EXAMPLES=OFF \
   ${CCCL_INCLUDE:+-DHIPREDUCE_BENCH_CCCL_INCLUDE="$CCCL_INCLUDE"} >"$out/build.log" 2>&1 || {
   echo "exact_ab.sh: configure failed ($out/build.log)" >&2
   exit 1
 }
-# build LABEL: the tree as it stands into $out/bin/LABEL
+# build LABEL: the tree as it stands into $out/bin/LABEL (the bench) and $out/bin/LABEL.test
 build_as() {
   local t0=$SECONDS
-  cmake --build "$build" --target hipreduce-bench >>"$out/build.log" 2>&1 || return 1
+  cmake --build "$build" --target hipreduce-bench hipreduce_test_exact >>"$out/build.log" 2>&1 || return 1
   cp "$build/bench/hipreduce-bench" "$out/bin/$1"
+  cp "$build/test/hipreduce_test_exact" "$out/bin/$1.test"
   echo "exact_ab.sh: built $1 in $((SECONDS - t0)) s"
 }
 build_as base || { echo "exact_ab.sh: the base build failed ($out/build.log)" >&2; exit 1; }
@@ -51,6 +55,14 @@ for p in "${patches[@]}"; do
 done
 
 rc=0
+for label in "${labels[@]}"; do
+  "$out/bin/$label.test" gpu >"$out/$label.test.log" 2>&1
+  case $? in
+  0) echo "passed" >"$out/$label.test" ;;
+  77) echo "skipped (no GPU)" >"$out/$label.test" ;;
+  *) echo "FAILED ($label.test.log)" >"$out/$label.test"; rc=1 ;;
+  esac
+done
 # case NAME ROUND hipreduce-bench arguments...: every variant in turn
 case_run() {
   local name=$1 round=$2 label

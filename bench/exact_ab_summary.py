@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Summary of bench/exact_ab.sh: per case and row (a case's k-th row: its k-th input allocation, or
-its k-th shape), each variant's % of the same-size read and time over the rounds (min-max), and its
-time over the first variant's (min-max over the rounds, each round's pair from the same turn).
+"""Summary of bench/exact_ab.sh: each variant's exact suite on GPU 0, then per case and row (a case's
+k-th row: its k-th input allocation, or its k-th shape), each variant's % of the same-size read and
+time over the rounds (min-max), and its time over the first variant's (min-max over the rounds,
+each round's pair from the same turn).
     bench/exact_ab_summary.py OUT_DIR LABEL [LABEL ...]"""
 import csv
 import os
@@ -32,6 +33,9 @@ def main(out, labels):
     data = {(label, rnd): rows(os.path.join(out, "%s.r%d.csv" % (label, rnd)))
             for label in labels for rnd in range(1, rounds + 1)
             if os.path.exists(os.path.join(out, "%s.r%d.csv" % (label, rnd)))}
+    for label in labels:
+        verdict = os.path.join(out, label + ".test")
+        print("exact suite, %s: %s" % (label, open(verdict).read().strip() if os.path.exists(verdict) else "not run"))
     keys = []
     for got in data.values():
         keys += [k for k in got if k not in keys]
