@@ -27,6 +27,15 @@ mkdir -p "$out" "$out/bin"
 out=$(cd "$out" && pwd)
 patches=()
 for p in "$@"; do patches+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"); done
+# apply PATCH [-R]: by patch(1), else by git apply (which needs no repository)
+apply() {
+  local how=${2:---forward}
+  if command -v patch >/dev/null; then
+    (cd "$src" && patch -p1 --quiet "$how" <"$1")
+  else
+    (cd "$src" && git apply ${2:-} "$1")
+  fi
+}
 
 cmake -S "$src" -B "$build" -G Ninja -DHIPREDUCE_BACKEND="${BACKEND:-cuda}" -DHIPREDUCE_STATIC=ON -DHIPREDUCE_MPI=OFF \
   -DHIPREDUCE_PYTHON=OFF -DHIPREDUCE_BUILD_TESTS=ON -DHIPREDUCE_BUILD_EXAMPLES=OFF \
@@ -46,10 +55,10 @@ build_as base || { echo "exact_ab.sh: the base build failed ($out/build.log)" >&
 labels=(base)
 for p in "${patches[@]}"; do
   label=$(basename "$p" .patch)
-  (cd "$src" && patch -p1 --forward --quiet <"$p") || { echo "exact_ab.sh: $p does not apply" >&2; exit 1; }
+  apply "$p" || { echo "exact_ab.sh: $p does not apply" >&2; exit 1; }
   build_as "$label"
   built=$?
-  (cd "$src" && patch -p1 -R --quiet <"$p") || { echo "exact_ab.sh: $p did not come back out: the tree is patched" >&2; exit 1; }
+  apply "$p" -R || { echo "exact_ab.sh: $p did not come back out: the tree is patched" >&2; exit 1; }
   [ $built -eq 0 ] || { echo "exact_ab.sh: $label does not build ($out/build.log)" >&2; exit 1; }
   labels+=("$label")
 done
