@@ -84,8 +84,8 @@ case_run() {
       rc=1
       continue
     }
-    [ -f "$out/$label.r$round.csv" ] || echo "case,algorithm,op,dtype,n,ms,gbps,pct_ceiling,vendor_ms,ratio,ceiling_gbps,out_dtype,status,shape" >"$out/$label.r$round.csv"
-    grep -v '^#' "$out/tmp.csv" | sed -n '2,$p' | grep '^auto,' | sed "s/^/$name,/" >>"$out/$label.r$round.csv"
+    [ -f "$out/$label.r$round.csv" ] || grep -m1 '^algorithm,' "$out/tmp.csv" | sed 's/^/case,/' >"$out/$label.r$round.csv"
+    grep '^auto,' "$out/tmp.csv" | sed "s/^/$name,/" >>"$out/$label.r$round.csv"
   done
 }
 x3() { echo "$1,$1,$1"; }

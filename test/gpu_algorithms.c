@@ -257,8 +257,8 @@ int main(int argc, char** argv)
      * smaller caller workspaces, no pass of 2^20 blocks; emu-smoke: the matrix to 2^10 + 1. */
     const enum test_profile emu = test_profile();
     const uint64_t matrix_max = emu == TEST_EMU_SMOKE ? (UINT64_C(1) << 10) + 1
-                                : emu == TEST_EMU     ? (UINT64_C(1) << 12) + 1
-                                           : (UINT64_C(1) << 20) + 1;
+                                : emu == TEST_EMU ? (UINT64_C(1) << 12) + 1
+                                                  : (UINT64_C(1) << 20) + 1;
     const uint64_t large = emu ? 0 : (UINT64_C(1) << 25) + 3; /* bytes of many_blocks' input */
     const size_t room = (size_t)(matrix_max + 2) * 8 * 2 + 64 > large ? (size_t)(matrix_max + 2) * 8 * 2 + 64
                                                                        : (size_t)large;

@@ -15,8 +15,8 @@
 
 #include "gpu_memory.h"
 #include "reference.h"
-#include "typed_ref.h"
 #include "test_run.h"
+#include "typed_ref.h"
 #include "typed_run.h"
 
 #define SKIP 77
