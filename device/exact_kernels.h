@@ -244,7 +244,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if (i == 0 && threadIdx.x == 0) claim = atomicAdd(a.claims, 1ull);
             const uint64_t ahead = i + 1 < C ? chunk : ahead_of[j], t = tile_of(chunk, i), after = tile_of(ahead, (i + 1) % C);
             if (ahead < chunks && after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
-            if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, cur, t, a.s.count, lane);
+            if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, nullptr, cur, t, a.s.count, lane);
             if constexpr (!exact_kind<In, Dot>::alternate) cur = next;
             exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
             if (i == C - 2) {
@@ -288,7 +288,13 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
     }
 }
 
-/* Rows, columns and segments (exact_slices_kernel): the slices and where their results go. */
+/* Rows, columns and segments (exact_slices_kernel): the slices and where their results go. The
+ * f16/bf16 slices take tiles of exact_kind's Slices size, whose direct and narrow sums join the
+ * warp's run (exact_tiles.h) rather than the digits tile by tile (the full reduction's tiles do
+ * not: no gain there on the H200, docs/BENCHMARKS.md session 20). */
+template <int In> constexpr bool exact_slices_kind = exact_kind<In, false>::bytes == 2;
+
+/* Rows, columns and segments: their launch's arguments. */
 struct exact_slices_args {
     const unsigned char* x;
     const uint64_t* offsets; /* segments (device memory), else null */
@@ -298,30 +304,52 @@ struct exact_slices_args {
     int out, words; /* as exact_full_args' */
 };
 
-/* An empty slice (+0.0), or one of at most one tile whose tile takes exact_group's direct (or
- * narrow) path or its split path: its exact sum is one f64 or the sum of two, which the warp rounds
- * into result r itself (f32 and f64 results: one rounding; f16/bf16 results, accumulator words and
- * every other tile go the block's way). Every lane of the warp calls it; whether the result is
+/* The tiles a slice may have for one warp to sum it alone (exact_slice_warp): more go the block's
+ * way, its warps sharing the tiles. */
+enum { EXACT_WARP_TILES = 16 };
+
+/* Result r's slice summed by one warp, where it can be: empty (+0.0); or of one tile that takes
+ * exact_group's direct (or narrow) path or its split path (its exact sum: one f64 or the sum of
+ * two); or of up to EXACT_WARP_TILES tiles that all take the direct (or narrow) path and whose
+ * lanes' values one run holds (exact_tiles.h; its warp sum: one exact f64). The warp rounds that
+ * into the result itself (f32 and f64 results: one rounding). f16/bf16 results, accumulator words
+ * and every other slice go the block's way. Every lane of the warp calls it; whether the result is
  * stored. */
 template <int In, int W>
-__device__ __forceinline__ bool exact_slice_quick(const exact_slices_args& a, const exact_slice& s, uint64_t r, int lane)
+__device__ __forceinline__ bool exact_slice_warp(const exact_slices_args& a, const exact_slice& s, uint64_t r, int lane)
 {
     if (a.words) return false;
     if (s.count == 0) {
         if (lane == 0) exact_store(a.result, r, a.out, 0); /* +0.0 in every float dtype */
         return true;
     }
-    if ((a.out != HIPREDUCE_F32 && a.out != HIPREDUCE_F64) || s.count > (uint64_t)(exact_kind<In, false>::K * W)) return false;
-    exact_raw<In, false> raw;
-    exact_fetch<In, false, W>(raw, s, 0, lane);
-    double v0 = 0, v1 = 0; /* the values in the order given (a direct or narrow sum: v0 alone) */
-    int values = 0;
-    const auto sink = [&](double x) {
-        v1 = values ? x : v1;
-        v0 = values ? v0 : x;
-        ++values;
-    };
-    if (exact_sum_group<In, W>(raw, sink) != EXACT_DONE) return false;
+    constexpr bool S = exact_slices_kind<In>;
+    using X = exact_kind<In, false, S>;
+    constexpr int N = X::K * W;
+    const uint64_t tiles = (s.count + N - 1) / N;
+    if ((a.out != HIPREDUCE_F32 && a.out != HIPREDUCE_F64) || tiles > EXACT_WARP_TILES) return false;
+    double v0 = 0, v1 = 0; /* the values in the order given (a direct or narrow sum, a run: v0 alone) */
+    exact_raw<In, false, S> cur, next;
+    exact_fetch<In, false, W>(cur, s, 0, lane);
+    if (tiles == 1) {
+        int values = 0;
+        const auto sink = [&](double x) {
+            v1 = values ? x : v1;
+            v0 = values ? v0 : x;
+            ++values;
+        };
+        if (exact_sum_group<In, W>(cur, sink) != EXACT_DONE) return false;
+    } else {
+        if constexpr (X::P + exact_log2<N>::value >= 53) return false; /* no direct rule (f64) */
+        exact_run run = exact_run_empty();
+        bool failed = false;
+        for (uint64_t t = 0; t < tiles; ++t) {
+            if (t + 1 < tiles) exact_fetch<In, false, W>(next, s, t + 1, lane);
+            if (exact_sum_group<In, W>(cur, exact_to_lone_run{&run, &failed}) != EXACT_DONE || failed) return false;
+            if (t + 1 < tiles) cur = next;
+        }
+        v0 = exact_warp_sum<W>(run.v);
+    }
     /* exact values, a nonzero term among the sums: an exact zero is +0.0 (the chains start at +0.0);
      * their sum rounded to nearest even in f64 (inf past the largest), or to odd where an f32
      * result follows, so that rounding it to f32 is the one rounding of the exact sum: TwoSum's
@@ -337,7 +365,7 @@ __device__ __forceinline__ bool exact_slice_quick(const exact_slices_args& a, co
 }
 
 /* Rows, columns and segments: result r's slice, as the cpu device's (src/cpu_exact.c). A block
- * takes `warps` results at a time, a warp each (exact_slice_quick); those left, the block one by
+ * takes `warps` results at a time, a warp each (exact_slice_warp); those left, the block one by
  * one. */
 template <int In, int W>
 __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
@@ -355,7 +383,8 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         exact_cols_init<In, false>(cols, used);
         exact_fin_clear(fin, 0, HR_EXACT_DIGITS - 1);
         exact_bins bins = exact_bins_init<In, false>(slots);
-        constexpr int N = exact_kind<In, false>::K * W;
+        constexpr bool S = exact_slices_kind<In>;
+        constexpr int N = exact_kind<In, false, S>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
         const auto slice_of = [&](uint64_t r) {
             uint64_t first, count, step = bytes;
@@ -374,7 +403,7 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         for (uint64_t base = (uint64_t)blockIdx.x * warps; base < a.results; base += (uint64_t)gridDim.x * warps) {
             __syncthreads(); /* every thread has read `left` of the round before */
             const uint64_t mine = base + warp;
-            const bool stored = mine < a.results && exact_slice_quick<In, W>(a, slice_of(mine), mine, lane);
+            const bool stored = mine < a.results && exact_slice_warp<In, W>(a, slice_of(mine), mine, lane);
             if (lane == 0) left[warp] = mine < a.results && !stored;
             __syncthreads();
             for (int w = 0; w < warps; ++w) {
@@ -384,14 +413,16 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 const exact_slice s = slice_of(r);
                 const uint64_t tiles = (s.count + N - 1) / N;
                 uint32_t flags = 0;
+                exact_run run = exact_run_empty();
                 for (uint64_t k = 0; k * warps < tiles; ++k) {
                     if (k * warps + warp < tiles) {
-                        exact_raw<In, false> raw;
+                        exact_raw<In, false, S> raw;
                         exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
-                        exact_tile<In, false, W>(acc, cols, &used, flags, bins, raw, k * warps + warp, s.count, lane);
+                        exact_tile<In, false, W>(acc, cols, &used, flags, bins, &run, raw, k * warps + warp, s.count, lane);
                     }
                     exact_round_done<In, false, W>(acc, cols, &used, (uint32_t)k, a.lo, a.hi);
                 }
+                exact_run_flush<W>(acc, run, lane);
                 if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
                 atomicOr(&shared_flags, flags);
                 exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));

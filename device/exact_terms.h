@@ -15,13 +15,16 @@ namespace hr {
 
 /* The terms of one (input dtype, sum or dot): K elements per lane in 16-byte chunks, their
  * precision P as f64 terms (bits of significand), and two groups for f64 products (hi, lo). */
-template <int In, bool Dot> struct exact_kind {
+template <int In, bool Dot, bool Slices = false> struct exact_kind {
     static constexpr int bytes = In == HIPREDUCE_F64 ? 8 : In == HIPREDUCE_F32 ? 4 : 2;
     static constexpr int per_chunk = 16 / bytes;
     /* sums: 128 bytes a lane, dot: 64 bytes of each input, at most 16 elements (the per-tile
      * warp reductions over more elements: on the H200 4-15% faster than half as many, dot f64
-     * 17%, despite 110 and 128 registers; docs/BENCHMARKS.md) */
-    static constexpr int K = Dot ? (64 / bytes < 16 ? 64 / bytes : 16) : 128 / bytes;
+     * 17%, despite 110 and 128 registers; docs/BENCHMARKS.md). Slices (rows, columns, segments:
+     * exact_slices_kernel) of f16/bf16: 64 bytes, as f32's 32 elements (a slice of one tile, the
+     * common short row, folds and sums half as many terms; with exact_kernels.h's warp runs, H200,
+     * docs/BENCHMARKS.md session 21: bf16 rows of 256 1.46x, of 1024 1.33x, of 4096 4x). */
+    static constexpr int K = Dot ? (64 / bytes < 16 ? 64 / bytes : 16) : Slices && bytes == 2 ? 32 : 128 / bytes;
     static constexpr int chunks = K / per_chunk;
     static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;
     static constexpr int P = Dot && In != HIPREDUCE_F64 ? 2 * P1 : P1;

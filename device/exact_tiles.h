@@ -121,6 +121,79 @@ struct exact_to_digits {
     __device__ __forceinline__ void operator()(double v) const { exact_spread(acc, v, lane); }
 };
 
+/* A warp's run: the lanes' sums of consecutive tiles that exact_group's direct (or narrow) rule
+ * took, added up in each lane while every partial sum stays exact, and only then summed over the
+ * warp into the digits (exact_run_flush): a warp sum and a spread a run instead of a tile. With
+ * its terms below 2^(hi - Shift - 1022) and multiples of 2^(lo - Shift - 1022 - P) (exact_group's
+ * fields and units, the largest and least over the run's tiles), n tiles of 2^LOGN terms stay
+ * below 2^53 of those units while n <= 2^(53 - P - LOGN - (hi - lo)): the rule of exact_run_add,
+ * which flushes the run first where the next tile would break it. hi, lo and n are the same in the
+ * whole warp (its windows are); v is the lane's. */
+enum { EXACT_RUN_TILES = 1 << 20 }; /* at most, so that n never wraps */
+struct exact_run {
+    double v;
+    int hi, lo;
+    uint32_t n;
+};
+__device__ __forceinline__ exact_run exact_run_empty() { return exact_run{0.0, 0, 0, 0}; }
+
+template <int W> __device__ __forceinline__ void exact_run_flush(unsigned long long* acc, exact_run& run, int lane)
+{
+    if (run.n == 0) return;
+    exact_spread(acc, exact_warp_sum<W>(run.v), lane);
+    run = exact_run_empty();
+}
+
+/* exact_group's sink where the lane values of direct and narrow tiles join the warp's run (other
+ * values, warp sums, go to the digits as exact_to_digits' do). */
+struct exact_to_run {
+    unsigned long long* acc;
+    exact_run* run;
+    int lane;
+    __device__ __forceinline__ void operator()(double v) const { exact_spread(acc, v, lane); }
+};
+
+/* Lane values v (each the sum of a lane's terms of a group of 2^LOGN terms in the warp, precision
+ * P, window emax, emin): into the digits as their warp sum, or into the warp's run. */
+template <int P, int LOGN, int W, class Sink>
+__device__ __forceinline__ void exact_lanes(const Sink& sink, double v, int, int)
+{
+    sink(exact_warp_sum<W>(v));
+}
+/* The run with lane values v of a tile (window emax, emin) added, if the rule lets it take them. */
+template <int P, int LOGN>
+__device__ __forceinline__ bool exact_run_join(exact_run& run, double v, int emax, int emin)
+{
+    const int hi = emax > run.hi ? emax : run.hi, lo = run.n == 0 || emin < run.lo ? emin : run.lo;
+    const int room = 53 - P - LOGN - (hi - lo); /* log2 of the tiles the run may hold */
+    const uint32_t n = run.n + 1;
+    if (run.n != 0 && (room < 0 || n > (room >= 20 ? (uint32_t)EXACT_RUN_TILES : 1u << room))) return false;
+    run = exact_run{run.v + v, hi, lo, n};
+    return true;
+}
+template <int P, int LOGN, int W>
+__device__ __forceinline__ void exact_lanes(const exact_to_run& sink, double v, int emax, int emin)
+{
+    if (exact_run_join<P, LOGN>(*sink.run, v, emax, emin)) return;
+    exact_run_flush<W>(sink.acc, *sink.run, sink.lane); /* then v starts a run of its own: exact_group's rule */
+    *sink.run = exact_run{v, emax, emin, 1};
+}
+
+/* exact_group's sink for a slice that one warp sums alone (exact_kernels.h's exact_slice_warp):
+ * the lane values of its tiles join one run, which must hold them all; a tile that would break it,
+ * or a warp sum (the split rule's), marks the attempt failed (the slice then goes the block's
+ * way). Every lane marks alike. */
+struct exact_to_lone_run {
+    exact_run* run;
+    bool* failed;
+    __device__ __forceinline__ void operator()(double) const { *failed = true; }
+};
+template <int P, int LOGN, int W>
+__device__ __forceinline__ void exact_lanes(const exact_to_lone_run& sink, double v, int emax, int emin)
+{
+    if (!exact_run_join<P, LOGN>(*sink.run, v, emax, emin)) *sink.failed = true;
+}
+
 /* exact_group's split sums (its rule says when they are exact), C's exponent field ec. */
 template <int M, int W, class Term, class Sink>
 __device__ __forceinline__ void exact_split(const Sink& sink, int ec, const Term& term)
@@ -162,7 +235,7 @@ __device__ __forceinline__ int exact_group(const Sink& sink, int emax, int emin,
             float s[4] = {0, 0, 0, 0};
 #pragma unroll
             for (int j = 0; j < M; ++j) s[j % 4] += term(j);
-            sink(exact_warp_sum<W>((double)((s[0] + s[1]) + (s[2] + s[3]))));
+            exact_lanes<P, LOGN, W>(sink, (double)((s[0] + s[1]) + (s[2] + s[3])), emax, emin);
             return EXACT_DONE;
         }
     }
@@ -170,7 +243,7 @@ __device__ __forceinline__ int exact_group(const Sink& sink, int emax, int emin,
         double s[4] = {0, 0, 0, 0};
 #pragma unroll
         for (int j = 0; j < M; ++j) s[j % 4] += term(j);
-        sink(exact_warp_sum<W>((s[0] + s[1]) + (s[2] + s[3])));
+        exact_lanes<P, LOGN, W>(sink, (s[0] + s[1]) + (s[2] + s[3]), emax, emin);
         return EXACT_DONE;
     }
     if (range <= 106 - P - 2 * LOGN && ec <= 0x7fe) {
@@ -192,14 +265,14 @@ struct exact_slice {
 /* A lane's part of a tile, as loaded: element j = c * per_chunk + e of the lane is the slice's
  * tile * N + (c * W + lane) * per_chunk + e; past the end, +0.0 (no term: the slow path reads the
  * count again). */
-template <int In, bool Dot> struct exact_raw {
-    uint4 x[exact_kind<In, Dot>::chunks], y[Dot ? exact_kind<In, Dot>::chunks : 1];
+template <int In, bool Dot, bool Slices = false> struct exact_raw {
+    uint4 x[exact_kind<In, Dot, Slices>::chunks], y[Dot ? exact_kind<In, Dot, Slices>::chunks : 1];
 };
 
-template <int In, bool Dot, int W>
-__device__ __forceinline__ void exact_fetch(exact_raw<In, Dot>& r, const exact_slice& s, uint64_t tile, int lane)
+template <int In, bool Dot, int W, bool Slices>
+__device__ __forceinline__ void exact_fetch(exact_raw<In, Dot, Slices>& r, const exact_slice& s, uint64_t tile, int lane)
 {
-    using X = exact_kind<In, Dot>;
+    using X = exact_kind<In, Dot, Slices>;
     const uint64_t base = tile * X::K * W;
     if (s.vec && base + X::K * W <= s.count) {
         const uint64_t at = base * X::bytes + (uint64_t)lane * 16; /* chunk c at a constant offset from it */
@@ -235,11 +308,11 @@ __device__ __forceinline__ void exact_fetch(exact_raw<In, Dot>& r, const exact_s
 }
 
 /* The raw elements' bits. */
-template <int In, bool Dot> __device__ __forceinline__ uint64_t exact_x(const exact_raw<In, Dot>& r, int j)
+template <int In, bool Dot, bool Slices> __device__ __forceinline__ uint64_t exact_x(const exact_raw<In, Dot, Slices>& r, int j)
 {
     return exact_unpack<In>(r.x[j / exact_kind<In, Dot>::per_chunk], j % exact_kind<In, Dot>::per_chunk);
 }
-template <int In, bool Dot> __device__ __forceinline__ uint64_t exact_y(const exact_raw<In, Dot>& r, int j)
+template <int In, bool Dot, bool Slices> __device__ __forceinline__ uint64_t exact_y(const exact_raw<In, Dot, Slices>& r, int j)
 {
     return exact_unpack<In>(r.y[j / exact_kind<In, Dot>::per_chunk], j % exact_kind<In, Dot>::per_chunk);
 }
@@ -304,11 +377,11 @@ struct exact_lane {
  * `used` then says (for the drains: exact_kernels.h). Out of line: rare, and its
  * registers stay out of the fast path. Element j of the lane is the slice's base + c_j + lane
  * per_chunk (c_j a constant): it exists where c_j < room. */
-template <int In, bool Dot, int W>
+template <int In, bool Dot, int W, bool Slices>
 __device__ HR_NOINLINE exact_lane exact_slow(unsigned long long* acc, uint32_t* cols, uint32_t* used, exact_lane st,
-                                             exact_raw<In, Dot> r, uint64_t base, uint64_t count, int lane, int how)
+                                             exact_raw<In, Dot, Slices> r, uint64_t base, uint64_t count, int lane, int how)
 {
-    using X = exact_kind<In, Dot>;
+    using X = exact_kind<In, Dot, Slices>;
     if constexpr (exact_col_kind<In, Dot>::on) {
         if (lane == 0) atomicOr(used, 1u);
     }
@@ -359,10 +432,10 @@ __device__ HR_NOINLINE exact_lane exact_slow(unsigned long long* acc, uint32_t* 
 
 /* A sum tile's group (every lane of the warp calls it): the window from the input's own exponent
  * fields, the terms converted as summed; exact_group's result, its values to sink. */
-template <int In, int W, class Sink>
-__device__ __forceinline__ int exact_sum_group(const exact_raw<In, false>& r, const Sink& sink)
+template <int In, int W, bool Slices, class Sink>
+__device__ __forceinline__ int exact_sum_group(const exact_raw<In, false, Slices>& r, const Sink& sink)
 {
-    using X = exact_kind<In, false>;
+    using X = exact_kind<In, false, Slices>;
     constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
     uint32_t kmax[EXACT_CHAINS], kmin[EXACT_CHAINS];
 #pragma unroll
@@ -400,12 +473,12 @@ __device__ __forceinline__ int exact_sum_group(const exact_raw<In, false>& r, co
 }
 
 /* A fetched tile into the digits or the columns (every lane of the warp calls it). */
-template <int In, bool Dot, int W>
+template <int In, bool Dot, int W, bool Slices>
 __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* cols, uint32_t* used, uint32_t& flags,
-                                           exact_bins& bins, const exact_raw<In, Dot>& r, uint64_t tile, uint64_t count,
-                                           int lane)
+                                           exact_bins& bins, exact_run* run, const exact_raw<In, Dot, Slices>& r,
+                                           uint64_t tile, uint64_t count, int lane)
 {
-    using X = exact_kind<In, Dot>;
+    using X = exact_kind<In, Dot, Slices>;
     constexpr int K = X::K, LOGN = exact_log2<K * W>::value;
     int how;
     if constexpr (X::two_product) {
@@ -448,6 +521,8 @@ __device__ __forceinline__ void exact_tile(unsigned long long* acc, uint32_t* co
         exact_window<HIPREDUCE_F64, W>(kmax, kmin, emax, emin);
         const auto term = [&](int j) { return t[j]; };
         how = exact_group<K, X::P, LOGN, 0, W, false>(exact_to_digits{acc, lane}, emax, emin, term);
+    } else if constexpr (Slices) {
+        how = exact_sum_group<In, W>(r, exact_to_run{acc, run, lane});
     } else {
         how = exact_sum_group<In, W>(r, exact_to_digits{acc, lane});
     }
