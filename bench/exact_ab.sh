@@ -95,8 +95,8 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
   case_run f32 "$round" --ops=sum_exact --dtypes=f32 --out=f32 --sizes="$(x3 2^28)"
   case_run f64 "$round" --ops=sum_exact --dtypes=f64 --out=f64 --sizes="$(x3 2^27)"
   case_run dot_f32 "$round" --ops=dot_exact --dtypes=f32 --out=f32 --sizes="$(x3 2^27)"
-  case_run rows "$round" --shape=rows --dims=65536x1024,262144x256,16384x4096 --ops=sum_exact --dtypes=f32,bf16 --out=f32
-  case_run segments "$round" --shape=ragged --dims=65536x2048 --ops=sum_exact --dtypes=f32,bf16 --out=f32
+  case_run rows "$round" --shape=rows --dims=65536x1024,262144x256,16384x4096,1048576x61 --ops=sum_exact --dtypes=f32,bf16 --out=f32
+  case_run segments "$round" --shape=ragged --dims=65536x2048,1048576x64,8192x16384 --ops=sum_exact --dtypes=f32,bf16 --out=f32
 done
 rm -f "$out/tmp.csv"
 python3 "$here/exact_ab_summary.py" "$out" "${labels[@]}" | tee "$out/summary.txt"
