@@ -304,6 +304,33 @@ struct exact_slices_args {
     int out, words; /* as exact_full_args' */
 };
 
+/* A slice as its tiles see it. A contiguous slice starts its tile grid at the 16-byte boundary at
+ * or before its first element (where that lies within the input), so that its tiles take 16-byte
+ * loads wherever the slice starts (segments' offsets are any); the grid's `head` elements before
+ * the first are blanked to -0.0 as loaded (exact_blank_head), which changes no exact sum, nor an
+ * exact zero's sign (an empty slice keeps head 0: no grid). */
+struct exact_grid {
+    exact_slice s;
+    int head;
+};
+
+/* Tile `tile` of a grid as fetched: lane 0's first chunk holds the head elements of tile 0. */
+template <int In, bool Dot, bool Slices>
+__device__ __forceinline__ void exact_blank_head(exact_raw<In, Dot, Slices>& r, int head, uint64_t tile, int lane)
+{
+    if (tile != 0 || lane != 0 || head == 0) return;
+    constexpr int bytes = exact_kind<In, Dot, Slices>::bytes;
+    uint32_t w[4] = {r.x[0].x, r.x[0].y, r.x[0].z, r.x[0].w};
+#pragma unroll
+    for (int e = 0; e < 16 / bytes; ++e) {
+        if (e >= head) break;
+        if (bytes == 8) w[2 * e] = 0, w[2 * e + 1] = 0x80000000u;
+        if (bytes == 4) w[e] = 0x80000000u;
+        if (bytes == 2) w[e / 2] = (w[e / 2] & ~(0xffffu << 16 * (e & 1))) | 0x8000u << 16 * (e & 1);
+    }
+    r.x[0] = uint4{w[0], w[1], w[2], w[3]};
+}
+
 /* The tiles a slice may have for one warp to sum it alone (exact_slice_warp): more go the block's
  * way, its warps sharing the tiles. */
 enum { EXACT_WARP_TILES = 16 };
@@ -316,8 +343,9 @@ enum { EXACT_WARP_TILES = 16 };
  * and every other slice go the block's way. Every lane of the warp calls it; whether the result is
  * stored. */
 template <int In, int W>
-__device__ __forceinline__ bool exact_slice_warp(const exact_slices_args& a, const exact_slice& s, uint64_t r, int lane)
+__device__ __forceinline__ bool exact_slice_warp(const exact_slices_args& a, const exact_grid& g, uint64_t r, int lane)
 {
+    const exact_slice& s = g.s;
     if (a.words) return false;
     if (s.count == 0) {
         if (lane == 0) exact_store(a.result, r, a.out, 0); /* +0.0 in every float dtype */
@@ -338,6 +366,7 @@ __device__ __forceinline__ bool exact_slice_warp(const exact_slices_args& a, con
             v0 = values ? v0 : x;
             ++values;
         };
+        exact_blank_head(cur, g.head, 0, lane);
         if (exact_sum_group<In, W>(cur, sink) != EXACT_DONE) return false;
     } else {
         if constexpr (X::P + exact_log2<N>::value >= 53) return false; /* no direct rule (f64) */
@@ -345,6 +374,7 @@ __device__ __forceinline__ bool exact_slice_warp(const exact_slices_args& a, con
         bool failed = false;
         for (uint64_t t = 0; t < tiles; ++t) {
             if (t + 1 < tiles) exact_fetch<In, false, W>(next, s, t + 1, lane);
+            exact_blank_head(cur, g.head, t, lane);
             if (exact_sum_group<In, W>(cur, exact_to_lone_run{&run, &failed}) != EXACT_DONE || failed) return false;
             if (t + 1 < tiles) cur = next;
         }
@@ -398,7 +428,10 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 step = bytes * a.inner;
             }
             const unsigned char* x = a.x + first * bytes;
-            return exact_slice{x, nullptr, count, step, step == bytes && (uintptr_t)x % 16 == 0};
+            const uintptr_t m = (uintptr_t)x % 16;
+            const int head = step == bytes && count != 0 && m % bytes == 0 && x - m >= a.x ? (int)(m / bytes) : 0;
+            x -= head * bytes;
+            return exact_grid{exact_slice{x, nullptr, count + head, step, step == bytes && (uintptr_t)x % 16 == 0}, head};
         };
         for (uint64_t base = (uint64_t)blockIdx.x * warps; base < a.results; base += (uint64_t)gridDim.x * warps) {
             __syncthreads(); /* every thread has read `left` of the round before */
@@ -410,7 +443,8 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 if (!left[w]) continue; /* the same in the whole block */
                 const uint64_t r = base + w;
                 exact_zero(acc, shared_flags);
-                const exact_slice s = slice_of(r);
+                const exact_grid g = slice_of(r);
+                const exact_slice& s = g.s;
                 const uint64_t tiles = (s.count + N - 1) / N;
                 uint32_t flags = 0;
                 exact_run run = exact_run_empty();
@@ -418,6 +452,7 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                     if (k * warps + warp < tiles) {
                         exact_raw<In, false, S> raw;
                         exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
+                        exact_blank_head(raw, g.head, k * warps + warp, lane);
                         exact_tile<In, false, W>(acc, cols, &used, flags, bins, &run, raw, k * warps + warp, s.count, lane);
                     }
                     exact_round_done<In, false, W>(acc, cols, &used, (uint32_t)k, a.lo, a.hi);

@@ -478,6 +478,62 @@ static void shape_cases(void)
     }
 }
 
+/* Slices that start off a 16-byte boundary: the GPU's tiles then start at the boundary before
+ * (device/exact_kernels.h's exact_grid) and blank the elements before the slice. Those elements
+ * here: +0.0 before a slice of -0.0 (whose sum stays -0.0), NaN and inf before finite ones. Each
+ * segment and row equals the full call on its slice. */
+static void head_cases(void)
+{
+    hipreduce_handle h = gpu ? gpu : cpu;
+    for (int d = 0; d < 4; ++d) {
+        const hipreduce_dtype in = floats[d];
+        const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
+        const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2;
+        const uint64_t n = 4096;
+        const uint64_t sign = 1ull << (8 * b - 1), inf = (uint64_t)(emax + 1) << frac_of(in), nan = inf | 1;
+        unsigned char* x = malloc(n * (uint64_t)b);
+        for (int kind = 0; kind < 2; ++kind) {
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t before = kind == 0 ? 0 : i % 3 ? nan : inf; /* the elements before each start */
+                const uint64_t mine = kind == 0 ? sign : random_float(in, emax / 2 - 2, emax / 2 + 2);
+                xr_set_bits(in, x, i, i % 61 < 7 ? before : mine);
+            }
+            /* segments that start after 7 "before" ones (at 61 k + 7: in several places of a
+             * 16-byte chunk, by dtype), segments of "before" ones, and segments holding both */
+            uint64_t off[10] = {7, 61, 68, 122, 129 + 61, 183 + 61, 251, 305, 1105, 3000};
+            uint64_t sr[9];
+            hipreduce_status st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), 9,
+                                                            (const uint64_t*)on(h, off, sizeof off, 2), out, sr,
+                                                            HIPREDUCE_RESULT_HOST);
+            if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("head segments: %s", hipreduce_status_string(st));
+            for (int q = 0; q < 9; ++q) {
+                ++checks;
+                if (xr_bits(out, sr, (uint64_t)q) != library(in, out, x + off[q] * (uint64_t)b, NULL, off[q + 1] - off[q]))
+                    FAIL("%s, kind %d: segment [%llu, %llu) differs from its full call", hipreduce_dtype_name(in), kind,
+                         (unsigned long long)off[q], (unsigned long long)off[q + 1]);
+            }
+            /* rows of 61 from element 7 on: an odd row's last 7 are "before" ones, so an even
+             * row's start has them before it (and element 7, row 0's start, the first 7) */
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t p = (i + 61 - 7) % 61, q = (i + 61 - 7) / 61; /* row q - 1 (q = 0: the lead) */
+                if (q == 0 || (q % 2 == 0 && p >= 54)) xr_set_bits(in, x, i, kind == 0 ? 0 : p % 3 ? nan : inf);
+                else xr_set_bits(in, x, i, kind == 0 ? sign : random_float(in, emax / 2 - 2, emax / 2 + 2));
+            }
+            uint64_t rr[66];
+            const unsigned char* rows = (const unsigned char*)on(h, x, n * (uint64_t)b, 0) + 7 * b;
+            st = hipreduce_reduce_axis(h, HIPREDUCE_OP_SUM_EXACT, in, rows, 66, 61, 1, out, rr, HIPREDUCE_RESULT_HOST);
+            if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("head rows: %s", hipreduce_status_string(st));
+            for (uint64_t q = 0; q < 66; ++q) {
+                ++checks;
+                if (xr_bits(out, rr, q) != library(in, out, x + (7 + q * 61) * (uint64_t)b, NULL, 61))
+                    FAIL("%s, kind %d: row %llu of 61 differs from its full call", hipreduce_dtype_name(in), kind,
+                         (unsigned long long)q);
+            }
+        }
+        free(x);
+    }
+}
+
 static void expect_status(const char* what, hipreduce_status st, hipreduce_status want, const char* text)
 {
     ++checks;
@@ -544,6 +600,7 @@ int main(int argc, char** argv)
     adversarial_cases();
     shape_cases();
     short_row_cases();
+    head_cases();
     cancelling_tile_cases();
     random_cases();
     if (gpu) hipreduce_destroy(gpu);
