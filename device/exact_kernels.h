@@ -186,14 +186,6 @@ enum { EXACT_CHUNK_ROUNDS = 4 };
 static_assert(EXACT_CHUNK_ROUNDS >= 2 && (EXACT_CHUNK_ROUNDS & (EXACT_CHUNK_ROUNDS - 1)) == 0,
               "a power of two (dividing 2^32, as the rounds' count wraps), at least 2");
 
-/* The chunks' blocks finish up to a chunk's time apart (8 us for bf16 on the H200), the early ones
- * idle meanwhile. Where exact_kind says `spare`, the last EXACT_SPARE_ROUNDS rounds of the grid's
- * warps (a tile each) are no chunk's: a warp that finds no chunk left claims them one tile at a
- * time (the claims counter's high word; the chunks' are its low word), so the SMs that finish
- * their chunks first take the tail. Half a chunk's rounds: about what the idle SMs can read while
- * the last chunks finish. */
-enum { EXACT_SPARE_ROUNDS = EXACT_CHUNK_ROUNDS / 2 };
-
 /* The full reduction's tiles of `count` elements, and its chunks (the kernel's and its grid's). */
 template <int In, bool Dot, int W> __host__ __device__ __forceinline__ uint64_t exact_tiles(uint64_t count)
 {
@@ -237,10 +229,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         constexpr int warps = HR_TILE_LANES / W;
         constexpr uint32_t C = EXACT_CHUNK_ROUNDS;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
-        constexpr bool spare = exact_kind<In, Dot>::spare;
-        const uint64_t all = exact_tiles<In, Dot, W>(a.s.count), wave = (uint64_t)gridDim.x * warps * EXACT_SPARE_ROUNDS;
-        const uint64_t spares = spare ? (all < wave ? all : wave) : 0; /* the last `spares` tiles */
-        const uint64_t tiles = all - spares, chunks = exact_chunks<W>(tiles);
+        const uint64_t tiles = exact_tiles<In, Dot, W>(a.s.count), chunks = exact_chunks<W>(tiles);
         const auto tile_of = [&](uint64_t chunk, uint32_t i) { return (chunk * C + i) * warps + warp; };
         uint64_t chunk = blockIdx.x;  /* this round's: the same in the whole block */
         unsigned long long claim = 0; /* thread 0's, on the chunk after this one */
@@ -259,7 +248,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if constexpr (!exact_kind<In, Dot>::alternate) cur = next;
             exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
             if (i == C - 2) {
-                if (threadIdx.x == 0) ahead_of[j] = gridDim.x + (spare ? claim & 0xffffffffull : claim);
+                if (threadIdx.x == 0) ahead_of[j] = gridDim.x + claim;
                 __syncthreads();
             }
             if (i == C - 1) chunk = ahead;
@@ -269,25 +258,6 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             for (uint32_t r = 0; round(r, ra, rb) && round(r + 1, rb, ra); r += 2) {}
         } else {
             for (uint32_t r = 0; round(r, ra, rb); ++r) {}
-        }
-        if constexpr (spare) { /* the spare tiles, a tile a claim, the next claim out as a tile is summed */
-            const auto ask = [&]() { return lane == 0 ? atomicAdd(a.claims, 1ull << 32) >> 32 : 0ull; };
-            const auto told = [](unsigned long long v) { /* lane 0's claim in every lane */
-                return exact_butterfly<W>(v, [](unsigned long long x, unsigned long long y) { return x | y; });
-            };
-            uint64_t t = told(ask());
-            unsigned long long later = ask();
-            if (t < spares) exact_fetch<In, Dot, W>(ra, a.s, tiles + t, lane);
-            while (t < spares) {
-                const uint64_t u = told(later);
-                if (u < spares) {
-                    later = ask();
-                    exact_fetch<In, Dot, W>(rb, a.s, tiles + u, lane);
-                }
-                exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, nullptr, ra, tiles + t, a.s.count, lane);
-                ra = rb;
-                t = u;
-            }
         }
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);

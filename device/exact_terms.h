@@ -42,10 +42,6 @@ template <int In, bool Dot, bool Slices = false> struct exact_kind {
 #else
     static constexpr bool alternate = !Dot && (In == HIPREDUCE_F16 || In == HIPREDUCE_BF16);
 #endif
-    /* The full reduction keeps its last tiles spare, for the warps that run out of chunks to take
-     * one at a time (exact_full_kernel): f16 and bf16 sums, whose lanes' terms go to bins, not
-     * columns (the tail has no block-wide rounds to drain columns in). */
-    static constexpr bool spare = alternate;
 };
 
 template <int N> struct exact_log2 {
