@@ -534,6 +534,45 @@ static void head_cases(void)
     }
 }
 
+/* Short slices whose terms' f64 sum is exact or not by a few bits: a term 2^e (1 + ulp), one
+ * -2^e and c - 2 terms 1 + ulp, for e from 0 to 80 binades apart (the GPU sums a short slice's
+ * terms in f64 where their exponent window allows it: an f64 sum past 53 bits would round).
+ * Segments of 3 and 64 terms, each equal to the full call on its slice, f64 results (f32 ones
+ * would hide most of such an error); f16 spans too few binades to need it. */
+static void window_edge_cases(void)
+{
+    hipreduce_handle h = gpu ? gpu : cpu;
+    for (int d = 1; d < 4; ++d) {
+        const hipreduce_dtype in = floats[d];
+        const hipreduce_dtype out = HIPREDUCE_F64;
+        const int b = bytes_of(in), frac = frac_of(in), bias = (1 << (ebits_of(in) - 1)) - 1;
+        const int spans = 81, counts[2] = {3, 64};
+        uint64_t off[2 * 81 + 1], r[2 * 81];
+        unsigned char* x = malloc((uint64_t)spans * (3 + 64) * (uint64_t)b);
+        uint64_t n = 0;
+        for (int k = 0; k < 2; ++k)
+            for (int e = 0; e < spans; ++e) {
+                const int big = bias + e > 2 * bias ? 2 * bias : bias + e;
+                off[k * spans + e] = n;
+                xr_set_bits(in, x, n++, (uint64_t)big << frac | 1);
+                xr_set_bits(in, x, n++, 1ull << (8 * b - 1) | (uint64_t)big << frac); /* not beside the big one in a chain */
+                for (int i = 0; i < counts[k] - 2; ++i) xr_set_bits(in, x, n++, (uint64_t)bias << frac | 1);
+            }
+        off[2 * spans] = n;
+        const hipreduce_status st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0),
+                                                              2 * spans, (const uint64_t*)on(h, off, sizeof off, 2), out,
+                                                              r, HIPREDUCE_RESULT_HOST);
+        if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("lane segments: %s", hipreduce_status_string(st));
+        for (int q = 0; q < 2 * spans; ++q) {
+            ++checks;
+            if (xr_bits(out, r, (uint64_t)q) != library(in, out, x + off[q] * (uint64_t)b, NULL, off[q + 1] - off[q]))
+                FAIL("%s: %d terms %d binades apart: differs from the full call", hipreduce_dtype_name(in),
+                     counts[q / spans], q % spans);
+        }
+        free(x);
+    }
+}
+
 static void expect_status(const char* what, hipreduce_status st, hipreduce_status want, const char* text)
 {
     ++checks;
@@ -601,6 +640,7 @@ int main(int argc, char** argv)
     shape_cases();
     short_row_cases();
     head_cases();
+    window_edge_cases();
     cancelling_tile_cases();
     random_cases();
     if (gpu) hipreduce_destroy(gpu);
