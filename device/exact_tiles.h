@@ -126,9 +126,9 @@ struct exact_to_digits {
  * warp into the digits (exact_run_flush): a warp sum and a spread a run instead of a tile. With
  * its terms below 2^(hi - Shift - 1022) and multiples of 2^(lo - Shift - 1022 - P) (exact_group's
  * fields and units, the largest and least over the run's tiles), n tiles of 2^LOGN terms stay
- * below 2^53 of those units while n <= 2^(53 - P - LOGN - (hi - lo)): the rule of exact_run_add,
- * which flushes the run first where the next tile would break it. hi, lo and n are the same in the
- * whole warp (its windows are); v is the lane's. */
+ * below 2^53 of those units while n <= 2^(53 - P - LOGN - (hi - lo)): the rule of exact_run_join,
+ * which refuses a tile that would break it (exact_lanes then flushes the run and starts another
+ * with that tile). hi, lo and n are the same in the whole warp (its windows are); v is the lane's. */
 enum { EXACT_RUN_TILES = 1 << 20 }; /* at most, so that n never wraps */
 struct exact_run {
     double v;

@@ -32,6 +32,8 @@ static const hipreduce_dtype floats[4] = {HIPREDUCE_F16, HIPREDUCE_BF16, HIPREDU
 static int bytes_of(hipreduce_dtype d) { return (int)hipreduce_dtype_size(d); }
 static int ebits_of(hipreduce_dtype d) { return d == HIPREDUCE_F16 ? 5 : d == HIPREDUCE_F64 ? 11 : 8; }
 static int frac_of(hipreduce_dtype d) { return d == HIPREDUCE_F16 ? 10 : d == HIPREDUCE_BF16 ? 7 : d == HIPREDUCE_F32 ? 23 : 52; }
+/* The result dtype of the cases that take one: f64 for f64 input, else f32. */
+static hipreduce_dtype float_out(hipreduce_dtype in) { return in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32; }
 /* sum's float results of an input dtype */
 static int allowed(hipreduce_dtype in, hipreduce_dtype out)
 {
@@ -282,7 +284,7 @@ static void adversarial_cases(void)
 {
     for (int d = 0; d < 4; ++d) {
         const hipreduce_dtype in = floats[d];
-        const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
+        const hipreduce_dtype out = float_out(in);
         const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2, bias = emax / 2, apart = bias < 100 ? 12 : 100;
         const uint64_t n = profile == TEST_EMU_SMOKE ? 20001 : profile ? 140001 : 1000003;
         unsigned char* x = malloc(n * (uint64_t)b);
@@ -411,7 +413,7 @@ static void shape_cases(void)
     hipreduce_handle h = gpu ? gpu : cpu;
     for (int d = 0; d < 4; ++d) {
         const hipreduce_dtype in = floats[d];
-        const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
+        const hipreduce_dtype out = float_out(in);
         const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2;
         const uint64_t outer = 3, extent = profile ? 3001 : 70001, inner = 5, n = outer * extent * inner;
         unsigned char* x = malloc(n * (uint64_t)b);
@@ -487,7 +489,7 @@ static void head_cases(void)
     hipreduce_handle h = gpu ? gpu : cpu;
     for (int d = 0; d < 4; ++d) {
         const hipreduce_dtype in = floats[d];
-        const hipreduce_dtype out = in == HIPREDUCE_F64 ? HIPREDUCE_F64 : HIPREDUCE_F32;
+        const hipreduce_dtype out = float_out(in);
         const int b = bytes_of(in), emax = (1 << ebits_of(in)) - 2;
         const uint64_t n = 4096;
         const uint64_t sign = 1ull << (8 * b - 1), inf = (uint64_t)(emax + 1) << frac_of(in), nan = inf | 1;
@@ -546,8 +548,9 @@ static void window_edge_cases(void)
         const hipreduce_dtype in = floats[d];
         const hipreduce_dtype out = HIPREDUCE_F64;
         const int b = bytes_of(in), frac = frac_of(in), bias = (1 << (ebits_of(in) - 1)) - 1;
-        const int spans = 81, counts[2] = {3, 64};
-        uint64_t off[2 * 81 + 1], r[2 * 81];
+        enum { spans = 81 };
+        const int counts[2] = {3, 64};
+        uint64_t off[2 * spans + 1], r[2 * spans];
         unsigned char* x = malloc((uint64_t)spans * (3 + 64) * (uint64_t)b);
         uint64_t n = 0;
         for (int k = 0; k < 2; ++k)
