@@ -303,6 +303,7 @@ struct exact_slices_args {
     int lo, hi;
     void* result;
     int out, words; /* as exact_full_args' */
+    uint32_t per;   /* results a block takes at a time (exact_slices_per) */
 };
 
 /* A slice as its tiles see it. A contiguous slice starts its tile grid at the 16-byte boundary at
@@ -395,10 +396,65 @@ __device__ __forceinline__ bool exact_slice_warp(const exact_slices_args& a, con
     return true;
 }
 
-/* Rows, columns and segments: result r's slice, as the cpu device's (src/cpu_exact.c). A block
- * takes `warps` results at a time, a warp each (exact_slice_warp); those left, the block one by
- * one. */
+/* The most terms a lane sums alone (exact_slice_lane). */
+enum { EXACT_LANE_TERMS = 64 };
+
+/* Result r's slice (its first element at x, `count` of them `step` bytes apart) summed by one
+ * lane, where it can be: f16/bf16/f32 terms, at most EXACT_LANE_TERMS of them, finite, their
+ * exponent fields within exact_group's direct rule for `count` terms (every partial sum exact in
+ * f64), an f32 or f64 result. The f64 chains start at -0.0, so IEEE's signed zeros give an exact
+ * zero's sign (-0.0 only where every term is -0.0); the result is that sum rounded once. Whether
+ * stored. */
+template <int In>
+__device__ __forceinline__ bool exact_slice_lane(const exact_slices_args& a, const unsigned char* x, uint64_t count,
+                                                 uint64_t step, uint64_t r)
+{
+    using X = exact_kind<In, false>;
+    if constexpr (X::P >= 53 - 6) return false; /* f64: no window holds 2^6 of its terms */
+    if (a.words || (a.out != HIPREDUCE_F32 && a.out != HIPREDUCE_F64) || count > EXACT_LANE_TERMS) return false;
+    if (count == 0) {
+        exact_store(a.result, r, a.out, 0); /* +0.0 */
+        return true;
+    }
+    uint32_t kmax = 0, kmin = 0xffffffffu;
+    double s[2] = {-0.0, -0.0};
+#pragma unroll 8
+    for (int i = 0; i < (int)count; ++i) {
+        const uint64_t b = exact_load<In>(x + (uint64_t)i * step);
+        exact_fold(exact_key<In>(b), kmax, kmin);
+        s[i & 1] += exact_widen<In>(b);
+    }
+    int emax, emin;
+    exact_window<In, 1>(kmax, kmin, emax, emin);
+    if (emax == EXACT_BAD) return false;
+    int logn = 0;
+    while ((1ull << logn) < count) ++logn;
+    if (emax != 0 && emax - emin > 53 - X::P - logn) return false;
+    const double sum = s[0] + s[1];
+    exact_store(a.result, r, a.out, a.out == HIPREDUCE_F32 ? __builtin_bit_cast(uint32_t, (float)sum) : exact_bits(sum));
+    return true;
+}
+
+/* The results a block of the slices kernel takes at a time where lanes may sum them (f16/bf16/f32
+ * terms, an f32 or f64 result; rows of at most EXACT_LANE_TERMS: HR_TILE_LANES, a lane each;
+ * segments, whose lengths lie in device memory: a share of the `blocks` that leaves each some 4
+ * rounds, at most HR_TILE_LANES), else `warps` (a warp each: exact_slices_kernel without lanes). */
 template <int In, int W>
+__host__ __device__ inline uint32_t exact_slices_per(uint64_t results, uint64_t extent, bool segments, int out, int words,
+                                                     uint64_t blocks)
+{
+    constexpr uint64_t warps = HR_TILE_LANES / W;
+    if (exact_kind<In, false>::P >= 53 - 6 || words || (out != HIPREDUCE_F32 && out != HIPREDUCE_F64)) return (uint32_t)warps;
+    if (!segments) return extent <= EXACT_LANE_TERMS ? HR_TILE_LANES : (uint32_t)warps;
+    const uint64_t share = (results + 4 * blocks - 1) / (4 * blocks);
+    return (uint32_t)(share < warps ? warps : share > HR_TILE_LANES ? HR_TILE_LANES : share);
+}
+
+/* Rows, columns and segments: result r's slice, as the cpu device's (src/cpu_exact.c). A block
+ * takes a.per results at a time: with Lanes, a lane each where a lane can sum one
+ * (exact_slice_lane), those left `warps` at a time; without, `warps` (a.per) at a time; a warp
+ * each (exact_slice_warp), and those left, the block one by one. */
+template <int In, int W, bool Lanes>
 __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
 {
     HR_KERNEL_BODY(W)
@@ -411,14 +467,17 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         HR_SHARED(fin, hr_exact);
         constexpr int warps = HR_TILE_LANES / W, bytes = exact_kind<In, false>::bytes;
         HR_SHARED(left, uint32_t[warps]); /* the block's results of this round that no warp stored */
+        HR_SHARED(todo, uint32_t[Lanes ? HR_TILE_LANES : 1]); /* Lanes: this round's results no lane stored (from base) */
+        HR_SHARED(todos, uint32_t);
         exact_cols_init<In, false>(cols, used);
         exact_fin_clear(fin, 0, HR_EXACT_DIGITS - 1);
         exact_bins bins = exact_bins_init<In, false>(slots);
         constexpr bool S = exact_slices_kind<In>;
         constexpr int N = exact_kind<In, false, S>::K * W;
         const int lane = threadIdx.x % W, warp = threadIdx.x / W;
-        const auto slice_of = [&](uint64_t r) {
-            uint64_t first, count, step = bytes;
+        const auto place = [&](uint64_t r, uint64_t& count, uint64_t& step) { /* the slice's first element */
+            uint64_t first;
+            step = bytes;
             if (a.offsets) {
                 first = a.offsets[r];
                 count = a.offsets[r + 1] - first;
@@ -428,42 +487,64 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
                 count = a.extent;
                 step = bytes * a.inner;
             }
-            const unsigned char* x = a.x + first * bytes;
+            return a.x + first * bytes;
+        };
+        const auto slice_of = [&](uint64_t r) {
+            uint64_t count, step;
+            const unsigned char* x = place(r, count, step);
             const uintptr_t m = (uintptr_t)x % 16;
             const int head = step == bytes && count != 0 && m % bytes == 0 && x - m >= a.x ? (int)(m / bytes) : 0;
             x -= head * bytes;
             return exact_grid{exact_slice{x, nullptr, count + head, step, step == bytes && (uintptr_t)x % 16 == 0}, head};
         };
-        for (uint64_t base = (uint64_t)blockIdx.x * warps; base < a.results; base += (uint64_t)gridDim.x * warps) {
-            __syncthreads(); /* every thread has read `left` of the round before */
-            const uint64_t mine = base + warp;
-            const bool stored = mine < a.results && exact_slice_warp<In, W>(a, slice_of(mine), mine, lane);
-            if (lane == 0) left[warp] = mine < a.results && !stored;
-            __syncthreads();
-            for (int w = 0; w < warps; ++w) {
-                if (!left[w]) continue; /* the same in the whole block */
-                const uint64_t r = base + w;
-                exact_zero(acc, shared_flags);
-                const exact_grid g = slice_of(r);
-                const exact_slice& s = g.s;
-                const uint64_t tiles = (s.count + N - 1) / N;
-                uint32_t flags = 0;
-                exact_run run = exact_run_empty();
-                for (uint64_t k = 0; k * warps < tiles; ++k) {
-                    if (k * warps + warp < tiles) {
-                        exact_raw<In, false, S> raw;
-                        exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
-                        exact_blank_head(raw, g.head, k * warps + warp, lane);
-                        exact_tile<In, false, W>(acc, cols, &used, flags, bins, &run, raw, k * warps + warp, s.count, lane);
-                    }
-                    exact_round_done<In, false, W>(acc, cols, &used, (uint32_t)k, a.lo, a.hi);
-                }
-                exact_run_flush<W>(acc, run, lane);
-                if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
-                atomicOr(&shared_flags, flags);
-                exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));
-                exact_finish(acc, shared_flags, a.lo, a.hi, fin, a.result, r, a.out, a.words);
+        const uint64_t per = Lanes ? a.per : warps;
+        for (uint64_t base = (uint64_t)blockIdx.x * per; base < a.results; base += (uint64_t)gridDim.x * per) {
+            __syncthreads(); /* every thread has read `left` and `todo` of the round before */
+            uint32_t n = warps; /* the round's results for the warps */
+            if constexpr (Lanes) {
+                if (threadIdx.x == 0) todos = 0;
                 __syncthreads();
+                const uint64_t own = base + threadIdx.x;
+                if (threadIdx.x < per && own < a.results) {
+                    uint64_t count, step;
+                    const unsigned char* x = place(own, count, step);
+                    if (!exact_slice_lane<In>(a, x, count, step, own)) todo[atomicAdd(&todos, 1u)] = threadIdx.x;
+                }
+                __syncthreads();
+                n = todos;
+            }
+            const auto result_of = [&](uint32_t k) { return Lanes ? (k < n ? base + todo[k] : a.results) : base + k; };
+            for (uint32_t q = 0; q < n; q += warps) { /* `warps` of them at a time */
+                if (q != 0) __syncthreads(); /* every thread has read `left` of the turn before */
+                const uint64_t mine = result_of(q + warp);
+                const bool stored = mine < a.results && exact_slice_warp<In, W>(a, slice_of(mine), mine, lane);
+                if (lane == 0) left[warp] = mine < a.results && !stored;
+                __syncthreads();
+                for (int w = 0; w < warps; ++w) {
+                    if (!left[w]) continue; /* the same in the whole block */
+                    const uint64_t r = result_of(q + w);
+                    exact_zero(acc, shared_flags);
+                    const exact_grid g = slice_of(r);
+                    const exact_slice& s = g.s;
+                    const uint64_t tiles = (s.count + N - 1) / N;
+                    uint32_t flags = 0;
+                    exact_run run = exact_run_empty();
+                    for (uint64_t k = 0; k * warps < tiles; ++k) {
+                        if (k * warps + warp < tiles) {
+                            exact_raw<In, false, S> raw;
+                            exact_fetch<In, false, W>(raw, s, k * warps + warp, lane);
+                            exact_blank_head(raw, g.head, k * warps + warp, lane);
+                            exact_tile<In, false, W>(acc, cols, &used, flags, bins, &run, raw, k * warps + warp, s.count, lane);
+                        }
+                        exact_round_done<In, false, W>(acc, cols, &used, (uint32_t)k, a.lo, a.hi);
+                    }
+                    exact_run_flush<W>(acc, run, lane);
+                    if constexpr (exact_bin_kind<In, false>::on) exact_bins_flush<In, W>(acc, bins, lane);
+                    atomicOr(&shared_flags, flags);
+                    exact_drain<In, false, W>(acc, cols, __syncthreads_or(used != 0));
+                    exact_finish(acc, shared_flags, a.lo, a.hi, fin, a.result, r, a.out, a.words);
+                    __syncthreads();
+                }
             }
         }
     }

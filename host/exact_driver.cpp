@@ -29,12 +29,14 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
             need->partials = need->counters = 0;
             if (c.size_only) return hipSuccess;
             const bool segments = c.shape == HR_SHAPE_SEGMENTS;
-            const exact_slices_args a = {(const unsigned char*)c.input, segments ? c.offsets : nullptr,
-                                         segments ? c.num_segments : c.outer * c.inner, c.extent, c.inner, lo, hi,
-                                         c.result, c.out_dtype, c.words};
-            const uint64_t cap = (uint64_t)c.dev->sm_count * 16, groups = (a.results + HR_TILE_LANES / W - 1) / (HR_TILE_LANES / W);
-            hipLaunchKernelGGL((exact_slices_kernel<In, W>), dim3((unsigned)(groups < cap ? groups : cap)),
-                               dim3(HR_TILE_LANES), 0, c.stream, a);
+            const uint64_t results = segments ? c.num_segments : c.outer * c.inner, cap = (uint64_t)c.dev->sm_count * 16;
+            const uint32_t per = exact_slices_per<In, W>(results, c.extent, segments, c.out_dtype, c.words, cap);
+            const exact_slices_args a = {(const unsigned char*)c.input, segments ? c.offsets : nullptr, results, c.extent,
+                                         c.inner, lo, hi, c.result, c.out_dtype, c.words, per};
+            const uint64_t groups = (results + per - 1) / per;
+            const dim3 grid((unsigned)(groups < cap ? groups : cap));
+            if (per > HR_TILE_LANES / W) hipLaunchKernelGGL((exact_slices_kernel<In, W, true>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
+            else hipLaunchKernelGGL((exact_slices_kernel<In, W, false>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
             return hipGetLastError();
         }
     }

@@ -548,31 +548,37 @@ static void window_edge_cases(void)
         const hipreduce_dtype in = floats[d];
         const hipreduce_dtype out = HIPREDUCE_F64;
         const int b = bytes_of(in), frac = frac_of(in), bias = (1 << (ebits_of(in) - 1)) - 1;
+        /* `reps` copies of the 2 x `spans` segments: so many short segments that the GPU sums them a
+         * lane each (exact_kernels.h's exact_slices_per: more than 8 a block per round; the emulated
+         * GPU has 3 multiprocessors) */
         enum { spans = 81 };
+        const int reps = profile ? 12 : 480, segs = 2 * spans * reps;
         const int counts[2] = {3, 64};
-        uint64_t off[2 * spans + 1], r[2 * spans];
-        unsigned char* x = malloc((uint64_t)spans * (3 + 64) * (uint64_t)b);
+        uint64_t* off = malloc((segs + 1) * sizeof(uint64_t));
+        uint64_t* r = malloc(segs * sizeof(uint64_t));
+        unsigned char* x = malloc((uint64_t)reps * spans * (3 + 64) * (uint64_t)b);
         uint64_t n = 0;
-        for (int k = 0; k < 2; ++k)
-            for (int e = 0; e < spans; ++e) {
-                const int big = bias + e > 2 * bias ? 2 * bias : bias + e;
-                off[k * spans + e] = n;
-                xr_set_bits(in, x, n++, (uint64_t)big << frac | 1);
-                xr_set_bits(in, x, n++, 1ull << (8 * b - 1) | (uint64_t)big << frac); /* not beside the big one in a chain */
-                for (int i = 0; i < counts[k] - 2; ++i) xr_set_bits(in, x, n++, (uint64_t)bias << frac | 1);
-            }
-        off[2 * spans] = n;
-        const hipreduce_status st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0),
-                                                              2 * spans, (const uint64_t*)on(h, off, sizeof off, 2), out,
-                                                              r, HIPREDUCE_RESULT_HOST);
+        for (int q = 0; q < segs; ++q) {
+            const int k = q / spans % 2, e = q % spans, big = bias + e > 2 * bias ? 2 * bias : bias + e;
+            off[q] = n;
+            xr_set_bits(in, x, n++, (uint64_t)big << frac | 1);
+            xr_set_bits(in, x, n++, 1ull << (8 * b - 1) | (uint64_t)big << frac); /* not beside the big one in a chain */
+            for (int i = 0; i < counts[k] - 2; ++i) xr_set_bits(in, x, n++, (uint64_t)bias << frac | 1);
+        }
+        off[segs] = n;
+        const hipreduce_status st = hipreduce_reduce_segments(h, HIPREDUCE_OP_SUM_EXACT, in, on(h, x, n * (uint64_t)b, 0), segs,
+                                                              (const uint64_t*)on(h, off, (segs + 1) * sizeof(uint64_t), 2),
+                                                              out, r, HIPREDUCE_RESULT_HOST);
         if (st != HIPREDUCE_STATUS_SUCCESS) FAIL("lane segments: %s", hipreduce_status_string(st));
-        for (int q = 0; q < 2 * spans; ++q) {
+        for (int q = 0; q < segs; ++q) {
             ++checks;
             if (xr_bits(out, r, (uint64_t)q) != library(in, out, x + off[q] * (uint64_t)b, NULL, off[q + 1] - off[q]))
-                FAIL("%s: %d terms %d binades apart: differs from the full call", hipreduce_dtype_name(in),
-                     counts[q / spans], q % spans);
+                FAIL("%s: segment %d, %d terms %d binades apart: differs from the full call", hipreduce_dtype_name(in), q,
+                     counts[q / spans % 2], q % spans);
         }
         free(x);
+        free(off);
+        free(r);
     }
 }
 
