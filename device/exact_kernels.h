@@ -19,7 +19,8 @@
  * The full reduction (exact_full_kernel): one wave of blocks takes the tiles in chunks, each
  * block claiming its next as it goes; every block adds its normalised digits to the call's
  * counters, and the last to arrive rounds their sum into the result (or stores it as words: an
- * MPI rank's contribution). Rows, columns and segments (exact_slices_kernel): a warp a result
+ * MPI rank's contribution). Rows, columns and segments (exact_slices_kernel): a lane a result
+ * where the slice has at most 64 terms in a narrow window (exact_slice_lane), a warp a result
  * where the slice is short and its tiles narrow (exact_slice_warp), else the block, the same
  * tiles over the slice's elements, rounded by the block. */
 #ifndef HIPREDUCE_EXACT_KERNELS_H

@@ -24,7 +24,7 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
     int lo, hi;
     hr_exact_digit_range(Dot ? HIPREDUCE_OP_DOT_EXACT : HIPREDUCE_OP_SUM_EXACT, In, &lo, &hi);
     const bool full = Dot || c.shape == HR_SHAPE_FULL || (c.shape == HR_SHAPE_AXIS && c.outer == 1 && c.inner == 1);
-    if (!full) { /* rows, columns, segments: a warp or a block per result */
+    if (!full) { /* rows, columns, segments: a lane, a warp or a block per result */
         if constexpr (!Dot) {
             need->partials = need->counters = 0;
             if (c.size_only) return hipSuccess;
