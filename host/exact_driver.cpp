@@ -35,8 +35,12 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
                                          c.inner, lo, hi, c.result, c.out_dtype, c.words, per};
             const uint64_t groups = (results + per - 1) / per;
             const dim3 grid((unsigned)(groups < cap ? groups : cap));
-            if (per > HR_TILE_LANES / W) hipLaunchKernelGGL((exact_slices_kernel<In, W, true>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
-            else hipLaunchKernelGGL((exact_slices_kernel<In, W, false>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
+            bool lanes = false;
+            if constexpr (exact_kind<In, false>::P < 53 - 6) { /* f16, bf16, f32 (exact_slices_per) */
+                lanes = per > HR_TILE_LANES / W;
+                if (lanes) hipLaunchKernelGGL((exact_slices_kernel<In, W, true>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
+            }
+            if (!lanes) hipLaunchKernelGGL((exact_slices_kernel<In, W, false>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
             return hipGetLastError();
         }
     }
