@@ -397,8 +397,10 @@ __device__ __forceinline__ bool exact_slice_warp(const exact_slices_args& a, con
     return true;
 }
 
-/* The most terms a lane sums alone (exact_slice_lane). */
+/* The most terms a lane sums alone (exact_slice_lane), and the input dtypes of which that many
+ * terms can fit exact_group's direct rule at all (f16, bf16, f32; not f64). */
 enum { EXACT_LANE_TERMS = 64 };
+template <int In> constexpr bool exact_lane_kind = exact_kind<In, false>::P + exact_log2<EXACT_LANE_TERMS>::value < 53;
 
 /* Result r's slice (its first element at x, `count` of them `step` bytes apart) summed by one
  * lane, where it can be: f16/bf16/f32 terms, at most EXACT_LANE_TERMS of them, finite, their
@@ -411,7 +413,7 @@ __device__ __forceinline__ bool exact_slice_lane(const exact_slices_args& a, con
                                                  uint64_t step, uint64_t r)
 {
     using X = exact_kind<In, false>;
-    if constexpr (X::P >= 53 - 6) return false; /* f64: no window holds 2^6 of its terms */
+    if constexpr (!exact_lane_kind<In>) return false;
     if (a.words || (a.out != HIPREDUCE_F32 && a.out != HIPREDUCE_F64) || count > EXACT_LANE_TERMS) return false;
     if (count == 0) {
         exact_store(a.result, r, a.out, 0); /* +0.0 */
@@ -445,7 +447,7 @@ __host__ __device__ inline uint32_t exact_slices_per(uint64_t results, uint64_t 
                                                      uint64_t blocks)
 {
     constexpr uint64_t warps = HR_TILE_LANES / W;
-    if (exact_kind<In, false>::P >= 53 - 6 || words || (out != HIPREDUCE_F32 && out != HIPREDUCE_F64)) return (uint32_t)warps;
+    if (!exact_lane_kind<In> || words || (out != HIPREDUCE_F32 && out != HIPREDUCE_F64)) return (uint32_t)warps;
     if (!segments) return extent <= EXACT_LANE_TERMS ? HR_TILE_LANES : (uint32_t)warps;
     const uint64_t share = (results + 4 * blocks - 1) / (4 * blocks);
     return (uint32_t)(share < warps ? warps : share > HR_TILE_LANES ? HR_TILE_LANES : share);

@@ -36,7 +36,7 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
             const uint64_t groups = (results + per - 1) / per;
             const dim3 grid((unsigned)(groups < cap ? groups : cap));
             bool lanes = false;
-            if constexpr (exact_kind<In, false>::P < 53 - 6) { /* f16, bf16, f32 (exact_slices_per) */
+            if constexpr (exact_lane_kind<In>) {
                 lanes = per > HR_TILE_LANES / W;
                 if (lanes) hipLaunchKernelGGL((exact_slices_kernel<In, W, true>), grid, dim3(HR_TILE_LANES), 0, c.stream, a);
             }
