@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The exact sums before and after changes to them, in one call on an NVIDIA machine:
-#   bench/exact_ab.sh OUT_DIR [PATCH ...]
+#   bench/exact_ab.sh OUT_DIR [PATCH[+PATCH...] ...]
 # Builds hipreduce-bench from this tree (static library, so that each variant is one executable;
 # the visible GPUs' architecture; CUB 3.5 where CCCL_INCLUDE names its headers) as "base", then
-# once a patch: the patch applied to the same tree (patch -p1), an incremental build (a change to
-# the exact kernels recompiles host/exact_driver.cpp alone, some 20 s), the executable kept, the
-# patch taken back out. The variants then take turns case by case, ROUNDS times (default 2), so
+# once a variant: its patch applied to the same tree (patch -p1), an incremental build, the
+# executable kept, the patch taken back out. A variant A.patch+B.patch (paths joined by '+') is
+# the patches applied in that order, labelled A+B. A change to the exact kernels' headers
+# recompiles host/exact_driver.cpp alone (some 23 s on the H200 machine); one to a header that
+# every source includes (device/compat/*.h, hip_compat.h) rebuilds them all (125 s a variant):
+# an A/B patch keeps such a helper beside the kernels. The variants then take turns case by case, ROUNDS times (default 2), so
 # that the spread between rounds is the noise to quote beside a difference. A case is one process:
 # the full reductions run the same dtype and size three times (three input allocations one after
 # another: the second is slower for the exact sums, docs/BENCHMARKS.md session 19), the slices a
@@ -18,20 +21,26 @@
 # bench times the cpu device, the suite skips: a dry run of this script on a machine without a
 # GPU); BUILD_DIR (default /tmp/hipreduce_exact_ab) is kept.
 set -uo pipefail
-out=${1:?usage: bench/exact_ab.sh OUT_DIR [PATCH ...]}
+out=${1:?usage: bench/exact_ab.sh OUT_DIR [PATCH[+PATCH...] ...]}
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 build=${BUILD_DIR:-/tmp/hipreduce_exact_ab}
 mkdir -p "$out" "$out/bin"
 out=$(cd "$out" && pwd)
-patches=()
-for p in "$@"; do patches+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"); done
+# each variant: its patches' absolute paths joined by '+'
+variants=()
+for v in "$@"; do
+  abs=""
+  IFS=+ read -ra parts <<<"$v"
+  for p in "${parts[@]}"; do abs+="${abs:++}$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"; done
+  variants+=("$abs")
+done
 # apply PATCH [-R]: by patch(1), else by git apply (which needs no repository)
 apply() {
   local how=${2:---forward}
   if command -v patch >/dev/null; then
-    (cd "$src" && patch -p1 --quiet "$how" <"$1")
+    (cd "$src" && patch -p1 --quiet --reject-file=- "$how" <"$1")
   else
     (cd "$src" && git apply ${2:-} "$1")
   fi
@@ -53,12 +62,21 @@ build_as() {
 }
 build_as base || { echo "exact_ab.sh: the base build failed ($out/build.log)" >&2; exit 1; }
 labels=(base)
-for p in "${patches[@]}"; do
-  label=$(basename "$p" .patch)
-  apply "$p" || { echo "exact_ab.sh: $p does not apply" >&2; exit 1; }
+for v in "${variants[@]}"; do
+  IFS=+ read -ra parts <<<"$v"
+  label="" applied=()
+  for p in "${parts[@]}"; do
+    label+="${label:++}$(basename "$p" .patch)"
+    apply "$p" && applied=("$p" "${applied[@]}") && continue
+    echo "exact_ab.sh: $p does not apply" >&2
+    for q in "${applied[@]}"; do apply "$q" -R; done
+    exit 1
+  done
   build_as "$label"
   built=$?
-  apply "$p" -R || { echo "exact_ab.sh: $p did not come back out: the tree is patched" >&2; exit 1; }
+  for p in "${applied[@]}"; do # last applied first
+    apply "$p" -R || { echo "exact_ab.sh: $p did not come back out: the tree is patched" >&2; exit 1; }
+  done
   [ $built -eq 0 ] || { echo "exact_ab.sh: $label does not build ($out/build.log)" >&2; exit 1; }
   labels+=("$label")
 done

@@ -55,7 +55,9 @@ static hipreduce_handle gpu; /* GPU 0 in gpu mode, else NULL */
 static enum test_profile profile;
 
 /* Where a handle reads host data: itself on the cpu device; on the GPU a device copy (slot 0:
- * x, 1: y, 2: offsets), kept and grown between calls. */
+ * x, 1: y, 2: offsets), kept and grown between calls, the data at the buffer's last 256-byte
+ * boundary that holds it, so that a read past its end (a load, a prefetch) leaves the allocation
+ * by less than 256 bytes: the emulator's AddressSanitizer sees it. */
 static const void* on(hipreduce_handle h, const void* host, size_t bytes, int slot)
 {
     static void* buffers[3];
@@ -70,11 +72,12 @@ static const void* on(hipreduce_handle h, const void* host, size_t bytes, int sl
             exit(1);
         }
     }
-    if (bytes && gm_to_device(buffers[slot], host, bytes) != 0) {
+    unsigned char* at = (unsigned char*)buffers[slot] + ((sizes[slot] - bytes) & ~(size_t)255);
+    if (bytes && gm_to_device(at, host, bytes) != 0) {
         fprintf(stderr, "FAIL copy to the device\n");
         exit(1);
     }
-    return buffers[slot];
+    return at;
 }
 
 static uint64_t call_on(hipreduce_handle h, hipreduce_dtype in, hipreduce_dtype out, const void* x, const void* y,
