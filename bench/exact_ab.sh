@@ -8,8 +8,9 @@
 # the patches applied in that order, labelled A+B. A change to the exact kernels' headers
 # recompiles host/exact_driver.cpp alone (some 23 s on the H200 machine); one to a header that
 # every source includes (device/compat/*.h, hip_compat.h) rebuilds them all (125 s a variant):
-# an A/B patch keeps such a helper beside the kernels. The variants then take turns case by case, ROUNDS times (default 2), so
-# that the spread between rounds is the noise to quote beside a difference. A case is one process:
+# an A/B patch keeps such a helper beside the kernels. The variants then take turns case by case,
+# ROUNDS times (default 2), so that the spread between rounds is the noise to quote beside a
+# difference. A case is one process:
 # the full reductions run the same dtype and size three times (three input allocations one after
 # another: the second is slower for the exact sums, docs/BENCHMARKS.md session 19), the slices a
 # few row lengths. CASES=regex picks cases by name. Writes OUT_DIR/LABEL.rROUND.csv (the rows of
