@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
 # The exact sums before and after changes to them, in one call on an NVIDIA machine:
 #   bench/exact_ab.sh OUT_DIR [PATCH[+PATCH...] ...]
-# Builds hipreduce-bench from this tree (static library, so that each variant is one executable;
-# the visible GPUs' architecture; CUB 3.5 where CCCL_INCLUDE names its headers) as "base", then
-# once a variant: its patch applied to the same tree (patch -p1), an incremental build, the
-# executable kept, the patch taken back out. A variant A.patch+B.patch (paths joined by '+') is
-# the patches applied in that order, labelled A+B. A change to the exact kernels' headers
-# recompiles host/exact_driver.cpp alone (some 23 s on the H200 machine); one to a header that
-# every source includes (device/compat/*.h, hip_compat.h) rebuilds them all (125 s a variant):
-# an A/B patch keeps such a helper beside the kernels. The variants then take turns case by case,
-# ROUNDS times (default 2), so that the spread between rounds is the noise to quote beside a
-# difference. A case is one process:
-# the full reductions run the same dtype and size three times (three input allocations one after
-# another: the second is slower for the exact sums, docs/BENCHMARKS.md session 19), the slices a
-# few row lengths. CASES=regex picks cases by name. Writes OUT_DIR/LABEL.rROUND.csv (the rows of
+# Builds hipreduce-bench from this tree (static library, so that each variant is one executable; the
+# visible GPUs' architecture; CUB 3.5 where CCCL_INCLUDE names its headers) as "base", then once a
+# variant: its patch applied to the same tree (patch -p1), an incremental build, the executable
+# kept, the patch taken back out. A variant A.patch+B.patch (paths joined by '+') is the patches
+# applied in that order, labelled A+B. A change to the exact kernels' headers recompiles
+# host/exact_driver.cpp alone (some 23 s on the H200 machine); one to a header that every source
+# includes (device/compat/*.h, hip_compat.h) rebuilds them all (125 s a variant): an A/B patch keeps
+# such a helper beside the kernels. The variants then take turns case by case, ROUNDS times (default
+# 2), so that the spread between rounds is the noise to quote beside a difference. A case is one
+# process: the full reductions run the same dtype and size three times (three input allocations one
+# after another: the second is slower for the exact sums, docs/BENCHMARKS.md session 19), the slices
+# a few row lengths. CASES=regex picks cases by name. Writes OUT_DIR/LABEL.rROUND.csv (the rows of
 # the `auto` algorithm, with a case column), OUT_DIR/build.log and OUT_DIR/summary.txt
 # (bench/exact_ab_summary.py). The tree must have no uncommitted change to the patched files.
 # Each variant's exact suite (test/test_exact.c on GPU 0, bit for bit against its reference and
@@ -29,14 +28,6 @@ src=$(cd "$here/.." && pwd)
 build=${BUILD_DIR:-/tmp/hipreduce_exact_ab}
 mkdir -p "$out" "$out/bin"
 out=$(cd "$out" && pwd)
-# each variant: its patches' absolute paths joined by '+'
-variants=()
-for v in "$@"; do
-  abs=""
-  IFS=+ read -ra parts <<<"$v"
-  for p in "${parts[@]}"; do abs+="${abs:++}$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"; done
-  variants+=("$abs")
-done
 # apply PATCH [-R]: by patch(1), else by git apply (which needs no repository)
 apply() {
   local how=${2:---forward}
@@ -63,10 +54,11 @@ build_as() {
 }
 build_as base || { echo "exact_ab.sh: the base build failed ($out/build.log)" >&2; exit 1; }
 labels=(base)
-for v in "${variants[@]}"; do
+for v in "$@"; do
   IFS=+ read -ra parts <<<"$v"
   label="" applied=()
   for p in "${parts[@]}"; do
+    p=$(cd "$(dirname "$p")" && pwd)/$(basename "$p") # apply() reads it from $src
     label+="${label:++}$(basename "$p" .patch)"
     apply "$p" && applied=("$p" "${applied[@]}") && continue
     echo "exact_ab.sh: $p does not apply" >&2
