@@ -236,18 +236,19 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         uint64_t chunk = blockIdx.x;  /* this round's: the same in the whole block */
         unsigned long long claim = 0; /* thread 0's, on the chunk after this one */
         uint32_t flags = 0;
-        exact_raw<In, Dot> ra, rb;
-        if (chunk < chunks && tile_of(chunk, 0) < tiles) exact_fetch<In, Dot, W>(ra, a.s, tile_of(chunk, 0), lane);
+        exact_raw<In, Dot> cur, next;
+        if (chunk < chunks && tile_of(chunk, 0) < tiles) exact_fetch<In, Dot, W>(cur, a.s, tile_of(chunk, 0), lane);
         /* round r, the chunk's i-th: the loads of the warp's next tile into `next` issued, then its
-         * tile in `cur` summed */
-        const auto round = [&](uint32_t r, exact_raw<In, Dot>& cur, exact_raw<In, Dot>& next) {
+         * tile in `cur` summed and `next` copied into `cur` (f16/bf16 alternated the two buffers
+         * instead until session 25: 5-7% slower then, docs/BENCHMARKS.md) */
+        const auto round = [&](uint32_t r) {
             if (chunk >= chunks) return false;
             const uint32_t i = r % C, j = r / C % 2;
             if (i == 0 && threadIdx.x == 0) claim = atomicAdd(a.claims, 1ull);
             const uint64_t ahead = i + 1 < C ? chunk : ahead_of[j], t = tile_of(chunk, i), after = tile_of(ahead, (i + 1) % C);
             if (ahead < chunks && after < tiles) exact_fetch<In, Dot, W>(next, a.s, after, lane);
             if (t < tiles) exact_tile<In, Dot, W>(acc, cols, &used, flags, bins, nullptr, cur, t, a.s.count, lane);
-            if constexpr (!exact_kind<In, Dot>::alternate) cur = next;
+            cur = next;
             exact_round_done<In, Dot, W>(acc, cols, &used, r, a.lo, a.hi);
             if (i == C - 2) {
                 if (threadIdx.x == 0) ahead_of[j] = gridDim.x + claim;
@@ -256,11 +257,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
             if (i == C - 1) chunk = ahead;
             return true;
         };
-        if constexpr (exact_kind<In, Dot>::alternate) {
-            for (uint32_t r = 0; round(r, ra, rb) && round(r + 1, rb, ra); r += 2) {}
-        } else {
-            for (uint32_t r = 0; round(r, ra, rb); ++r) {}
-        }
+        for (uint32_t r = 0; round(r); ++r) {}
         if constexpr (exact_bin_kind<In, Dot>::on) exact_bins_flush<In, W>(acc, bins, lane);
         atomicOr(&shared_flags, flags);
         exact_drain<In, Dot, W>(acc, cols, __syncthreads_or(used != 0));

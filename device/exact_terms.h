@@ -29,19 +29,6 @@ template <int In, bool Dot, bool Slices = false> struct exact_kind {
     static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;
     static constexpr int P = Dot && In != HIPREDUCE_F64 ? 2 * P1 : P1;
     static constexpr bool two_product = Dot && In == HIPREDUCE_F64;
-    /* The full reduction's loop (exact_full_kernel) alternates its two tile buffers, so that a
-     * warp's next loads go out before it waits on this tile's, instead of copying the next tile
-     * into the current one each round (the copy waits on the loads before the next go out): f16
-     * and bf16 sums. H200 (docs/BENCHMARKS.md, session 17), % of the read: f16 90.1-93.1 against
-     * 88.0-89.7 copied, bf16 86.8-88.4 against 85.9-88.9 (no change); f64 sums and the dots lost
-     * 2-6 points alternating, f32 sums 3-7 (measured with a loop variable in local memory). Not
-     * on AMD (unmeasured there): ROCm 5.2's clang spilled more with two buffers (gfx1030's f16 and
-     * bf16 kernels 211 and 198 registers against 111 and 110; gfx90a's bf16 5 against none). */
-#if defined(HIPREDUCE_BACKEND_AMD)
-    static constexpr bool alternate = false;
-#else
-    static constexpr bool alternate = !Dot && (In == HIPREDUCE_F16 || In == HIPREDUCE_BF16);
-#endif
 };
 
 template <int N> struct exact_log2 {
