@@ -239,8 +239,8 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
         exact_raw<In, Dot> cur, next;
         if (chunk < chunks && tile_of(chunk, 0) < tiles) exact_fetch<In, Dot, W>(cur, a.s, tile_of(chunk, 0), lane);
         /* round r, the chunk's i-th: the loads of the warp's next tile into `next` issued, then its
-         * tile in `cur` summed and `next` copied into `cur` (f16/bf16 alternated the two buffers
-         * instead until session 25: 5-7% slower then, docs/BENCHMARKS.md) */
+         * tile in `cur` summed and `next` copied into `cur` (for f16/bf16 too: alternating two
+         * buffers spilled the bf16 kernel at 128 registers, 89% of the read against 94%, H200) */
         const auto round = [&](uint32_t r) {
             if (chunk >= chunks) return false;
             const uint32_t i = r % C, j = r / C % 2;
@@ -290,7 +290,7 @@ __global__ HR_EXACT_BOUNDS void exact_full_kernel(exact_full_args a)
 /* Rows, columns and segments (exact_slices_kernel): the slices and where their results go. The
  * f16/bf16 slices take tiles of exact_kind's Slices size, whose direct and narrow sums join the
  * warp's run (exact_tiles.h) rather than the digits tile by tile (the full reduction's tiles do
- * not: no gain there on the H200, docs/BENCHMARKS.md session 20). */
+ * not: no gain there on the H200). */
 template <int In> constexpr bool exact_slices_kind = exact_kind<In, false>::bytes == 2;
 
 /* Rows, columns and segments: their launch's arguments. */

@@ -20,10 +20,10 @@ template <int In, bool Dot, bool Slices = false> struct exact_kind {
     static constexpr int per_chunk = 16 / bytes;
     /* sums: 128 bytes a lane, dot: 64 bytes of each input, at most 16 elements (the per-tile
      * warp reductions over more elements: on the H200 4-15% faster than half as many, dot f64
-     * 17%, despite 110 and 128 registers; docs/BENCHMARKS.md). Slices (rows, columns, segments:
+     * 17%, despite 110 and 128 registers). Slices (rows, columns, segments:
      * exact_slices_kernel) of f16/bf16: 64 bytes, as f32's 32 elements (a slice of one tile, the
-     * common short row, folds and sums half as many terms; with exact_kernels.h's warp runs, H200,
-     * docs/BENCHMARKS.md session 21: bf16 rows of 256 1.46x, of 1024 1.33x, of 4096 4x). */
+     * common short row, folds and sums half as many terms; with exact_kernels.h's warp runs, H200:
+     * bf16 rows of 256 1.46x, of 1024 1.33x, of 4096 4x). */
     static constexpr int K = Dot ? (64 / bytes < 16 ? 64 / bytes : 16) : Slices && bytes == 2 ? 32 : 128 / bytes;
     static constexpr int chunks = K / per_chunk;
     static constexpr int P1 = In == HIPREDUCE_F64 ? 53 : In == HIPREDUCE_F32 ? 24 : In == HIPREDUCE_F16 ? 11 : 8;

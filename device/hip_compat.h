@@ -2,12 +2,12 @@
  * them. Each backend's own part is a header of compat/:
  *   amd:  compat/amd.h, the real HIP runtime headers (hipcc / ROCm clang);
  *   cuda: compat/cuda.h, the few HIP names the project uses mapped onto CUDA (nvcc);
- *   emu:  compat/emu.h, the emulated GPU of the tests (test/emu/hip_emu.h).
+ *   emu:  compat/emu.h, the emulated GPU (test/emu/hip_emu.h).
  * Each defines the width rule's pieces below, the warp shuffles (hr_shfl_down, hr_shfl_xor,
  * hr_syncwarp), the 16-byte and coherent loads and hr_arrive_add; this file adds what is
  * common: the kernel prologue and shared memory.
  *
- * Kernel instances per warp width W (DESIGN.md, the run-time warp-size switch). A
+ * Kernel instances per warp width W (docs/DESIGN.md, the run-time warp-size switch). A
  * kernel templated on W (0: it does not depend on the width) starts with the one prologue
  *     HR_KERNEL_BODY(W) { body }
  * which reads
@@ -35,7 +35,7 @@ template <class T> using hr_alias = T;
 
 /* Copies of bits in device code (a chunk's elements, an accumulator's words). HIP's device memcpy
  * (ROCm 5.2) is a byte loop: chunks copied through it stayed in scratch, byte by byte, and the
- * default path's kernels spilled on gfx90a and gfx1030 (issue 21); clang's builtin copies words. */
+ * default path's kernels spilled on gfx90a and gfx1030; clang's builtin copies words. */
 #if defined(HIPREDUCE_BACKEND_AMD)
 #define HR_MEMCPY __builtin_memcpy
 #else

@@ -1,5 +1,5 @@
 /* The default algorithm's kernel, a template over the operator (ops.h: it fixes the input
- * type and the accumulator) and the warp width W, and the tile helpers it shares with the
+ * type and the accumulator) and the warp width W, and the tile functions it shares with the
  * multipass and two-pass kernels (device/study/pass_kernels.h). An instance whose W does not
  * exist on the target compiles to a trap (hip_compat.h). */
 #ifndef HIPREDUCE_KERNELS_H

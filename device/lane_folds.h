@@ -14,7 +14,7 @@
  *  - integer products of 8/16-bit inputs into 64 bits: four (8-bit) or two (16-bit) elements
  *    multiplied in 32 bits, exactly (255^4 and 65535^2 are below 2^32, |-128|^4 and |-32768|^2
  *    below 2^31), then one 64-bit multiply: a quarter or half of them (gfx90a's launch 3 of i8
- *    products spilled 11 VGPRs with one 64-bit multiply an element; issue 21);
+ *    products spilled 11 VGPRs with one 64-bit multiply an element);
  *  - argmin/argmax: the best key and its 32-bit position in the tile, the 64-bit index once.
  *    Positions rise along the lane, so a strictly better key is the only update; the
  *    position starts at the lane's first element, which is the answer when every element

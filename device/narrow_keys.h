@@ -4,7 +4,7 @@
  * element-by-element fold (lane_folds.h: a key and a position per element) and the block tree of
  * (key, 64-bit index) ran at 36-69% of the read on the H200, instruction-bound (739 SASS
  * instructions per i8 tile and warp); this path takes 186, and 79% (8-bit) and 85-87% (16-bit) of
- * the read (docs/BENCHMARKS.md, "Narrow keys").
+ * the read (H200).
  *  - Each element's key is mapped to an unsigned integer that is larger when better (argmin:
  *    complemented), and packed above its place in the lane counted from the end, so that the
  *    lane's maximum is its best key at its first place. 8-bit keys go into 16-bit halves (key

@@ -1,5 +1,5 @@
 /* The types of the device code: each dtype's storage type, each accumulator kind's type
- * (op_table.h's HR_ACC_ROWS), and the float helpers the operator units share. The rules
+ * (op_table.h's HR_ACC_ROWS), and the float functions the operator units share. The rules
  * (classes, columns, allowed triples, accumulators) are rules.h's, read from there. */
 #ifndef HIPREDUCE_OP_TYPES_H
 #define HIPREDUCE_OP_TYPES_H

@@ -1,4 +1,4 @@
-/* The default algorithm's order (the reproducibility contract, DESIGN.md), shared by the
+/* The default algorithm's order (the reproducibility contract, docs/DESIGN.md), shared by the
  * C side (src/: the cpu device, the planning math) and the device code (device/), which
  * include this plain C header and nothing of each other.
  *

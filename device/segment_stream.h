@@ -229,7 +229,7 @@ template <class R, int W> __device__ HR_NOINLINE void stream_past_capacity(const
 
 /* A block-uniform 64-bit value read from global memory, held in scalar registers on AMD (the
  * compiler cannot prove a loaded value uniform; in vector registers the walk's values pushed launch
- * 3 past its 128 VGPRs: issue 21). The value itself elsewhere. */
+ * 3 past its 128 VGPRs). The value itself elsewhere. */
 __device__ __forceinline__ uint64_t block_uniform(uint64_t v)
 {
 #if defined(HIPREDUCE_BACKEND_AMD) && defined(__HIP_DEVICE_COMPILE__)
@@ -243,7 +243,7 @@ __device__ __forceinline__ uint64_t block_uniform(uint64_t v)
 /* Launch 3: the footprints' tiles shared evenly by the persistent grid, as one stream of (segment,
  * tile) items per block: the next item's loads (and the first warp's walk to it) are in flight while the
  * block reduces the current tile and climbs any group it completes, so a segment of a few tiles
- * does not stall the stream at its start and end (session 6's ncu: 26-31% of DRAM with a stream per
+ * does not stall the stream at its start and end (ncu, H200: 26-31% of DRAM with a stream per
  * segment). A level-1 group whose partials are all the block's own is climbed without its arrival
  * counter; a segment of at most a chunk of tiles (f32: 4) wholly the block's is finished by thread 0
  * alone. Then the long segments past the capacity, a 32-lane group each. */

@@ -196,10 +196,10 @@ __device__ __forceinline__ void reduce_listed(const tile_args& a, uint64_t lo, c
  * loaded while this one's elements are. A segment of at most ONE_LANES lanes (f32: 8 elements)
  * is reduced by its thread alone (group_short_tiles with a group of 1: the same folds and tree);
  * longer ones up to a.long_min are listed (short_lists); the long ones' footprints are summed, and
- * the first and last long segment of the range noted for launch 2. Before (8e1568e): 4 rounds of
- * 64 segments by groups of 4 per chunk and a 256-thread scan per chunk, latency after latency:
- * a million power-law segments (mean 3.9 elements) in 118-122 us a call on an H200, all-empty
- * ones in 56 us; now 75-77 and 30-31 (docs/BENCHMARKS.md). */
+ * the first and last long segment of the range noted for launch 2. Against 4 rounds of 64
+ * segments by groups of 4 per chunk and a 256-thread scan per chunk (latency after latency):
+ * a million power-law segments (mean 3.9 elements) in 75-77 us a call on an H200 instead of
+ * 118-122, all-empty ones in 30-31 instead of 56. */
 template <class R, int W>
 __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void segment_sizes_kernel(tile_args a)
 {

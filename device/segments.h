@@ -89,8 +89,8 @@ template <class R> constexpr bool any_order() { return R::keyed || R::combine ==
 /* argmin/argmax within one tile (positions below 2^32): a lane's best key and its position in the
  * slice, combined by apply's rule (the better key; on equal keys the lower position), widened once
  * at the end: a butterfly step shuffles 2 words for 4-byte keys where key_acc takes 4 (argmax per
- * row of 1024 f32: 3372-3449 -> 3631-3652 GB/s, docs/BENCHMARKS.md "Short rows of 1-2 chunks (issue
- * 21, session 8)"). The rule picks by a total order, so any tree of it gives group_tree's bits. */
+ * row of 1024 f32 on an H200: 3372-3449 -> 3631-3652 GB/s). The rule picks by a total order, so
+ * any tree of it gives group_tree's bits. */
 template <class R> struct key_pos {
     typename R::acc::key_t key;
     uint32_t pos;
@@ -121,7 +121,7 @@ __device__ __forceinline__ typename R::acc group_tree(typename R::acc (&a)[SEG_S
         /* Any tree gives the segment tree's bits here: a thread's slots first (a slot with no
          * lane of elements in any thread holds identities only: left out), then one value's
          * butterflies instead of every slot's (argmax per row of 1024 f32: 2454 -> 3647 GB/s;
-         * groups of 16 over several 32-lane segments, rows of 33-128 lanes: session 9). */
+         * groups of 16 over several 32-lane segments, rows of 33-128 lanes). */
 #pragma unroll
         for (int s = SEG_SLOTS / 2; s > 0; s /= 2)
 #pragma unroll

@@ -82,7 +82,7 @@ template <class R> __host__ __device__ constexpr uint32_t lane_pos(int c, int v)
 
 /* The elements of a 16-byte chunk. On AMD (and in the emulator, which tests that path), 8- and
  * 16-bit ones are shifted out of its 32-bit words: copied out as bytes, the chunk stayed in scratch
- * there (clang, issue 21). nvcc keeps the copy: the shifts cost registers in its segment kernels. */
+ * there (ROCm 5.2's clang). nvcc keeps the copy: the shifts cost registers in its segment kernels. */
 template <class T> __device__ __forceinline__ void chunk_elements(T (&v)[HR_CHUNK_BYTES / sizeof(T)], const uint4& raw)
 {
 #if !defined(HIPREDUCE_BACKEND_CUDA)

@@ -1,4 +1,4 @@
-/* The GPU executor's state and the helpers its files share (host/gpu_executor.cpp: the handle,
+/* The GPU executor's state and the functions its files share (host/gpu_executor.cpp: the handle,
  * the run-time switch and the call; host/gpu_workspace.cpp: workspaces and result staging). */
 #ifndef HIPREDUCE_GPU_STATE_H
 #define HIPREDUCE_GPU_STATE_H

@@ -1,5 +1,5 @@
 /* hip_compat.h's amd backend: the real HIP runtime headers (hipcc / ROCm clang), and the few
- * device helpers the project names its own way. Include hip_compat.h, not this. */
+ * device functions the project names its own way. Include hip_compat.h, not this. */
 #ifndef HIPREDUCE_COMPAT_AMD_H
 #define HIPREDUCE_COMPAT_AMD_H
 
