@@ -1,6 +1,6 @@
 #!/bin/sh
-# Register spills of the amd build's kernels (issue: the default path must not spill on gfx90a
-# and gfx1030). Recompiles instance files of a configured amd build (Ninja) for the device only,
+# Register spills of the amd build's kernels (the default path must not spill on gfx90a and
+# gfx1030). Recompiles instance files of a configured amd build (Ninja) for the device only,
 # with clang's kernel-resource-usage remarks, and lists every kernel that spills VGPRs, with its
 # VGPR count, spill count, scratch bytes per lane and occupancy (waves per SIMD). Scratch without
 # spills is a private array (a per-lane stack of levels), not a spill. Exit 1 when any spills.

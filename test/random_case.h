@@ -1,6 +1,6 @@
 /* The random suite's cases (test_random.c): a case is a function of (seed, index) only. Either an
  * original (op, dtype) reduction with result dtype = input dtype, checked by reference.c, or a typed
- * one (issue 10): any allowed (op, input dtype, result dtype) triple of hipreduce_reduce,
+ * one: any allowed (op, input dtype, result dtype) triple of hipreduce_reduce,
  * hipreduce_argreduce or hipreduce_dot, f16/bf16 included, checked by typed_ref.c. */
 #ifndef HIPREDUCE_TEST_RANDOM_CASE_H
 #define HIPREDUCE_TEST_RANDOM_CASE_H

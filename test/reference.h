@@ -77,7 +77,7 @@ int ref_same_bits(hipreduce_dtype dtype, const void* a, const void* b);
 /* Whether one element of dtype at p is a NaN (0 for integer dtypes). */
 int ref_is_nan(hipreduce_dtype dtype, const void* p);
 
-/* Test helpers. */
+/* Test utilities. */
 #define REF_EXPECT(cond)                                                                          \
     ((cond) ? 0 : (ref_report("%s:%d: expected %s", __FILE__, __LINE__, #cond), 1))
 void ref_report(const char* format, ...);

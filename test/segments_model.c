@@ -1,5 +1,5 @@
-/* The strided order of issue 11 (inner > 1), modelled from the spec's text (ISSUE11_SPEC.md,
- * device/order.h) independently of src/ and device/: level 0 is the column's transformed
+/* The strided order of axis reductions (inner > 1), modelled from its contract (device/order.h,
+ * docs/DESIGN.md) independently of src/ and device/: level 0 is the column's transformed
  * elements; element b of level k+1 folds elements [256b, 256b + 256) of level k in 8 lanes
  * (lane j: elements 256b + 8t + j in increasing t, from the identity), then lanes j += j+4,
  * j += j+2, j += j+1; the first level of one element is the result, rounded once to the result

@@ -1,4 +1,4 @@
-/* The segments suite (issue 11): hipreduce_reduce_axis, hipreduce_argreduce_axis,
+/* The segments suite: hipreduce_reduce_axis, hipreduce_argreduce_axis,
  * hipreduce_reduce_segments, hipreduce_argreduce_segments and their size queries.
  * One case = one call over a shape. On the cpu device every contiguous result (a row with
  * inner == 1, every segment) must have the bits of hipreduce_reduce / hipreduce_argreduce of

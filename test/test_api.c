@@ -331,7 +331,7 @@ static int three_levels(hipreduce_handle h)
     return fails;
 }
 
-/* Inputs at every element-misaligned address (issue 8, item 4): the same bits as the aligned
+/* Inputs at every element-misaligned address: the same bits as the aligned
  * copy, and right. Under UBSan (-fsanitize=alignment) a typed load of a misaligned element
  * aborts this test. */
 static int misaligned_inputs(hipreduce_handle h)

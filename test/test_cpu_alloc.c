@@ -1,5 +1,5 @@
 /* cpu_alloc: the cpu device allocates nothing per call once its workspace is large enough, and
- * uses the caller's host workspace when one is set (issue 8, item 5).
+ * uses the caller's host workspace when one is set.
  *
  * This executable defines malloc, calloc, realloc and free (glibc's own functions underneath),
  * so every allocation the library makes is counted while `counting` is set. Skipped (77) where

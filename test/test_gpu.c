@@ -431,7 +431,7 @@ int main(void)
         return 1;
     }
     int fails = 0;
-    /* HIPREDUCE_TEST_HARDENING_ONLY: only the argument, workspace and stream checks (issue 8). */
+    /* HIPREDUCE_TEST_HARDENING_ONLY: only the argument, workspace and stream checks. */
     const int hardening_only = getenv("HIPREDUCE_TEST_HARDENING_ONLY") != NULL;
     fails += gpu_arguments(&g);
     if (!hardening_only) fails += ref_for_each_case(matrix_max, gpu_case, &g);

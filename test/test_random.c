@@ -1,5 +1,5 @@
 /* random suite (label api): seeded random cases over op x dtype x size x input byte offset x
- * values (special floats included), for a fixed wall-clock budget; ~40% of them typed (issue 10):
+ * values (special floats included), for a fixed wall-clock budget; ~40% of them typed:
  * any allowed (op, input, result) triple of hipreduce_reduce, hipreduce_argreduce or hipreduce_dot
  * (random_case.c), checked by typed_ref.c. Each case runs on the cpu
  * device against the independent references of reference.c and, where the build has a GPU

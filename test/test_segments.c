@@ -1,4 +1,4 @@
-/* segments suite (issue 11): hipreduce_reduce_axis, hipreduce_argreduce_axis,
+/* segments suite: hipreduce_reduce_axis, hipreduce_argreduce_axis,
  * hipreduce_reduce_segments, hipreduce_argreduce_segments and their size queries, every op over
  * f32, f64, f16, bf16, i8, i32, u8, u64 with the input, widest and f32 result dtypes:
  *  - rows (inner 1) of extents 0, 1, 2, 8, 12, 16, 31..33, 255..257, 260, 1024, one tile +-1 and several tiles, outer
@@ -6,7 +6,7 @@
  *    itself 0..2 elements off its buffer's alignment);
  *  - ragged segments (runs of empty ones), one giant segment among tiny ones, the extents as
  *    consecutive segments; one segment over 4096^2 f32 elements (HIPREDUCE_SEGMENTS_MAX_N);
- *  - length distributions (issue 21): all empty, uniform short, power-law, giants among tiny,
+ *  - length distributions: all empty, uniform short, power-law, giants among tiny,
  *    one segment of several tiles, for a few ops and dtypes;
  *  - columns (inner 2, 3, 64, 1000) of extents 0, 1, 2, 255..257 and 256^2 + 1, long columns
  *    side by side (64 x 16385, 1000 x 1025) for f32/bf16 sum, nrm2 and argmax;
@@ -273,7 +273,7 @@ static int giant_segments(sg_ctx* c, uint64_t max_n)
     return fails;
 }
 
-/* Length distributions (issue 21), segments against hipreduce_reduce of each (the GPU against the
+/* Length distributions, segments against hipreduce_reduce of each (the GPU against the
  * cpu device): all empty; uniform short (0..511); power-law (Zipf-like, length (3T + 17) / k for k
  * uniform in 1..1000, T a tile: mostly tiny, a few over a tile); a few giants (T + 1, 2T + 5,
  * 5T + 3) among tiny ones (0..3); one segment of 6T + 11; 48 segments of 1..4T (a few tiles each: launch 3

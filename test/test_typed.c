@@ -1,4 +1,4 @@
-/* typed suite (issue 10): every allowed (op, input dtype, result dtype) triple of hipreduce_reduce,
+/* typed suite: every allowed (op, input dtype, result dtype) triple of hipreduce_reduce,
  * hipreduce_argreduce and hipreduce_dot over the edge sizes and several value patterns, on the cpu
  * device against typed_ref.c (exact integers; floats bit for bit against the canonical-order model
  * and within a long double bound), and on GPU 0 (real or emulated) bit for bit against the cpu

@@ -1,6 +1,6 @@
-/* References for the typed reductions (issue 10): every (op, input dtype, result dtype) triple of
- * hipreduce_reduce, hipreduce_argreduce and hipreduce_dot, written from the spec
- * (notes/ISSUE10_SPEC.md, the header's text) independently of src/ and device/:
+/* References for the typed reductions: every (op, input dtype, result dtype) triple of
+ * hipreduce_reduce, hipreduce_argreduce and hipreduce_dot, written from the public header's
+ * text independently of src/ and device/:
  *  - the allowed triples;
  *  - exact references: integers modulo 2^64 truncated to the result, min/max/max_abs and
  *    argmin/argmax by the NaN and signed-zero rules, long double sums with an error bound;
