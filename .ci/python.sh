@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI for the Python package (issue 20), run from anywhere in a clone. Written for a fresh Debian 12
+# CI for the Python package, run from anywhere in a clone. Written for a fresh Debian 12
 # machine with python3, CMake >= 3.21 and a C/C++ compiler, no GPU:
 #   setup  Debian's python3-venv (python3 -m venv needs its ensurepip) and python3-dev (Python.h) when
 #          missing; a fresh venv with the test dependencies from PyPI (numpy, pytest, ml_dtypes)
