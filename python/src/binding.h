@@ -1,5 +1,5 @@
 // What the parts of hipreduce._core share: the calling thread's handles (handles.cpp), statuses as
-// exceptions (handles.cpp), array arguments as checked memory (memory.cpp), and the small helpers of
+// exceptions (handles.cpp), array arguments as checked memory (memory.cpp), and the small functions of
 // every call. core.cpp binds the C calls, tensor_path.cpp the whole-tensor fast path.
 #pragma once
 
