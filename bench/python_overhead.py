@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Per-call cost of the Python package on GPU arrays (issue 20's speed lines), and GB/s at large sizes
-against torch and cupy.
+"""Per-call cost of the Python package on GPU arrays, and GB/s at large sizes against torch and cupy.
 
 Per call (host time of `calls` calls in a loop, then one synchronisation; `rounds` rounds, the
 columns taking turns round by round; median and the spread min-max over the rounds), for a torch CUDA
@@ -18,8 +17,10 @@ path _core.reduce_whole that hipreduce.sum(t) takes) to show where that overhead
 Large sizes (CUDA events, median of 20 after warm-up, and the spread): sum of 2**20 and 2**28 float32, argmax
 per row of 4096 x 65536 float32, segment sum of ragged segments of 0..511 elements, against torch
 (and cupy where installed). Usage: python bench/python_overhead.py [--device N] [--breakdown]
+[--csv FILE] (the per-call table as CSV too, for bench/report.sh).
 """
 import argparse
+import csv
 import statistics
 import time
 import timeit
@@ -65,7 +66,7 @@ def cell(samples):
     return f"{statistics.median(samples):.2f} ({min(samples):.2f}-{max(samples):.2f})"
 
 
-def per_call_table(dev, calls, rounds, cupy):
+def per_call_table(dev, calls, rounds, cupy, csv_rows):
     sync = torch.cuda.synchronize
     print(f"per-call host time, us: median (min-max) of {rounds} rounds of {calls} calls, the columns "
           "taking turns; overhead = hipreduce.sum - C loop (medians)")
@@ -95,6 +96,10 @@ def per_call_table(dev, calls, rounds, cupy):
         got = interleaved_us(variants, calls, rounds, sync)
         floor = statistics.median(got["C loop"])
         for fw in ("torch", "cupy") if cupy is not None else ("torch",):
+            med = {k: statistics.median(got[fw + " " + k]) for k in ("hr", "out", "sum")}
+            csv_rows.append({"framework": fw, "n": n, "hipreduce_us": f"{med['hr']:.2f}", "out_us": f"{med['out']:.2f}",
+                             "c_loop_us": f"{floor:.2f}", "overhead_us": f"{med['hr'] - floor:.2f}",
+                             "out_overhead_us": f"{med['out'] - floor:.2f}", "framework_us": f"{med['sum']:.2f}"})
             print(f"{fw:<6} {n:>5} {cell(got[fw + ' hr']):>20} {cell(got[fw + ' out']):>20} {cell(got['C loop']):>20} "
                   f"{statistics.median(got[fw + ' hr']) - floor:>9.2f} "
                   f"{statistics.median(got[fw + ' out']) - floor:>9.2f} {cell(got[fw + ' sum']):>20}")
@@ -213,6 +218,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--breakdown", action="store_true", help="also time each piece of the call path")
     ap.add_argument("--no-large", action="store_true", help="skip the large sizes")
+    ap.add_argument("--csv", help="also write the per-call table to this CSV file")
     args = ap.parse_args()
     dev = torch.device("cuda", args.device)
     torch.cuda.set_device(dev)
@@ -222,7 +228,13 @@ def main():
         cupy = None
     print(f"hipreduce {hr.__version__} ({hr.backend()}), torch {torch.__version__}, "
           f"cupy {cupy.__version__ if cupy else '-'}, {torch.cuda.get_device_name(dev)}")
-    per_call_table(dev, args.calls, args.rounds, cupy)
+    csv_rows = []
+    per_call_table(dev, args.calls, args.rounds, cupy, csv_rows)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, list(csv_rows[0]))
+            w.writeheader()
+            w.writerows(csv_rows)
     if args.breakdown:
         breakdown(dev, cupy)
     if not args.no_large:
