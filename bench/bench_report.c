@@ -1,4 +1,4 @@
-/* hipreduce-bench's rows and their output: a table for people, CSV for bench/plot.py, JSON.
+/* hipreduce-bench's rows and their output: a table for people, CSV for bench/report_tables.py, JSON.
  * CSV keeps one fixed column set on every device (a missing figure is an empty field), the older
  * columns first, so that readers of the older files still find every column: ceiling_gbps came
  * after the first nine, out_dtype and status after it, shape (the --shape modes) last. An error

@@ -13,7 +13,7 @@ uniform in [0.5, 1.5) (f16/bf16 rounded from f32), integers random over their ra
 Each result on the first copy is checked against a float64 (exact for integers) reference:
 status "differs" when it is off. A formulation torch refuses for a dtype is left out (stderr).
 
-Prints hipreduce-bench's CSV (bench/plot.py and bench/typed_summary.py read both): algorithm is
+Prints hipreduce-bench's CSV (bench/report_tables.py reads both): algorithm is
 the formulation ("torch.sum"), gbps counts the input bytes read (dot: both inputs), the vendor
 columns stay empty, ceiling_gbps is --ceiling (the bench's read ceiling from the same run) or,
 without it, the bench's streaming-read kernel over 1 GiB run through cupy (empty without cupy).

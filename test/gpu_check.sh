@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One call on an NVIDIA box: configure + build the cuda backend, run the whole ctest
-# (gpu and large included), the demo, then optionally compute-sanitizer and the runs
-# behind docs/BENCHMARKS.md (bench/benchmarks.sh).
+# (gpu and large included), the demo, then optionally compute-sanitizer and the performance
+# report (bench/report.sh: docs/PERFORMANCE.md's tables).
 #   test/gpu_check.sh OUT_DIR
-# Env: SANITIZE=1 runs test/sanitize.sh; BENCH=1 runs the benchmarks; TESTS=0 skips
+# Env: SANITIZE=1 runs test/sanitize.sh; BENCH=1 runs the report; TESTS=0 skips
 # ctest; LABELS=regex limits ctest; BUILD_DIR picks the build folder.
 set -uo pipefail
 out=${1:?usage: test/gpu_check.sh OUT_DIR}
@@ -32,8 +32,7 @@ if [ "${SANITIZE:-0}" = 1 ]; then
 fi
 if [ "${BENCH:-0}" = 1 ]; then
   start=$SECONDS
-  NO_PLOTS=1 bench/benchmarks.sh "$build" "$out" 2>/dev/null
-  echo "benchmarks: $((SECONDS - start)) s"
-  grep -E "^auto,(sum|max),f32,(16384|262144|4194304|67108864|268435456|1073741824)," "$out"/sweep_*.csv
+  bash bench/report.sh "$build" || rc=1
+  echo "report: $((SECONDS - start)) s"
 fi
 exit $rc
