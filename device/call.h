@@ -14,8 +14,31 @@
 extern "C" {
 #endif
 
-/* What a call reduces: the whole input, one axis of [outer][extent][inner], or CSR segments. */
-typedef enum hr_shape { HR_SHAPE_FULL = 0, HR_SHAPE_AXIS, HR_SHAPE_SEGMENTS } hr_shape;
+/* What a call reduces: the whole input, one axis of [outer][extent][inner], CSR segments, or a
+ * strided tensor over any set of axes (a plan whose layout is none of the others). */
+typedef enum hr_shape { HR_SHAPE_FULL = 0, HR_SHAPE_AXIS, HR_SHAPE_SEGMENTS, HR_SHAPE_TENSOR } hr_shape;
+
+/* A TENSOR call's coalesced dimensions: the kept axes first, then the reduced ones, each list in
+ * the descriptor's axis order (row-major: the last varies fastest), no extent 0 or 1 among them.
+ * Result r is the reduction, in the default order, of the reduced elements of kept index r taken
+ * in row-major order: the row r of the (kept..., reduced...) contiguous copy. */
+typedef struct hr_tensor {
+    int kept, reduced;
+    uint64_t extent[HIPREDUCE_MAX_RANK];
+    int64_t xstride[HIPREDUCE_MAX_RANK], ystride[HIPREDUCE_MAX_RANK];
+} hr_tensor;
+
+/* Element offset of position i (0 .. product of extents) of dims [first, first + count) of t,
+ * in row-major order, with strides s (t's xstride or ystride). */
+static inline int64_t hr_tensor_offset(const hr_tensor* t, const int64_t* s, int first, int count, uint64_t i)
+{
+    int64_t offset = 0;
+    for (int d = first + count - 1; d >= first; --d) {
+        offset += (int64_t)(i % t->extent[d]) * s[d];
+        i /= t->extent[d];
+    }
+    return offset;
+}
 
 /* A validated call, as the executors take it. */
 typedef struct hr_call {
@@ -34,6 +57,10 @@ typedef struct hr_call {
     uint64_t outer, extent, inner;
     uint64_t num_segments;
     const uint64_t* offsets;
+    uint64_t length; /* SEGMENTS: the input's elements (a plan's), UINT64_MAX where not given */
+    /* TENSOR: outer = results (kept elements), extent = reduced elements per result, inner 1,
+     * n = outer * extent; the dimensions here. */
+    hr_tensor tensor;
     /* Exact ops only, for libhipreduce_mpi (src/partials.h): 1 stores each result's accumulator
      * as device/exact.h's words (hr_exact_words int64 each, host memory) instead of rounding it. */
     int accumulators;
@@ -42,7 +69,7 @@ typedef struct hr_call {
 /* Number of results of a call (FULL: 1). */
 static inline uint64_t hr_call_results(const hr_call* call)
 {
-    if (call->shape == HR_SHAPE_AXIS) return call->outer * call->inner;
+    if (call->shape == HR_SHAPE_AXIS || call->shape == HR_SHAPE_TENSOR) return call->outer * call->inner;
     if (call->shape == HR_SHAPE_SEGMENTS) return call->num_segments;
     return 1;
 }

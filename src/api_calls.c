@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 
+#include "api_call.h"
 #include "api_handle.h"
 #include "cpu_reduce.h"
 #include "gpu_executor.h"
@@ -23,14 +24,14 @@
 #include "hipreduce/hipreduce.h"
 #include "types.h"
 
-static int bytes_overflow(uint64_t n, size_t elem_size)
+int hr_bytes_overflow(uint64_t n, size_t elem_size)
 {
     return n > UINT64_MAX / elem_size || n > SIZE_MAX / elem_size;
 }
 
 /* The checks every call and size query shares, in the header's order, up to the pointers; fills
  * *call's triple, accumulator and n. A size query passes query = 1 (it has no location to check). */
-static hipreduce_status validate(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype, int out_dtype,
+hipreduce_status hr_api_validate(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype, int out_dtype,
                                  uint64_t n, int query, int location, hr_call* call)
 {
     const hipreduce_status st =
@@ -63,7 +64,7 @@ static hipreduce_status validate(hipreduce_handle handle, hr_call_kind kind, int
 }
 
 /* a * b, or 0 with *overflow set when it does not fit in 64 bits. */
-static uint64_t mul_checked(uint64_t a, uint64_t b, int* overflow)
+uint64_t hr_mul_checked(uint64_t a, uint64_t b, int* overflow)
 {
     if (a != 0 && b > UINT64_MAX / a) {
         *overflow = 1;
@@ -77,18 +78,18 @@ static uint64_t mul_checked(uint64_t a, uint64_t b, int* overflow)
 static hipreduce_status axis_shape(hr_call* call, uint64_t outer, uint64_t extent, uint64_t inner)
 {
     int overflow = 0;
-    const uint64_t results = mul_checked(outer, inner, &overflow);
+    const uint64_t results = hr_mul_checked(outer, inner, &overflow);
     call->shape = HR_SHAPE_AXIS;
     call->outer = outer;
     call->extent = extent;
     call->inner = inner;
-    call->n = mul_checked(results, extent, &overflow);
-    if (overflow || bytes_overflow(results, 8)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    call->n = hr_mul_checked(results, extent, &overflow);
+    if (overflow || hr_bytes_overflow(results, 8)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
 /* The message of a shape's overflow: its sizes. */
-static hipreduce_status shape_overflow(hipreduce_handle handle, const hr_call* call)
+hipreduce_status hr_shape_overflow(hipreduce_handle handle, const hr_call* call)
 {
     if (call->shape == HR_SHAPE_SEGMENTS)
         return hr_fail(handle, HIPREDUCE_STATUS_SIZE_OVERFLOW, "num_segments = %" PRIu64 ": its offsets overflow the byte count",
@@ -98,12 +99,13 @@ static hipreduce_status shape_overflow(hipreduce_handle handle, const hr_call* c
                    call->outer, call->extent, call->inner);
 }
 
-static hipreduce_status segments_shape(hr_call* call, uint64_t num_segments)
+hipreduce_status hr_segments_shape(hr_call* call, uint64_t num_segments)
 {
     call->shape = HR_SHAPE_SEGMENTS;
     call->num_segments = num_segments;
     call->n = 0;
-    if (num_segments == UINT64_MAX || bytes_overflow(num_segments + 1, sizeof(uint64_t)))
+    call->length = UINT64_MAX;
+    if (num_segments == UINT64_MAX || hr_bytes_overflow(num_segments + 1, sizeof(uint64_t)))
         return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     return HIPREDUCE_STATUS_SUCCESS;
 }
@@ -118,9 +120,13 @@ static hipreduce_status check_host_offsets(hipreduce_handle handle, const hr_cal
                            "offsets decrease at segment %" PRIu64 ": offsets[%" PRIu64 "] = %" PRIu64 " > offsets[%" PRIu64
                            "] = %" PRIu64 " (they must not decrease)",
                            s, s, o[s], s + 1, o[s + 1]);
-    if (call->num_segments && bytes_overflow(o[call->num_segments], (size_t)hr_dtype_bytes(call->in_dtype)))
+    if (call->num_segments && hr_bytes_overflow(o[call->num_segments], (size_t)hr_dtype_bytes(call->in_dtype)))
         return hr_fail(handle, HIPREDUCE_STATUS_SIZE_OVERFLOW, "offsets[num_segments] = %" PRIu64 " elements of %s overflow the byte count",
                        o[call->num_segments], hr_dtype_name(call->in_dtype));
+    if (call->num_segments && call->length != UINT64_MAX && o[call->num_segments] > call->length)
+        return hr_fail(handle, HIPREDUCE_STATUS_INVALID_OFFSETS,
+                       "offsets[num_segments] = %" PRIu64 " lies past the input's length %" PRIu64,
+                       o[call->num_segments], call->length);
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
@@ -132,17 +138,16 @@ static hipreduce_status n_overflow(hipreduce_handle handle, const hr_call* call)
 }
 
 /* A NULL pointer argument. */
-static hipreduce_status null_pointer(hipreduce_handle handle, const char* name, uint64_t n)
+hipreduce_status hr_null_pointer(hipreduce_handle handle, const char* name, uint64_t n)
 {
     if (n == UINT64_MAX) return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "%s is NULL", name);
     return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "%s is NULL with %" PRIu64 " elements to read", name, n);
 }
-#define HR_ANY UINT64_MAX /* null_pointer: a pointer that must never be NULL */
 
 /* After the pointers: the byte count, then the executor. */
-static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
+hipreduce_status hr_api_run(hipreduce_handle handle, const hr_call* call)
 {
-    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
+    if (hr_bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
     if (handle->cpu) {
         if (call->shape == HR_SHAPE_SEGMENTS) {
             const hipreduce_status st = check_host_offsets(handle, call);
@@ -153,10 +158,10 @@ static hipreduce_status run(hipreduce_handle handle, const hr_call* call)
     return hr_executor_status(handle, hr_gpu_run(handle->gpu, handle->algorithm, call));
 }
 
-static hipreduce_status size_query(hipreduce_handle handle, const hr_call* call, size_t* bytes)
+hipreduce_status hr_api_size_query(hipreduce_handle handle, const hr_call* call, size_t* bytes)
 {
-    if (bytes == NULL) return null_pointer(handle, "bytes", HR_ANY);
-    if (bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
+    if (bytes == NULL) return hr_null_pointer(handle, "bytes", HR_ANY);
+    if (hr_bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
     if (handle->cpu) {
         *bytes = hr_cpu_workspace_size(call);
         return HIPREDUCE_STATUS_SUCCESS;
@@ -170,43 +175,43 @@ static hipreduce_status reduce_body(hipreduce_handle handle, int op, int in_dtyp
                                     int out_dtype, void* result, int location)
 {
     hr_call call;
-    const hipreduce_status st = validate(handle, HR_CALL_REDUCE, op, in_dtype, out_dtype, n, 0, location, &call);
+    const hipreduce_status st = hr_api_validate(handle, HR_CALL_REDUCE, op, in_dtype, out_dtype, n, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (result == NULL) return null_pointer(handle, "result", HR_ANY);
-    if (input == NULL && n > 0) return null_pointer(handle, "input", n);
+    if (result == NULL) return hr_null_pointer(handle, "result", HR_ANY);
+    if (input == NULL && n > 0) return hr_null_pointer(handle, "input", n);
     call.x = input;
     call.result = result;
-    return run(handle, &call);
+    return hr_api_run(handle, &call);
 }
 
 static hipreduce_status argreduce_body(hipreduce_handle handle, int op, int dtype, const void* input, uint64_t n,
                                        void* value, int64_t* index, int location)
 {
     hr_call call;
-    const hipreduce_status st = validate(handle, HR_CALL_ARGREDUCE, op, dtype, dtype, n, 0, location, &call);
+    const hipreduce_status st = hr_api_validate(handle, HR_CALL_ARGREDUCE, op, dtype, dtype, n, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (value == NULL) return null_pointer(handle, "value", HR_ANY);
-    if (index == NULL) return null_pointer(handle, "index", HR_ANY);
-    if (input == NULL && n > 0) return null_pointer(handle, "input", n);
+    if (value == NULL) return hr_null_pointer(handle, "value", HR_ANY);
+    if (index == NULL) return hr_null_pointer(handle, "index", HR_ANY);
+    if (input == NULL && n > 0) return hr_null_pointer(handle, "input", n);
     call.x = input;
     call.result = value;
     call.index = index;
-    return run(handle, &call);
+    return hr_api_run(handle, &call);
 }
 
 static hipreduce_status dot_body(hipreduce_handle handle, int op, int in_dtype, const void* x, const void* y,
                                  uint64_t n, int out_dtype, void* result, int location)
 {
     hr_call call;
-    const hipreduce_status st = validate(handle, HR_CALL_DOT, op, in_dtype, out_dtype, n, 0, location, &call);
+    const hipreduce_status st = hr_api_validate(handle, HR_CALL_DOT, op, in_dtype, out_dtype, n, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (result == NULL) return null_pointer(handle, "result", HR_ANY);
-    if (x == NULL && n > 0) return null_pointer(handle, "x", n);
-    if (y == NULL && n > 0) return null_pointer(handle, "y", n);
+    if (result == NULL) return hr_null_pointer(handle, "result", HR_ANY);
+    if (x == NULL && n > 0) return hr_null_pointer(handle, "x", n);
+    if (y == NULL && n > 0) return hr_null_pointer(handle, "y", n);
     call.x = x;
     call.y = y;
     call.result = result;
-    return run(handle, &call);
+    return hr_api_run(handle, &call);
 }
 
 /* Axis calls, value and argument forms (index NULL and arg 0: the value form). */
@@ -215,18 +220,18 @@ static hipreduce_status axis_body(hipreduce_handle handle, hr_call_kind kind, in
                                   void* results, int64_t* indices, int location)
 {
     hr_call call;
-    hipreduce_status st = validate(handle, kind, op, in_dtype, out_dtype, 0, 0, location, &call);
+    hipreduce_status st = hr_api_validate(handle, kind, op, in_dtype, out_dtype, 0, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
     int overflow = 0;
-    const uint64_t n = mul_checked(mul_checked(outer, extent, &overflow), inner, &overflow);
-    if (results == NULL) return null_pointer(handle, kind == HR_CALL_ARGREDUCE ? "values" : "results", HR_ANY);
-    if (kind == HR_CALL_ARGREDUCE && indices == NULL) return null_pointer(handle, "indices", HR_ANY);
-    if (input == NULL && (n > 0 || overflow)) return null_pointer(handle, "input", n);
-    if ((st = axis_shape(&call, outer, extent, inner)) != HIPREDUCE_STATUS_SUCCESS) return shape_overflow(handle, &call);
+    const uint64_t n = hr_mul_checked(hr_mul_checked(outer, extent, &overflow), inner, &overflow);
+    if (results == NULL) return hr_null_pointer(handle, kind == HR_CALL_ARGREDUCE ? "values" : "results", HR_ANY);
+    if (kind == HR_CALL_ARGREDUCE && indices == NULL) return hr_null_pointer(handle, "indices", HR_ANY);
+    if (input == NULL && (n > 0 || overflow)) return hr_null_pointer(handle, "input", n);
+    if ((st = axis_shape(&call, outer, extent, inner)) != HIPREDUCE_STATUS_SUCCESS) return hr_shape_overflow(handle, &call);
     call.x = input;
     call.result = results;
     call.index = indices;
-    return run(handle, &call);
+    return hr_api_run(handle, &call);
 }
 
 static hipreduce_status segments_body(hipreduce_handle handle, hr_call_kind kind, int op, int in_dtype,
@@ -234,18 +239,18 @@ static hipreduce_status segments_body(hipreduce_handle handle, hr_call_kind kind
                                       int out_dtype, void* results, int64_t* indices, int location)
 {
     hr_call call;
-    hipreduce_status st = validate(handle, kind, op, in_dtype, out_dtype, 0, 0, location, &call);
+    hipreduce_status st = hr_api_validate(handle, kind, op, in_dtype, out_dtype, 0, 0, location, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (results == NULL) return null_pointer(handle, kind == HR_CALL_ARGREDUCE ? "values" : "results", HR_ANY);
-    if (kind == HR_CALL_ARGREDUCE && indices == NULL) return null_pointer(handle, "indices", HR_ANY);
+    if (results == NULL) return hr_null_pointer(handle, kind == HR_CALL_ARGREDUCE ? "values" : "results", HR_ANY);
+    if (kind == HR_CALL_ARGREDUCE && indices == NULL) return hr_null_pointer(handle, "indices", HR_ANY);
     if (num_segments > 0 && input == NULL) return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "input is NULL with %" PRIu64 " segments", num_segments);
     if (num_segments > 0 && offsets == NULL) return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "offsets is NULL with %" PRIu64 " segments", num_segments);
-    if ((st = segments_shape(&call, num_segments)) != HIPREDUCE_STATUS_SUCCESS) return shape_overflow(handle, &call);
+    if ((st = hr_segments_shape(&call, num_segments)) != HIPREDUCE_STATUS_SUCCESS) return hr_shape_overflow(handle, &call);
     call.x = input;
     call.offsets = offsets;
     call.result = results;
     call.index = indices;
-    return run(handle, &call);
+    return hr_api_run(handle, &call);
 }
 
 /* libhipreduce_mpi's exact sums (partials.h): the axis call's (a full call: 1, n, 1; dot: x and y,
@@ -255,19 +260,19 @@ static hipreduce_status exact_words_body(hipreduce_handle handle, int op, int in
 {
     hr_call call;
     const int dot = op == HIPREDUCE_OP_DOT_EXACT;
-    hipreduce_status st = validate(handle, dot ? HR_CALL_DOT : HR_CALL_REDUCE, op, in_dtype, HIPREDUCE_F64, extent, 0,
+    hipreduce_status st = hr_api_validate(handle, dot ? HR_CALL_DOT : HR_CALL_REDUCE, op, in_dtype, HIPREDUCE_F64, extent, 0,
                                    HIPREDUCE_RESULT_HOST, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
     if (hr_op_combine(op) != HR_CB_EXACT) return hr_fail(handle, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH, "%s is not an exact sum", hr_op_name(op));
-    if (words == NULL) return null_pointer(handle, "words", HR_ANY);
+    if (words == NULL) return hr_null_pointer(handle, "words", HR_ANY);
     if ((st = axis_shape(&call, dot ? 1 : outer, extent, dot ? 1 : inner)) != HIPREDUCE_STATUS_SUCCESS)
-        return shape_overflow(handle, &call);
-    if ((x == NULL || (dot && y == NULL)) && call.n > 0) return null_pointer(handle, "input", call.n);
+        return hr_shape_overflow(handle, &call);
+    if ((x == NULL || (dot && y == NULL)) && call.n > 0) return hr_null_pointer(handle, "input", call.n);
     call.x = x;
     call.y = dot ? y : NULL;
     call.result = words;
     call.accumulators = 1;
-    return run(handle, &call);
+    return hr_api_run(handle, &call);
 }
 
 hipreduce_status hipreduce_partials_exact(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
@@ -283,13 +288,13 @@ static hipreduce_status query_body(hipreduce_handle handle, hr_call_kind kind, i
                                    int shape, uint64_t a, uint64_t extent, uint64_t inner, size_t* bytes)
 {
     hr_call call;
-    hipreduce_status st = validate(handle, kind, op, in_dtype, out_dtype, shape == HR_SHAPE_FULL ? a : 0, 1, 0, &call);
+    hipreduce_status st = hr_api_validate(handle, kind, op, in_dtype, out_dtype, shape == HR_SHAPE_FULL ? a : 0, 1, 0, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-    if (bytes == NULL) return null_pointer(handle, "bytes", HR_ANY);
+    if (bytes == NULL) return hr_null_pointer(handle, "bytes", HR_ANY);
     if (shape == HR_SHAPE_AXIS) st = axis_shape(&call, a, extent, inner);
-    if (shape == HR_SHAPE_SEGMENTS) st = segments_shape(&call, a);
-    if (st != HIPREDUCE_STATUS_SUCCESS) return shape_overflow(handle, &call);
-    return size_query(handle, &call, bytes);
+    if (shape == HR_SHAPE_SEGMENTS) st = hr_segments_shape(&call, a);
+    if (st != HIPREDUCE_STATUS_SUCCESS) return hr_shape_overflow(handle, &call);
+    return hr_api_size_query(handle, &call, bytes);
 }
 
 /* ---- the public functions ---- */

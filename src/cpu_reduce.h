@@ -55,6 +55,11 @@ hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call);
  * and for exact sums (cpu_exact.h). */
 size_t hr_cpu_workspace_size(const hr_call* call);
 
+/* The tensor shape (cpu_tensor.c): rows of the (kept..., reduced...) copy gathered a block at a
+ * time and reduced by the row path; its workspace is the row call's plus one block. */
+hipreduce_status hr_cpu_run_tensor(hr_cpu* cpu, const hr_call* call);
+size_t hr_cpu_tensor_workspace_size(const hr_call* call);
+
 #ifdef __cplusplus
 }
 #endif

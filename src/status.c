@@ -17,10 +17,11 @@ static const char* const status_table[] = {
     [HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL] = "caller workspace smaller than hipreduce_workspace_size",
     [HIPREDUCE_STATUS_NOT_SUPPORTED] = "not supported by the handle for this call (the study algorithms run the seven original ops with in == out; HIPREDUCE_ALGORITHM_AUTO runs every call)",
     [HIPREDUCE_STATUS_INVALID_BLOCK_SIZE] = "invalid block size (must be 0 for the default, or a power of two from 32 to 1024)",
-    [HIPREDUCE_STATUS_INVALID_OFFSETS] = "segment offsets decrease",
+    [HIPREDUCE_STATUS_INVALID_OFFSETS] = "segment offsets decrease, or reach past the input's length",
     [HIPREDUCE_STATUS_HANDLE_BUSY] = "handle in use by another host thread (one call at a time per handle)",
     [HIPREDUCE_STATUS_MPI_MISMATCH] = "ranks passed different arguments to a collective call, or another rank failed",
     [HIPREDUCE_STATUS_MPI_ERROR] = "MPI error (see hipreduce_mpi_last_error_message)",
+    [HIPREDUCE_STATUS_INVALID_AXES] = "invalid axes (rank above HIPREDUCE_MAX_RANK, or an axis out of range or repeated)",
 };
 
 const char* hipreduce_status_string(hipreduce_status status)

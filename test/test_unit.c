@@ -281,7 +281,7 @@ static void check_tables(void)
 
 static void check_status_strings(void)
 {
-    enum { STATUSES = HIPREDUCE_STATUS_MPI_ERROR + 1 };
+    enum { STATUSES = HIPREDUCE_STATUS_INVALID_AXES + 1 };
     const char* s[STATUSES];
     for (int i = 0; i < STATUSES; ++i) {
         s[i] = hipreduce_status_string((hipreduce_status)i);

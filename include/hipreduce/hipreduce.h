@@ -122,7 +122,8 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_INVALID_OFFSETS = 15,    /* host-memory segment offsets that decrease */
     HIPREDUCE_STATUS_HANDLE_BUSY = 16,        /* another host thread is in a call on this handle */
     HIPREDUCE_STATUS_MPI_MISMATCH = 17,       /* libhipreduce_mpi: ranks passed different ops, dtypes or shapes, or another rank's arguments or work failed */
-    HIPREDUCE_STATUS_MPI_ERROR = 18           /* libhipreduce_mpi: an MPI call failed (see hipreduce_mpi_last_error_message) */
+    HIPREDUCE_STATUS_MPI_ERROR = 18,          /* libhipreduce_mpi: an MPI call failed (see hipreduce_mpi_last_error_message) */
+    HIPREDUCE_STATUS_INVALID_AXES = 19        /* a descriptor's rank above HIPREDUCE_MAX_RANK, or an axis out of range or repeated */
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are
@@ -538,6 +539,121 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
                                                                               hipreduce_dtype dtype,
                                                                               uint64_t num_segments,
                                                                               size_t* bytes);
+/* ================================================================================
+ * Descriptors and plans: any set of axes of a strided tensor, or CSR segments
+ *
+ * One entry point for every call shape (cuTENSOR's model): describe the reduction once
+ * (hipreduce_reduction_desc), create a plan (validated, dimensions coalesced, strategy
+ * chosen), then run it as often as needed with the data pointers. Every op runs through
+ * it: reductions, argmin/argmax (values and int64 indices), dot (two inputs of the same
+ * extents, each with its own strides) and the exact sums.
+ *
+ * Tensor: rank 0 .. HIPREDUCE_MAX_RANK, extents, and strides in elements (any sign; 0
+ * repeats an element, a broadcast). The operand pointer x (and y) points at element
+ * (0, .., 0); the tensor may lie anywhere around it. axes[0 .. num_axes) are the reduced
+ * axes (any subset, any order in the list, no repeats); the others are kept. Results: one
+ * per kept index, written contiguously in the row-major order of the kept axes (a rank-0
+ * tensor and num_axes == rank give one result).
+ *
+ * Order (HIPREDUCE_ORDER_LOGICAL, the default): for each kept index, the reduced elements
+ * are taken in the row-major order of the reduced axes (as if the tensor were permuted to
+ * (kept..., reduced...) and made contiguous) and reduced in the default order of
+ * hipreduce_reduce. So every result has the bits of hipreduce_reduce (argreduce, dot) over
+ * that contiguous copy of its elements: the bits depend on the logical values, the reduced
+ * axes and the op only, never on the strides. A tensor, its transposed or channels-last
+ * copy and a strided view of it give the same bits; coalescing never changes them.
+ * argmin/argmax indices count positions in that row-major sequence of reduced elements.
+ * HIPREDUCE_ORDER_STRIDED: the strided order of hipreduce_reduce_axis with inner > 1 (its
+ * comment above), for tensors whose dimensions coalesce to a contiguous [outer][extent]
+ * [inner] with the one reduced axis in the middle; other tensors are NOT_SUPPORTED with it.
+ *
+ * Segments (layout HIPREDUCE_LAYOUT_SEGMENTS): a 1-D input of `length` elements and
+ * num_segments CSR segments, as hipreduce_reduce_segments, with the same bits. The offsets
+ * are an operand. Knowing the input's length, a plan checks host offsets against it
+ * (INVALID_OFFSETS for offsets past the input, on a CPU handle) and a GPU clamps every
+ * offset to `length`.
+ *
+ * Validation at hipreduce_plan_create, first failing check decides: handle, desc/plan
+ * pointers (INVALID_POINTER), layout, order and reserved fields (NOT_SUPPORTED), op, dtypes
+ * and the triple as the simple calls check them, then the shape: rank above
+ * HIPREDUCE_MAX_RANK, an axis out of range or repeated (INVALID_AXES), element counts,
+ * result counts or byte offsets that overflow 64 bits (SIZE_OVERFLOW). Running checks the
+ * handle, the location and the operand pointers (x, and y for dot, when there is an
+ * element to read; values; indices for argmin/argmax; offsets for segments).
+ * A plan holds no device memory and no pointer into the handle: it may be run on any
+ * handle, from any thread (one call at a time per handle, as every call), and destroyed at
+ * any time after its last run was issued. Running a plan is stream-ordered like the simple
+ * calls and, with a workspace set (hipreduce_set_workspace) of its workspace size,
+ * allocates nothing and may be captured into a graph.
+ *
+ * Strategy (GPU; the bits do not depend on it): a tensor whose reduced elements of each
+ * result coalesce to one contiguous run and whose results are evenly spaced runs through
+ * the row kernels directly (full reductions and rows included); any other layout is first
+ * gathered on the device into workspace as the (kept..., reduced...) contiguous copy, then
+ * reduced as rows. The cpu device gathers one block of rows at a time.
+ * ================================================================================ */
+#define HIPREDUCE_MAX_RANK 8
+
+typedef enum hipreduce_layout {
+    HIPREDUCE_LAYOUT_TENSOR = 0,  /* a strided tensor, reduced over `axes` */
+    HIPREDUCE_LAYOUT_SEGMENTS = 1 /* a 1-D input of `length` elements in CSR segments */
+} hipreduce_layout;
+
+typedef enum hipreduce_order {
+    HIPREDUCE_ORDER_LOGICAL = 0, /* the same bits for every layout (above) */
+    HIPREDUCE_ORDER_STRIDED = 1  /* hipreduce_reduce_axis's strided order (above) */
+} hipreduce_order;
+
+typedef struct hipreduce_reduction_desc {
+    hipreduce_op op;
+    hipreduce_dtype in_dtype;
+    hipreduce_dtype out_dtype;                 /* argmin/argmax: in_dtype */
+    hipreduce_layout layout;
+    hipreduce_order order;
+    int rank;                                  /* TENSOR: 0 .. HIPREDUCE_MAX_RANK */
+    uint64_t extents[HIPREDUCE_MAX_RANK];
+    int64_t x_strides[HIPREDUCE_MAX_RANK];     /* in elements */
+    int64_t y_strides[HIPREDUCE_MAX_RANK];     /* dot and dot_exact: the second input's */
+    int num_axes;                              /* TENSOR: 0 .. rank */
+    int axes[HIPREDUCE_MAX_RANK];
+    uint64_t num_segments;                     /* SEGMENTS */
+    uint64_t length;                           /* SEGMENTS: elements of the input */
+    uint64_t reserved[8];                      /* zero (room for later fields) */
+} hipreduce_reduction_desc;
+
+/* The data of one run. */
+typedef struct hipreduce_operands {
+    const void* x;           /* the input (dot: the first) */
+    const void* y;           /* dot and dot_exact: the second input; NULL otherwise */
+    const uint64_t* offsets; /* SEGMENTS: num_segments + 1 offsets, in the input's memory space */
+    void* values;            /* results (argmin/argmax: the values) */
+    int64_t* indices;        /* argmin/argmax: the indices; NULL otherwise */
+    void* reserved[3];       /* NULL (room for later outputs) */
+} hipreduce_operands;
+
+typedef struct hipreduce_plan_s* hipreduce_plan;
+
+/* Fills desc with the reduction of all `rank` axes of a contiguous row-major tensor, op
+ * and dtypes given: a starting point to edit (strides, axes). rank above
+ * HIPREDUCE_MAX_RANK or a NULL desc/extents (rank > 0) is INVALID_POINTER/INVALID_AXES;
+ * nothing else is checked here. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_desc_init(hipreduce_reduction_desc* desc, hipreduce_op op,
+                                                     hipreduce_dtype in_dtype, hipreduce_dtype out_dtype,
+                                                     int rank, const uint64_t* extents);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_plan_create(hipreduce_handle handle,
+                                                       const hipreduce_reduction_desc* desc,
+                                                       hipreduce_plan* plan);
+/* Results a run writes (values, and indices for argmin/argmax). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_plan_results(hipreduce_plan plan, uint64_t* results);
+/* The workspace a run of the plan needs on this handle with results at `location`. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_plan_workspace_size(hipreduce_handle handle, hipreduce_plan plan,
+                                                               hipreduce_location location, size_t* bytes);
+HIPREDUCE_EXPORT hipreduce_status hipreduce_plan_run(hipreduce_handle handle, hipreduce_plan plan,
+                                                    const hipreduce_operands* operands,
+                                                    hipreduce_location location);
+/* Frees the plan. NULL is accepted. */
+HIPREDUCE_EXPORT void hipreduce_plan_destroy(hipreduce_plan plan);
+
 /* Gives the handle caller-owned device workspace to use instead of its own, so
  * that no later call allocates (for graph capture). Any address works (no alignment
  * is required: the library aligns its regions inside, and the size query counts
