@@ -2,7 +2,7 @@
  * them. Each backend's own part is a header of compat/:
  *   amd:  compat/amd.h, the real HIP runtime headers (hipcc / ROCm clang);
  *   cuda: compat/cuda.h, the few HIP names the project uses mapped onto CUDA (nvcc);
- *   emu:  compat/emu.h, the emulated GPU (test/emu/hip_emu.h).
+ *   emu:  compat/emu.h, the emulated GPU (compat/emu/: its runtime, docs/DESIGN.md).
  * Each defines the width rule's pieces below, the warp shuffles (hr_shfl_down, hr_shfl_xor,
  * hr_syncwarp), the 16-byte and coherent loads and hr_arrive_add; this file adds what is
  * common: the kernel prologue and shared memory.

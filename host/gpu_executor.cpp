@@ -142,7 +142,7 @@ const char* hr_gpu_backend_name(void)
 #elif defined(HIPREDUCE_BACKEND_AMD)
     return "amd";
 #else
-    return "emu"; /* the emulated GPU of the tests (test/emu) */
+    return "emu"; /* the emulated GPU (device/compat/emu) */
 #endif
 }
 

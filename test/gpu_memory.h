@@ -88,7 +88,7 @@ static inline int gm_capture(void* s, int (*fn)(void*), void* arg, int* kernels)
     return rc;
 }
 #elif defined(HR_RUNTIME_EMU)
-#include "emu_api.h" /* the emulated GPU of the emu tests (test/emu) */
+#include "emu_api.h" /* the emulated GPU (device/compat/emu) */
 static inline int gm_count(void) { int n = 0; return hr_emu_get_device_count(&n) == HR_EMU_SUCCESS ? n : 0; }
 static inline int gm_set_device(int d) { return hr_emu_set_device(d) == HR_EMU_SUCCESS ? 0 : -1; }
 static inline void* gm_alloc(size_t bytes) { void* p = NULL; return hr_emu_malloc(&p, bytes ? bytes : 1) == HR_EMU_SUCCESS ? p : NULL; }

@@ -1,4 +1,4 @@
-/* hip_compat.h's emu backend: the emulated GPU of the tests (test/emu/hip_emu.h), where the same
+/* hip_compat.h's emu backend: the emulated GPU (compat/emu/hip_emu.h), where the same
  * sources are built by the host C++ compiler and run by fibers at warp width 32 or 64. Include
  * hip_compat.h, not this. */
 #ifndef HIPREDUCE_COMPAT_EMU_H
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "hip_emu.h"
+#include "emu/hip_emu.h"
 
 #define HR_WIDTH_COMPILED(W) true
 inline bool hr_width_runs(int w) { return w == 0 || hr_emu::warp_size() == w; }
