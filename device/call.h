@@ -30,7 +30,7 @@ typedef struct hr_tensor {
 
 /* Element offset of position i (0 .. product of extents) of dims [first, first + count) of t,
  * in row-major order, with strides s (t's xstride or ystride). */
-static inline int64_t hr_tensor_offset(const hr_tensor* t, const int64_t* s, int first, int count, uint64_t i)
+HR_RULE int64_t hr_tensor_offset(const hr_tensor* t, const int64_t* s, int first, int count, uint64_t i)
 {
     int64_t offset = 0;
     for (int d = first + count - 1; d >= first; --d) {

@@ -8,6 +8,7 @@
 
 #include "exact_driver.h"
 #include "gpu_state.h"
+#include "gpu_tensor.h"
 #include "study/pass_drivers.h"
 #ifndef HIPREDUCE_STUDY_ALGORITHMS
 #define HIPREDUCE_STUDY_ALGORITHMS 1 /* CMake's -DHIPREDUCE_STUDY_ALGORITHMS=OFF defines it 0 */
@@ -131,6 +132,20 @@ bool bytes_of(const hr_gpu* gpu, hipreduce_algorithm algorithm, const chosen& c,
     return ok && b->region <= SIZE_MAX - b->staging && b->counters <= SIZE_MAX - b->staging - b->region;
 }
 
+/* What runs a call and the bytes it needs; a tensor runs as the row call over its gathered copy,
+ * which takes the front of the driver's region. */
+hipreduce_status plan_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call, chosen* c,
+                            call_bytes* b)
+{
+    const uint64_t gathered = tensor_gather_bytes(call);
+    const hr_call run_call = gathered ? tensor_rows_call(call, nullptr) : *call;
+    if (!choose(gpu, algorithm, &run_call, c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    if (!bytes_of(gpu, algorithm, *c, &run_call, b) || gathered > SIZE_MAX - b->staging - b->region - b->counters)
+        return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    b->region += gathered;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -249,9 +264,9 @@ hipreduce_status hr_gpu_workspace_size(hr_gpu* gpu, hipreduce_algorithm algorith
                                        size_t* bytes)
 {
     chosen c;
-    if (!choose(gpu, algorithm, call, &c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     call_bytes b;
-    if (!bytes_of(gpu, algorithm, c, call, &b)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    const hipreduce_status planned = plan_bytes(gpu, algorithm, call, &c, &b);
+    if (planned != HIPREDUCE_STATUS_SUCCESS) return planned;
     const uint64_t need = hr_workspace_need(b.staging + b.region, b.counters);
     if (need > SIZE_MAX) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     *bytes = (size_t)need;
@@ -263,9 +278,9 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
 {
     gpu->message[0] = '\0';
     chosen c;
-    if (!choose(gpu, algorithm, call, &c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
     call_bytes b;
-    if (!bytes_of(gpu, algorithm, c, call, &b)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    const hipreduce_status planned = plan_bytes(gpu, algorithm, call, &c, &b);
+    if (planned != HIPREDUCE_STATUS_SUCCESS) return planned;
     if (hr_call_results(call) == 0) return HIPREDUCE_STATUS_SUCCESS;
 
     device_scope scope(gpu->dev.ordinal);
@@ -274,8 +289,14 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
     const hipreduce_status taken = take_workspace(gpu, b, &space);
     if (taken != HIPREDUCE_STATUS_SUCCESS) return taken;
 
-    const reduce_call rc = driver_call(gpu, call, &space);
-    const hipError_t err = c.run ? c.run(rc, nullptr) : c.study ? c.study(rc, gpu->block_size) : c.pass(rc);
+    /* A tensor: its gathered copy first in the driver's region, the row call's region after it. */
+    const uint64_t gathered = tensor_gather_bytes(call);
+    const hr_call run_call = gathered ? tensor_rows_call(call, space.region) : *call;
+    hipError_t err = gathered ? tensor_gather(call, space.region, gpu->stream, gpu->dev) : hipSuccess;
+    if (err != hipSuccess) return fail(gpu, "gather launch", err);
+    space.region += gathered;
+    const reduce_call rc = driver_call(gpu, &run_call, &space);
+    err = c.run ? c.run(rc, nullptr) : c.study ? c.study(rc, gpu->block_size) : c.pass(rc);
     if (err != hipSuccess) {
         /* A launch that failed may have left counters half-counted: the next call needs them zero. */
         if (space.counter_region) (void)hipMemsetAsync(space.counters, 0, space.counter_region, gpu->stream);
