@@ -16,12 +16,15 @@ thread's next call on that GPU from another stream orders its stream after that 
 host wait): cupy streams are kept alive for that, torch never frees its own; a stream wrapped with
 ExternalStream must exist until then (destroying it earlier is undefined in CUDA/HIP). A
 C-contiguous input is never copied; any other layout is first copied to a C-contiguous one (as
-numpy.ascontiguousarray / Tensor.contiguous()).
+numpy.ascontiguousarray / Tensor.contiguous()). An out= that shares memory with an input gets the
+result of an out apart from it (numpy's rule: computed into a new array, then copied into out).
 
 Errors: TypeError for a dtype the library does not reduce or a result dtype it does not allow for
 the operator, ValueError for a bad axis, shape, out or offsets, NotImplementedError (a RuntimeError)
 for valid arguments the device cannot run (exact sums on a GPU where the library has no kernels for
-them), RuntimeError for a failure at run time; each carries the library's message.
+them) and for a torch tensor that autograd tracks (requires_grad in grad mode: the package computes
+no gradients yet; pass x.detach()), RuntimeError for a failure at run time; each carries the
+library's message.
 """
 from __future__ import annotations
 
@@ -124,16 +127,27 @@ def _checked_out(fw, out, shape, code, device):
     return out_code
 
 
+def _out_target(fw, out, shape, code, x, *inputs):
+    """What the library writes for out: out itself, or, where out may share memory with an input, a
+    new array of out's shape and dtype, copied into out after the call (numpy's rule: the result is
+    that of an out apart from the inputs)."""
+    for a in (x,) + inputs:
+        if fw.overlaps(out, a):
+            return fw.empty(shape, code, x)
+    return out
+
+
 def _code_of(dtype):
     return None if dtype is None else dt.code_of(dtype)
 
 
-def _prepare(x):
-    """(framework, x made C-contiguous, its dtype code, its device)."""
+def _prepare(x, differentiable=True):
+    """(framework, x made C-contiguous, its dtype code, its device). differentiable: the result would
+    carry a gradient in the framework (a torch tensor that autograd tracks is then refused)."""
     fw = BY_TYPE.get(type(x))
     if fw is None:
         fw, x = framework_of(x)
-    x, code, device = fw.prepare(x)
+    x, code, device = fw.prepare(x, differentiable)
     return fw, x, code, device
 
 
@@ -167,14 +181,19 @@ def _reduce(op, x, axis, dtype, keepdims, out):
         out_code = fw.defaults[op][code] if dtype is None else dt.code_of(dtype)
         res = fw.empty(shape, out_code, x)
     else:
-        res, out_code = out, _checked_out(fw, out, shape, _code_of(dtype), device)
+        out_code = _checked_out(fw, out, shape, _code_of(dtype), device)
+        res = _out_target(fw, out, shape, out_code, x)
     _core.reduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
                       out_code, fw.memory(res, out_code))
-    return fw.scalar(res) if out is None and not keepdims and axis is None else res
+    if out is not None:
+        if res is not out:
+            fw.copy_into(out, res)
+        return out
+    return fw.scalar(res) if not keepdims and axis is None else res
 
 
 def _argreduce(op, x, axis, keepdims, out, return_value):
-    fw, x, code, device = _prepare(x)
+    fw, x, code, device = _prepare(x, differentiable=return_value)  # indices carry no gradient
     if isinstance(axis, (tuple, list)):
         raise TypeError("hipreduce: argmin/argmax take one axis or None (a flat index), not a tuple")
     outer, extent, inner, shape = _layout(fw, x, axis, keepdims)
@@ -183,11 +202,14 @@ def _argreduce(op, x, axis, keepdims, out, return_value):
     if out is None:
         indices = fw.empty(shape, dt.I64, x)
     else:
-        indices = out
         _checked_out(fw, out, shape, dt.I64, device)
+        indices = _out_target(fw, out, shape, dt.I64, x)
     values = fw.empty(shape, code, x)
     _core.argreduce_axis(device, fw.stream(device), op, code, fw.memory(x, code), outer, extent, inner,
                          fw.memory(values, code), fw.memory(indices, dt.I64))
+    if out is not None and indices is not out:
+        fw.copy_into(out, indices)
+        indices = out
     if out is None and not keepdims and axis is None:
         indices, values = fw.scalar(indices), fw.scalar(values)
     return (values, indices) if return_value else indices
@@ -203,7 +225,8 @@ _REDUCE_DOC = """{summary}
     dtype: the result dtype; default {default}. The library allows {allowed}; any other is a TypeError.
     keepdims: keep the reduced axes as size 1.
     out: an array of the input's framework and device, C-contiguous, of the result's shape and dtype
-    (without dtype=, out's dtype is the result dtype).
+    (without dtype=, out's dtype is the result dtype); it may share memory with x (the result is then
+    computed apart and copied into out).
 
     The result has the same bits on every GPU and on the CPU (the library's default order); see the
     package docstring. {extra}
@@ -319,10 +342,10 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None, exact: bool = False)
     fw_y, y = framework_of(y)
     if fw_y is not fw:
         raise TypeError("hipreduce: dot of arrays of two frameworks")
-    y = fw.contiguous(y)
-    if fw.code(y) != code:
-        raise TypeError(f"hipreduce: dot of {dt.NAMES[code]} and {dt.NAMES[fw.code(y)]} (cast one first)")
-    if fw.device(y) != device:
+    y, code_y, device_y = fw.prepare(y)
+    if code_y != code:
+        raise TypeError(f"hipreduce: dot of {dt.NAMES[code]} and {dt.NAMES[code_y]} (cast one first)")
+    if device_y != device:
         raise ValueError("hipreduce: dot of arrays on two devices")
     if tuple(fw.shape(x)) != tuple(fw.shape(y)):
         raise ValueError(f"hipreduce: dot of shapes {tuple(fw.shape(x))} and {tuple(fw.shape(y))}")
@@ -331,10 +354,15 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None, exact: bool = False)
         out_code = fw.defaults[op][code] if dtype is None else dt.code_of(dtype)
         res = fw.empty((), out_code, x)
     else:
-        res, out_code = out, _checked_out(fw, out, (), _code_of(dtype), device)
+        out_code = _checked_out(fw, out, (), _code_of(dtype), device)
+        res = _out_target(fw, out, (), out_code, x, y)
     _core.dot(device, fw.stream(device), op, code, fw.memory(x, code), fw.memory(y, code), n, out_code,
               fw.memory(res, out_code))
-    return fw.scalar(res) if out is None else res
+    if out is None:
+        return fw.scalar(res)
+    if res is not out:
+        fw.copy_into(out, res)
+    return out
 
 
 def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out: Any = None) -> Any:
@@ -356,7 +384,7 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
     if not isinstance(op, str) or op not in dt.OPS:
         raise ValueError(f"hipreduce: unknown op {op!r} (one of {', '.join(dt.OPS)})")
     code_op = dt.OPS[op]
-    fw, x, code, device = _prepare(x)
+    fw, x, code, device = _prepare(x, differentiable=code_op not in dt.ARG_OPS)
     _check_exact(code_op, code)
     shape = tuple(fw.shape(x))
     if len(shape) != 1:
@@ -372,18 +400,25 @@ def segment_reduce(x: Any, offsets: Any, op: str = "sum", dtype: Any = None, out
         if out is None:
             indices = fw.empty((num_segments,), dt.I64, x)
         else:
-            indices = out
             _checked_out(fw, out, (num_segments,), dt.I64, device)
+            indices = _out_target(fw, out, (num_segments,), dt.I64, x, off)
         values = fw.empty((num_segments,), code, x)
         _core.argreduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                                  fw.memory(values, code), fw.memory(indices, dt.I64))
+        if out is not None and indices is not out:
+            fw.copy_into(out, indices)
+            indices = out
         return indices
     if out is None:
         out_code = fw.defaults[code_op][code] if dtype is None else dt.code_of(dtype)
         res = fw.empty((num_segments,), out_code, x)
     else:
-        res, out_code = out, _checked_out(fw, out, (num_segments,), _code_of(dtype), device)
+        out_code = _checked_out(fw, out, (num_segments,), _code_of(dtype), device)
+        res = _out_target(fw, out, (num_segments,), out_code, x, off)
     _core.reduce_segments(device, stream, code_op, code, fw.memory(x, code), n, num_segments, off_memory,
                           out_code, fw.memory(res, out_code))
+    if out is not None and res is not out:
+        fw.copy_into(out, res)
+        return out
     return res
 

@@ -43,17 +43,28 @@ class NumpyArrays(_NumpyShape):
     defaults = dt.DEFAULTS[False]  # numpy's default result dtypes, [op][code]
 
     @staticmethod
-    def prepare(x):
+    def prepare(x, differentiable=True):
+        # differentiable: whether the result would carry a gradient in the framework (torch's check).
         x = NumpyArrays.contiguous(x)
         return x, dt.code_of_numpy(x.dtype), CPU
 
     @staticmethod
     def contiguous(x):
         # numpy's own rule for "C-contiguous" (size-1 and empty dimensions are ignored); a byte-swapped
-        # array is copied to the native order, as a strided one is to a contiguous one.
+        # array is copied to the native order, as a strided one is to a contiguous one. astype, not
+        # ascontiguousarray, which would make a 0-d array 1-d.
         if x.flags.c_contiguous and x.dtype.isnative:
             return x
-        return np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+        return x.astype(x.dtype.newbyteorder("="), order="C")
+
+    @staticmethod
+    def overlaps(out, a):
+        """Whether out may share memory with a (bounds only: exact for C-contiguous arrays)."""
+        return np.may_share_memory(out, a)
+
+    @staticmethod
+    def copy_into(out, a):
+        np.copyto(out, a)
 
     @staticmethod
     def code(x):
@@ -113,6 +124,30 @@ def host_offsets(offsets, n):
     return np.ascontiguousarray(o, dtype=np.uint64)
 
 
+def raise_requires_grad(what):
+    """The package has no gradients: a tensor that autograd tracks is refused rather than detached."""
+    raise NotImplementedError(f"hipreduce: {what} requires grad, and hipreduce computes no gradients (yet): "
+                              "pass x.detach() for a result outside the autograd graph, or call under "
+                              "torch.no_grad()")
+
+
+def _span(a):
+    """(first byte, bytes) of a C-contiguous numpy array, torch tensor or cupy array."""
+    if isinstance(a, np.ndarray):
+        return a.__array_interface__["data"][0], a.nbytes
+    data_ptr = getattr(a, "data_ptr", None)
+    if data_ptr is not None:
+        return data_ptr(), a.nbytes  # torch
+    return a.data.ptr, a.nbytes  # cupy
+
+
+def spans_overlap(a, b):
+    """Whether two C-contiguous arrays share a byte: their [pointer, pointer + bytes) ranges meet."""
+    pa, na = _span(a)
+    pb, nb = _span(b)
+    return na > 0 and nb > 0 and pa < pb + nb and pb < pa + na
+
+
 class TorchArrays:
     defaults = dt.DEFAULTS[True]  # torch's default result dtypes (every integer sum into int64)
 
@@ -129,7 +164,9 @@ class TorchArrays:
         _core.register_tensor_type(torch.Tensor, self.codes, self.dtypes, torch.empty_like, self._raw_stream,
                                    dt.DEFAULTS[True])
 
-    def prepare(self, x):
+    def prepare(self, x, differentiable=True):
+        if differentiable and x.requires_grad and self.torch.is_grad_enabled():
+            raise_requires_grad("the input")
         if not x.is_contiguous():
             x = x.contiguous()
         code = self.codes.get(x.dtype)
@@ -138,10 +175,6 @@ class TorchArrays:
         if x.is_cuda:  # also ROCm builds of torch; get_device() is the ordinal, without a torch.device
             return x, code, x.get_device()
         return x, code, self.device(x)
-
-    @staticmethod
-    def contiguous(x):
-        return x if x.is_contiguous() else x.contiguous()
 
     def code(self, x):
         code = self.codes.get(x.dtype)
@@ -187,7 +220,17 @@ class TorchArrays:
         return d
 
     def describe(self, a):
+        if a.requires_grad and self.torch.is_grad_enabled():
+            raise_requires_grad("out")
         return a.shape, self.code(a), a.get_device() if a.is_cuda else self.device(a), a.is_contiguous()
+
+    @staticmethod
+    def overlaps(out, a):
+        return spans_overlap(out, a)
+
+    @staticmethod
+    def copy_into(out, a):
+        out.copy_(a)  # on the current stream, as the call that wrote a
 
     def is_array(self, a):
         return isinstance(a, self.torch.Tensor)
@@ -239,13 +282,10 @@ class CupyArrays(_NumpyShape):
         self._get_device = cupy.cuda.runtime.getDevice
         self._current_stream = cupy.cuda.get_current_stream
 
-    def prepare(self, x):
+    def prepare(self, x, differentiable=True):
         if not x.flags.c_contiguous:
             x = self.cupy.ascontiguousarray(x)
         return x, dt.code_of_numpy(x.dtype), x.device.id
-
-    def contiguous(self, x):
-        return x if x.flags.c_contiguous else self.cupy.ascontiguousarray(x)
 
     @staticmethod
     def code(x):
@@ -286,6 +326,14 @@ class CupyArrays(_NumpyShape):
     @staticmethod
     def describe(a):
         return a.shape, dt.code_of_numpy(a.dtype), a.device.id, a.flags.c_contiguous
+
+    @staticmethod
+    def overlaps(out, a):
+        return spans_overlap(out, a)
+
+    def copy_into(self, out, a):
+        with self._on(out.device.id):
+            self.cupy.copyto(out, a)  # on the device's current stream, as the call that wrote a
 
     def is_array(self, a):
         return isinstance(a, self.cupy.ndarray)

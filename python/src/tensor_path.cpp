@@ -4,9 +4,10 @@
 // framework's empty_like of a cached 0-d template (the cheapest allocation of a tensor with its own
 // storage that bench/python_overhead.py found). It takes the common case only: for anything else
 // (another type, a non-contiguous tensor, a dtype without a code, a device that is neither the host
-// nor a GPU, an empty min/max, an out that is not a 0-d tensor of the input's kind and device) it
-// returns None, and the Python layer's general path copies, converts, or raises the error the
-// argument deserves.
+// nor a GPU, an empty min/max, an out that is not a 0-d tensor of the input's kind and device or
+// that shares memory with the input, a tensor that requires grad) it returns None, and the Python
+// layer's general path copies, converts, computes into a temporary, or raises the error the argument
+// deserves.
 #include "binding.h"
 
 #include <vector>
@@ -32,6 +33,7 @@ std::vector<tensor_kind> kinds;
 
 struct interned {
     PyObject *is_contiguous, *dtype, *is_cuda, *is_cpu, *get_device, *numel, *data_ptr, *new_empty, *dim;
+    PyObject* requires_grad;
     PyObject* dtype_kw;  // ("dtype",): the keyword names of new_empty's call
     PyObject* no_shape;  // ()
 } names;
@@ -59,11 +61,14 @@ bool read(const tensor_kind& k, PyObject* t, tensor_view& v, bool zero_d = false
 {
     nb::object shape = nb::steal(call_method(t, zero_d ? names.dim : names.is_contiguous));
     nb::object dtype = nb::steal(PyObject_GetAttr(t, names.dtype));
-    if (!shape.is_valid() || !dtype.is_valid()) {
+    nb::object grad = nb::steal(PyObject_GetAttr(t, names.requires_grad));
+    if (!shape.is_valid() || !dtype.is_valid() || !grad.is_valid()) {
         PyErr_Clear();
         return false;
     }
-    const bool fits = zero_d ? PyLong_Check(shape.ptr()) && PyLong_AsLong(shape.ptr()) == 0 : shape.ptr() == Py_True;
+    // A tensor that autograd tracks goes the general path, which refuses it where grad mode is on.
+    const bool fits = (zero_d ? PyLong_Check(shape.ptr()) && PyLong_AsLong(shape.ptr()) == 0 : shape.ptr() == Py_True) &&
+                      grad.ptr() == Py_False;
     PyObject* code = PyDict_GetItemWithError(k.codes, dtype.ptr());  // borrowed
     if (!fits || code == nullptr) {
         PyErr_Clear();
@@ -144,6 +149,10 @@ nb::object reduce_whole(int op, nb::handle x, int out_code, nb::handle out)
             (out_code >= 0 && r.code != out_code))
             return nb::none();
         out_code = r.code;
+        // an out inside the input: the general path computes into a temporary (numpy's rule)
+        const uint64_t in_bytes = mul(in.n, hipreduce_dtype_size(static_cast<hipreduce_dtype>(in.code)));
+        const uint64_t out_bytes = hipreduce_dtype_size(static_cast<hipreduce_dtype>(out_code));
+        if (in_bytes > 0 && r.ptr < in.ptr + in_bytes && in.ptr < r.ptr + out_bytes) return nb::none();
         res = nb::borrow(out);
     }
     uintptr_t stream = 0;
@@ -200,7 +209,8 @@ void bind_tensor_path(nb::module_& m)
              PyUnicode_InternFromString("is_cuda"), PyUnicode_InternFromString("is_cpu"),
              PyUnicode_InternFromString("get_device"), PyUnicode_InternFromString("numel"),
              PyUnicode_InternFromString("data_ptr"), PyUnicode_InternFromString("new_empty"),
-             PyUnicode_InternFromString("dim"), nullptr, PyTuple_New(0)};
+             PyUnicode_InternFromString("dim"), PyUnicode_InternFromString("requires_grad"), nullptr,
+             PyTuple_New(0)};
     names.dtype_kw = PyTuple_Pack(1, names.dtype);
     m.def("register_tensor_type", &register_tensor_type, nb::arg("type"), nb::arg("codes"), nb::arg("dtypes"),
           nb::arg("empty_like"), nb::arg("raw_stream"), nb::arg("defaults"),

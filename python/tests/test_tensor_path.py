@@ -17,9 +17,10 @@ class Stand:
 
     is_cuda = False
 
-    def __init__(self, a, is_cpu=True):
+    def __init__(self, a, is_cpu=True, requires_grad=False):
         self.a = a
         self.is_cpu = is_cpu
+        self.requires_grad = requires_grad
 
     def is_contiguous(self):
         return self.a.flags.c_contiguous
@@ -114,9 +115,19 @@ def test_declines():
         (s, Stand(x), -1, np.empty((), np.float32)),            # out of another type
         (s, Stand(x), -1, Stand(np.empty((), np.float32), is_cpu=False)),  # out on another device
         (s, Stand(x), dt.F64, Stand(np.empty((), np.float32))),  # out's dtype is not dtype's
+        (s, Stand(x, requires_grad=True), -1, None),            # autograd tracks it: the general path refuses
+        (s, Stand(x), -1, Stand(np.empty((), np.float32), requires_grad=True)),  # out tracked likewise
     ]
     for args in declined:
         assert _core.reduce_whole(*args) is None, args
+    # An out inside the input: the general path computes into a temporary (numpy's rule); nothing written.
+    for at in (0, 5, 11):
+        inside = Stand(x[at:at + 1].reshape(()))
+        assert _core.reduce_whole(s, Stand(x), -1, inside) is None and x[at] == at
+    y = np.zeros(13, np.float32)
+    y[:12] = x
+    apart = Stand(y[12:].reshape(()))  # the element just past the input: written in place
+    assert _core.reduce_whole(s, Stand(y[:12]), -1, apart) is apart and y[12] == 66
 
     class Broken(Stand):
         def data_ptr(self):
