@@ -7,7 +7,7 @@
 #ifndef HIPREDUCE_BENCH_AXIS_COMPARATOR_H
 #define HIPREDUCE_BENCH_AXIS_COMPARATOR_H
 
-#include "hip_compat.h"
+#include "bench_hip.h"
 #include "hipreduce/hipreduce.h"
 
 /* One call: rows (offsets == NULL: outer rows of extent elements, inner == 1) or ragged segments

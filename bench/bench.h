@@ -92,7 +92,7 @@ int bench_parse_dims(const char* option, const char* text, bench_dims** dims, si
 
 /* ---- the public calls (bench_calls.c) ---- */
 typedef enum { BENCH_CALL_REDUCE, BENCH_CALL_ARGREDUCE, BENCH_CALL_DOT } bench_call_kind;
-/* Which call takes op (from device/op_table.h's rows: PRODUCT is dot's, KEY is argreduce's). */
+/* Which call takes op (the public header's rule). */
 bench_call_kind bench_op_call(hipreduce_op op);
 /* The result dtype a --out entry (a dtype or BENCH_OUT_SAME) means for the input dtype. */
 hipreduce_dtype bench_out_dtype(hipreduce_dtype in, int out_entry);

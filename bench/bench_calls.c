@@ -1,29 +1,22 @@
-/* hipreduce-bench's view of the three public calls: which one an op belongs to (read off the
- * operator rows of device/op_table.h, so a new op needs nothing here), its size query and the call
- * itself behind one signature each, the bytes a call reads, and results decoded for the checks. */
+/* hipreduce-bench's view of the three public calls: which one an op belongs to (the public
+ * header's rule), its size query and the call itself behind one signature each, the bytes a call
+ * reads, and results decoded for the checks. */
 #include "bench.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "op_table.h"
-
-/* An operator row's transform names its call: PRODUCT (two inputs) is hipreduce_dot's, KEY
- * (value and index) is hipreduce_argreduce's, every other one hipreduce_reduce's. */
-#define BENCH_CALL_OF_IDENT BENCH_CALL_REDUCE
-#define BENCH_CALL_OF_ABS BENCH_CALL_REDUCE
-#define BENCH_CALL_OF_SQUARE BENCH_CALL_REDUCE
-#define BENCH_CALL_OF_PRODUCT BENCH_CALL_DOT
-#define BENCH_CALL_OF_KEY BENCH_CALL_ARGREDUCE
-
+/* The header: ARGMIN and ARGMAX are hipreduce_argreduce's, DOT and DOT_EXACT hipreduce_dot's (and
+ * hipreduce_dot_op's), every other op hipreduce_reduce's (an unknown value: its size query says
+ * INVALID_OP). */
 bench_call_kind bench_op_call(hipreduce_op op)
 {
-    switch ((int)op) {
-#define BENCH_OP_CASE(enumerator, name, transform, combine, results) \
-    case enumerator: return BENCH_CALL_OF_##transform;
-        HR_OP_ROWS(BENCH_OP_CASE)
-#undef BENCH_OP_CASE
-    default: return BENCH_CALL_REDUCE; /* not an op: the size query says INVALID_OP */
+    switch (op) {
+    case HIPREDUCE_OP_ARGMIN:
+    case HIPREDUCE_OP_ARGMAX: return BENCH_CALL_ARGREDUCE;
+    case HIPREDUCE_OP_DOT:
+    case HIPREDUCE_OP_DOT_EXACT: return BENCH_CALL_DOT;
+    default: return BENCH_CALL_REDUCE;
     }
 }
 

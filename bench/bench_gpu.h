@@ -7,12 +7,7 @@
 #include <vector>
 
 #include "bench.h"
-#include "hip_compat.h"
-
-#if defined(HIPREDUCE_BACKEND_CUDA) /* hip_compat.h maps only what the library itself uses */
-#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
-typedef cudaMemcpyKind hipMemcpyKind;
-#endif
+#include "bench_hip.h"
 
 namespace benchgpu {
 

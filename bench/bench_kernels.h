@@ -3,7 +3,7 @@
 #ifndef HIPREDUCE_BENCH_KERNELS_H
 #define HIPREDUCE_BENCH_KERNELS_H
 
-#include "hip_compat.h"
+#include "bench_hip.h"
 #include <stdint.h>
 
 #include <type_traits>

@@ -52,7 +52,7 @@ struct shape_group {
     }
 };
 
-/* A synchronous copy (hip_compat.h maps the asynchronous one). */
+/* A synchronous copy. */
 void copy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, const char* what)
 {
     check(hipMemcpyAsync(dst, src, bytes, kind, 0), what);

@@ -5,7 +5,7 @@
 #ifndef HIPREDUCE_BENCH_COMPARATOR_H
 #define HIPREDUCE_BENCH_COMPARATOR_H
 
-#include "hip_compat.h"
+#include "bench_hip.h"
 #include "hipreduce/hipreduce.h"
 
 /* One reduction as the bench runs it: x (and y for dot) of n elements of in in device memory;

@@ -1,7 +1,7 @@
 /* hipreduce-demo: sums a large random f32 array with the default algorithm on GPU 0 (on the cpu
  * device where there is no GPU), prints the result and the median time, and says what it checked:
  *   1. every timed run gave the first run's bits;
- *   2. the result is within the rounding-error bound of the default algorithm's order (src/plan.h)
+ *   2. the result is within the rounding-error bound of the default algorithm's order (docs/DESIGN.md)
  *      of the exact sum, which the demo computes independently: the inputs are k / 2^24 with
  *      integer k < 2^24, so the sum of the k in 64-bit integers is exact;
  *   3. with a GPU only: the GPU's result has the same bits as the cpu device's, the
@@ -22,8 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpu_memory.h"
-#include "plan.h" /* the default algorithm's tile geometry, for the error bound */
+#include "device_memory.h"
 
 enum { TIMED_RUNS = 7 };
 
@@ -50,16 +49,20 @@ static uint32_t next_numerator(uint64_t* state)
     return (uint32_t)(z >> 40);
 }
 
-/* Rounded additions on any one element's way to the result in the default algorithm's f32 order
- * (src/plan.h): per level, the lane's sequential sum of its chunk items from the identity, then
- * log2(HR_SEGMENT) + log2(HR_TILE_LANES / HR_SEGMENT) tree steps; one level per tile reduction. */
+/* The default order's tile (docs/DESIGN.md, "The default order"): 256 lanes of 4 chunks of 16 bytes,
+ * combined by a tree over 32-lane segments. */
+enum { TILE_LANES = 256, TILE_CHUNKS = 4, CHUNK_BYTES = 16, SEGMENT = 32 };
+
+/* Rounded additions on any one element's way to the result in the default algorithm's f32 order:
+ * per level, the lane's sequential sum of its chunk items from the identity, then
+ * log2(SEGMENT) + log2(TILE_LANES / SEGMENT) tree steps; one level per tile reduction. */
 static unsigned f32_depth(uint64_t n, unsigned* levels)
 {
-    const uint64_t lane_items = HR_TILE_CHUNKS * (HR_CHUNK_BYTES / sizeof(float));
-    const uint64_t tile_items = HR_TILE_LANES * lane_items;
+    const uint64_t lane_items = TILE_CHUNKS * (CHUNK_BYTES / sizeof(float));
+    const uint64_t tile_items = TILE_LANES * lane_items;
     unsigned tree = 0;
-    for (unsigned w = HR_SEGMENT; w > 1; w /= 2) ++tree;
-    for (unsigned w = HR_TILE_LANES / HR_SEGMENT; w > 1; w /= 2) ++tree;
+    for (unsigned w = SEGMENT; w > 1; w /= 2) ++tree;
+    for (unsigned w = TILE_LANES / SEGMENT; w > 1; w /= 2) ++tree;
     *levels = 0;
     do {
         n = (n + tile_items - 1) / tile_items;

@@ -8,7 +8,7 @@
  * Default sizes 2^10, 2^24, 2^28, n elements a rank; --split: n is the global length, split evenly
  * over the ranks, so runs with different rank counts reduce the same array (the printed hex shows
  * which sums keep their bits). --gpu: each rank reduces device memory on its node's GPU of its
- * local rank (one GPU a rank where there are enough; local_gpu.h). --threads: the cpu device's
+ * local rank (one GPU a rank where there are enough; local_gpu below). --threads: the cpu device's
  * threads per rank (default 1: ranks on one node share its cores, and idle pool threads polling
  * beside a busy-waiting MPI rank skew the times; 0 = the library's default, every core). --exact:
  * the first contender is sum_exact (the exact sum rounded once: the ranks' accumulators added by
@@ -19,12 +19,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../test/mpi/local_gpu.h"
+#include "device_memory.h"
 #include "hipreduce/hipreduce_mpi.h"
 #ifdef HIPREDUCE_BENCH_NCCL
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 #endif
+
+/* The GPU of this rank: its place among its node's ranks modulo the node's GPUs, made current; -1
+ * without a GPU. Collective over comm. */
+static int local_gpu(MPI_Comm comm)
+{
+    const int gpus = gm_count();
+    if (gpus <= 0) return -1;
+    MPI_Comm node;
+    int local = 0;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_free(&node);
+    }
+    const int ordinal = local % gpus;
+    return gm_set_device(ordinal) == 0 ? ordinal : -1;
+}
 
 /* The global array: element g's value depends on g alone, so every split holds the same data. */
 static float value_at(uint64_t g) { return (float)((g * 2654435761u) % 1000) * 0.001f - 0.5f; }

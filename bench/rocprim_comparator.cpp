@@ -5,10 +5,15 @@
 
 #include <rocprim/device/device_reduce.hpp>
 
+#include <limits>
+
 #include "comparator.h"
-#include "ops.h"
 
 namespace {
+
+/* min's and max's identities: the infinities for floats, the extremes for integers. */
+template <class T> T highest() { return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max(); }
+template <class T> T lowest() { return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest(); }
 
 struct bit_and { template <class T> __device__ T operator()(T a, T b) const { return a & b; } };
 struct bit_or { template <class T> __device__ T operator()(T a, T b) const { return a | b; } };
@@ -21,9 +26,9 @@ hipError_t reduce_typed(hipreduce_op op, const T* in, size_t n, T* out, void* te
     case HIPREDUCE_OP_SUM: return rocprim::reduce(temp, *bytes, in, out, T(0), n, rocprim::plus<T>(), s);
     case HIPREDUCE_OP_PROD: return rocprim::reduce(temp, *bytes, in, out, T(1), n, rocprim::multiplies<T>(), s);
     case HIPREDUCE_OP_MIN:
-        return rocprim::reduce(temp, *bytes, in, out, hr::max_value<T>(), n, rocprim::minimum<T>(), s);
+        return rocprim::reduce(temp, *bytes, in, out, highest<T>(), n, rocprim::minimum<T>(), s);
     case HIPREDUCE_OP_MAX:
-        return rocprim::reduce(temp, *bytes, in, out, hr::min_value<T>(), n, rocprim::maximum<T>(), s);
+        return rocprim::reduce(temp, *bytes, in, out, lowest<T>(), n, rocprim::maximum<T>(), s);
     default: break;
     }
     if constexpr (!std::is_floating_point<T>::value) {
