@@ -1,4 +1,4 @@
-/* Device memory for the tests, the demo and the bench, through whichever runtime
+/* Device memory for the tests, through whichever runtime
  * the library was built with (HR_RUNTIME_CUDA, HR_RUNTIME_HIP, or neither; the emu
  * tests use the emulated GPU's, HR_RUNTIME_EMU). The library's own API has no
  * allocation calls; users bring their own memory. */
