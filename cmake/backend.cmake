@@ -2,7 +2,8 @@
 #   HIPREDUCE_GPU_BACKEND      cuda, amd or none (visible to test/ and bench/)
 #   HIPREDUCE_AMD_TARGETS      the gfx targets of an amd build
 #   hipreduce_gpu_runtime      INTERFACE target: the backend's runtime API for the tests, the demo and
-#                              the bench (HR_RUNTIME_CUDA / HR_RUNTIME_HIP, see test/gpu_memory.h)
+#                              the bench (HR_RUNTIME_CUDA / HR_RUNTIME_HIP: test/gpu_memory.h,
+#                              bench/device_memory.h)
 #   hipreduce_configure_gpu_sources(<target> <host sources...>)
 #                              compiles host/*.cpp for the backend and links its runtime.
 # auto picks amd where a ROCm/HIP compiler is found, else cuda where nvcc is found, else cpu.
