@@ -263,7 +263,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
     {
         using T = typename R::value_t;
         const T* x = (const T*)a.x + tree_row(lv) * a.row_elems;
-        const T* y = (const T*)a.y;
+        const T* y = R::inputs == 2 ? (const T*)a.y + tree_row(lv) * a.row_elems : nullptr; /* dot: its row too */
         HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename R::acc v = R::identity();

@@ -231,7 +231,7 @@ template <class R, int W> hipError_t run_call(const reduce_call& c, call_need* n
     call_need n = {0, 0};
     hipError_t err;
     if constexpr (R::inputs == 2) {
-        err = run_tree<R, W>(c, &n); /* dot: full reductions only */
+        err = run_tree<R, W>(c, &n); /* dot: one row, or a plan's rows */
     } else if (c.shape == HR_SHAPE_SEGMENTS) {
         err = run_segments<R, W>(c, &n);
     } else if (c.inner > 1) {

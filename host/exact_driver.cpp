@@ -51,14 +51,22 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
     need->partials = 0;
     need->counters = 16 + digits * 8; /* exact_full_args': arrivals, flags, claims, digits */
     if (c.size_only) return hipSuccess;
-    const unsigned char* x = (const unsigned char*)c.input;
-    const unsigned char* y = (const unsigned char*)c.y;
-    const bool vec = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0;
-    const exact_full_args a = {{x, y, c.extent, (uint64_t)exact_kind<In, Dot>::bytes, vec}, lo, hi, c.counters, c.counters + 1,
-                               (unsigned long long*)(c.counters + 2), (unsigned long long*)(c.counters + 4), c.result,
-                               c.out_dtype, c.words};
-    hipLaunchKernelGGL((exact_full_kernel<In, Dot, W>), dim3((unsigned)blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
-    return hipGetLastError();
+    /* A dot's rows (a plan's): one full launch a row, in stream order, each leaving the counters zero. */
+    const uint64_t rows = c.shape == HR_SHAPE_AXIS ? c.outer : 1;
+    const uint64_t row_bytes = c.extent * (uint64_t)hr_dtype_bytes(In);
+    const uint64_t result_bytes = c.words ? 8u * (uint64_t)c.words : (uint64_t)hr_dtype_bytes(c.out_dtype);
+    for (uint64_t r = 0; r < rows; ++r) {
+        const unsigned char* x = (const unsigned char*)c.input + r * row_bytes;
+        const unsigned char* y = (const unsigned char*)c.y + (Dot ? r * row_bytes : 0);
+        const bool vec = (uintptr_t)x % 16 == 0 && (uintptr_t)y % 16 == 0;
+        const exact_full_args a = {{x, y, c.extent, (uint64_t)exact_kind<In, Dot>::bytes, vec}, lo, hi, c.counters, c.counters + 1,
+                                   (unsigned long long*)(c.counters + 2), (unsigned long long*)(c.counters + 4),
+                                   (unsigned char*)c.result + r * result_bytes, c.out_dtype, c.words};
+        hipLaunchKernelGGL((exact_full_kernel<In, Dot, W>), dim3((unsigned)blocks), dim3(HR_TILE_LANES), 0, c.stream, a);
+        const hipError_t err = hipGetLastError();
+        if (err != hipSuccess) return err;
+    }
+    return hipSuccess;
 }
 
 template <int In, bool Dot> call_fn pick(bool wide) { return wide ? run_exact<In, Dot, 64> : run_exact<In, Dot, 32>; }

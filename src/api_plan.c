@@ -9,11 +9,14 @@
  *  - otherwise, after coalescing: when each result's reduced elements are one contiguous run and
  *    the results' runs follow each other (rows, a full reduction, a scalar), or a dimension is
  *    empty, the axis shape (results, reduced, 1); every other layout the tensor shape, which the
- *    executors gather into rows (cpu_tensor.c, host/gpu_tensor.cpp). */
+ *    executors gather into rows (cpu_tensor.c, host/gpu_tensor.cpp);
+ *  - BY_KEY layout: the by-key shape (api_by_key.c), which the executors sort by key into CSR
+ *    segments (cpu_by_key.c, host/gpu_by_key.cpp). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_by_key.h"
 #include "api_call.h"
 
 struct hipreduce_plan_s {
@@ -179,6 +182,7 @@ static hipreduce_status plan_tensor(hipreduce_handle handle, const hipreduce_red
     call->n = elements;
     call->inner = 1;
     if (d->order == HIPREDUCE_ORDER_STRIDED) {
+        if (dot) return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "%s has no strided order", hr_op_name(d->op));
         if (!strided_axis(d, mask, dot, &call->outer, &call->extent, &call->inner))
             return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED,
                            "HIPREDUCE_ORDER_STRIDED needs a contiguous row-major tensor whose reduced axes are adjacent");
@@ -205,10 +209,13 @@ static hipreduce_status create_body(hipreduce_handle handle, const hipreduce_red
 {
     if (plan == NULL) return hr_null_pointer(handle, "plan", HR_ANY);
     if (d == NULL) return hr_null_pointer(handle, "desc", HR_ANY);
-    if (d->layout != HIPREDUCE_LAYOUT_TENSOR && d->layout != HIPREDUCE_LAYOUT_SEGMENTS)
-        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "layout %d is neither TENSOR (0) nor SEGMENTS (1)", (int)d->layout);
+    if (d->layout != HIPREDUCE_LAYOUT_TENSOR && d->layout != HIPREDUCE_LAYOUT_SEGMENTS && d->layout != HIPREDUCE_LAYOUT_BY_KEY)
+        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "layout %d is none of TENSOR (0), SEGMENTS (1), BY_KEY (2)",
+                       (int)d->layout);
     if (d->order != HIPREDUCE_ORDER_LOGICAL && d->order != HIPREDUCE_ORDER_STRIDED)
         return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "order %d is neither LOGICAL (0) nor STRIDED (1)", (int)d->order);
+    if (d->layout == HIPREDUCE_LAYOUT_BY_KEY && d->order != HIPREDUCE_ORDER_LOGICAL)
+        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "layout BY_KEY takes order LOGICAL only");
     for (size_t i = 0; i < sizeof d->reserved / sizeof d->reserved[0]; ++i)
         if (d->reserved[i] != 0)
             return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "reserved[%zu] is not zero", i);
@@ -230,6 +237,8 @@ static hipreduce_status create_body(hipreduce_handle handle, const hipreduce_red
             return hr_fail(handle, HIPREDUCE_STATUS_SIZE_OVERFLOW, "length = %" PRIu64 " elements of %s overflow the byte count",
                            d->length, hr_dtype_name(call.in_dtype));
         call.length = d->length; /* the executors bound the offsets by it */
+    } else if (d->layout == HIPREDUCE_LAYOUT_BY_KEY) {
+        if ((st = hr_by_key_shape(handle, d, &call)) != HIPREDUCE_STATUS_SUCCESS) return st;
     } else if ((st = plan_tensor(handle, d, &call)) != HIPREDUCE_STATUS_SUCCESS) {
         return st;
     }
@@ -298,6 +307,15 @@ static hipreduce_status run_body(hipreduce_handle handle, hipreduce_plan plan, c
                        call.num_segments);
     if (ops->x == NULL && reads > 0) return hr_null_pointer(handle, "operands->x", reads);
     if (dot && ops->y == NULL && reads > 0) return hr_null_pointer(handle, "operands->y", reads);
+    if (call.shape == HR_SHAPE_BY_KEY) {
+        if (ops->keys == NULL && call.length > 0) return hr_null_pointer(handle, "operands->keys", call.length);
+        call.keys = ops->keys;
+        call.counts = ops->counts;
+        if (handle->cpu) { /* a GPU's kernels skip the keys out of range instead */
+            const hipreduce_status keys = hr_by_key_check_keys(handle, &call);
+            if (keys != HIPREDUCE_STATUS_SUCCESS) return keys;
+        }
+    }
     call.x = ops->x;
     call.y = dot ? ops->y : NULL;
     call.offsets = plan->has_offsets ? ops->offsets : NULL;
