@@ -14,9 +14,10 @@
 extern "C" {
 #endif
 
-/* What a call reduces: the whole input, one axis of [outer][extent][inner], CSR segments, or a
- * strided tensor over any set of axes (a plan whose layout is none of the others). */
-typedef enum hr_shape { HR_SHAPE_FULL = 0, HR_SHAPE_AXIS, HR_SHAPE_SEGMENTS, HR_SHAPE_TENSOR } hr_shape;
+/* What a call reduces: the whole input, one axis of [outer][extent][inner], CSR segments, a
+ * strided tensor over any set of axes (a plan whose layout is none of the others), or rows
+ * reduced into bins by key (a plan of layout BY_KEY). */
+typedef enum hr_shape { HR_SHAPE_FULL = 0, HR_SHAPE_AXIS, HR_SHAPE_SEGMENTS, HR_SHAPE_TENSOR, HR_SHAPE_BY_KEY } hr_shape;
 
 /* A TENSOR call's coalesced dimensions: the kept axes first, then the reduced ones, each list in
  * the descriptor's axis order (row-major: the last varies fastest), no extent 0 or 1 among them.
@@ -61,6 +62,14 @@ typedef struct hr_call {
     /* TENSOR: outer = results (kept elements), extent = reduced elements per result, inner 1,
      * n = outer * extent; the dimensions here. */
     hr_tensor tensor;
+    /* BY_KEY: `length` rows of `row` values at x (n = length * row), keys[length] of key_dtype
+     * (HIPREDUCE_I32/I64), results [num_bins][row]; counts (num_bins int64, optional) where the
+     * results go. The executors sort the rows by key, stably, and reduce each bin's values as CSR
+     * segments (src/cpu_by_key.c, host/gpu_by_key.cpp). */
+    uint64_t num_bins, row;
+    int key_dtype;
+    const void* keys;
+    int64_t* counts;
     /* Exact ops only, for libhipreduce_mpi (src/partials.h): 1 stores each result's accumulator
      * as device/exact.h's words (hr_exact_words int64 each, host memory) instead of rounding it. */
     int accumulators;
@@ -71,6 +80,7 @@ static inline uint64_t hr_call_results(const hr_call* call)
 {
     if (call->shape == HR_SHAPE_AXIS || call->shape == HR_SHAPE_TENSOR) return call->outer * call->inner;
     if (call->shape == HR_SHAPE_SEGMENTS) return call->num_segments;
+    if (call->shape == HR_SHAPE_BY_KEY) return call->num_bins * call->row;
     return 1;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "exact_driver.h"
+#include "gpu_by_key.h"
 #include "gpu_state.h"
 #include "gpu_tensor.h"
 #include "study/pass_drivers.h"
@@ -133,13 +134,18 @@ bool bytes_of(const hr_gpu* gpu, hipreduce_algorithm algorithm, const chosen& c,
 }
 
 /* What runs a call and the bytes it needs; a tensor runs as the row call over its gathered copy,
- * which takes the front of the driver's region. */
+ * a by-key call as the segment call over its sorted copy, which take the front of the driver's
+ * region. */
 hipreduce_status plan_bytes(const hr_gpu* gpu, hipreduce_algorithm algorithm, const hr_call* call, chosen* c,
                             call_bytes* b)
 {
-    const uint64_t gathered = tensor_gather_bytes(call);
-    const hr_call run_call = gathered ? tensor_rows_call(call, nullptr) : *call;
+    uint64_t gathered = tensor_gather_bytes(call), sorted = 0;
+    if (!by_key_bytes(call, gpu->dev, &sorted)) return HIPREDUCE_STATUS_SIZE_OVERFLOW;
+    const hr_call run_call = gathered                            ? tensor_rows_call(call, nullptr)
+                             : call->shape == HR_SHAPE_BY_KEY ? by_key_segments_call(call, nullptr, gpu->dev)
+                                                              : *call;
     if (!choose(gpu, algorithm, &run_call, c)) return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    gathered += sorted; /* one of the two is 0 */
     if (!bytes_of(gpu, algorithm, *c, &run_call, b) || gathered > SIZE_MAX - b->staging - b->region - b->counters)
         return HIPREDUCE_STATUS_SIZE_OVERFLOW;
     b->region += gathered;
@@ -289,12 +295,18 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
     const hipreduce_status taken = take_workspace(gpu, b, &space);
     if (taken != HIPREDUCE_STATUS_SUCCESS) return taken;
 
-    /* A tensor: its gathered copy first in the driver's region, the row call's region after it. */
-    const uint64_t gathered = tensor_gather_bytes(call);
-    const hr_call run_call = gathered ? tensor_rows_call(call, space.region) : *call;
-    hipError_t err = gathered ? tensor_gather(call, space.region, gpu->stream, gpu->dev) : hipSuccess;
+    /* A tensor: its gathered copy first in the driver's region, the row call's region after it;
+     * a by-key call: its sorted copy and arrays there (host/gpu_by_key.cpp). */
+    const bool keyed = call->shape == HR_SHAPE_BY_KEY;
+    uint64_t gathered = tensor_gather_bytes(call), sorted = 0;
+    (void)by_key_bytes(call, gpu->dev, &sorted); /* plan_bytes has checked it */
+    unsigned char* const front = space.region;
+    const hr_call run_call = gathered ? tensor_rows_call(call, front) : keyed ? by_key_segments_call(call, front, gpu->dev) : *call;
+    hipError_t err = gathered ? tensor_gather(call, front, gpu->stream, gpu->dev) : hipSuccess;
     if (err != hipSuccess) return fail(gpu, "gather launch", err);
-    space.region += gathered;
+    err = keyed ? by_key_prepare(call, front, gpu->stream, gpu->dev) : hipSuccess;
+    if (err != hipSuccess) return fail(gpu, "by-key sort launch", err);
+    space.region += gathered + sorted;
     const reduce_call rc = driver_call(gpu, &run_call, &space);
     err = c.run ? c.run(rc, nullptr) : c.study ? c.study(rc, gpu->block_size) : c.pass(rc);
     if (err != hipSuccess) {
@@ -302,6 +314,8 @@ hipreduce_status hr_gpu_run(hr_gpu* gpu, hipreduce_algorithm algorithm, const hr
         if (space.counter_region) (void)hipMemsetAsync(space.counters, 0, space.counter_region, gpu->stream);
         return fail(gpu, "kernel launch", err);
     }
+    err = keyed ? by_key_finish(call, front, rc.index, gpu->stream, gpu->dev) : hipSuccess;
+    if (err != hipSuccess) return fail(gpu, "by-key finish", err);
     return copy_back(gpu, call, space);
 }
 

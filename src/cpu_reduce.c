@@ -32,6 +32,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "cpu_by_key.h"
 #include "cpu_exact.h"
 #include "cpu_executor.h"
 #include "cpu_ops.h"
@@ -89,6 +90,7 @@ static size_t workspace_need(const hr_call* call, uint64_t tile, size_t acc)
 size_t hr_cpu_workspace_size(const hr_call* call)
 {
     if (call->shape == HR_SHAPE_TENSOR) return hr_cpu_tensor_workspace_size(call); /* cpu_tensor.c */
+    if (call->shape == HR_SHAPE_BY_KEY) return hr_cpu_by_key_workspace_size(call); /* cpu_by_key.c */
     if (hr_cpu_is_exact(call)) return 0; /* each thread's accumulator is on its stack */
     return workspace_need(call, hr_tile_items((uint64_t)hr_dtype_bytes(call->in_dtype)),
                           (size_t)hr_acc_bytes(call->acc));
@@ -197,6 +199,7 @@ static void run_short_slices(void* ctx, unsigned worker)
 hipreduce_status hr_cpu_run(hr_cpu* cpu, const hr_call* call)
 {
     if (call->shape == HR_SHAPE_TENSOR) return hr_cpu_run_tensor(cpu, call); /* rows gathered: cpu_tensor.c */
+    if (call->shape == HR_SHAPE_BY_KEY) return hr_cpu_run_by_key(cpu, call); /* sorted into segments: cpu_by_key.c */
     if (hr_cpu_is_exact(call)) return hr_cpu_run_exact(cpu, call); /* no tile levels: cpu_exact.c */
     hr_cpu_kernels k;
     const hipreduce_status supported = hr_cpu_kernels_of(cpu, call, &k);

@@ -86,7 +86,7 @@
  * writes nothing (a cheap check, not a lock: it never waits).
  *
  * The API is 0.x: it may change in incompatible ways until 1.0; each such change
- * bumps the minor version, which the soname carries (libhipreduce.so.0.2), and is
+ * bumps the minor version, which the soname carries (libhipreduce.so.0.3), and is
  * listed in CHANGELOG.md.
  */
 #ifndef HIPREDUCE_HIPREDUCE_H
@@ -108,7 +108,7 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_INVALID_HANDLE = 1,     /* handle is NULL, destroyed, or not a hipreduce handle (where detectable) */
     HIPREDUCE_STATUS_INVALID_POINTER = 2,    /* NULL input (n > 0), result or out-pointer */
     HIPREDUCE_STATUS_INVALID_OP = 3,         /* op is not a hipreduce_op value */
-    HIPREDUCE_STATUS_INVALID_DTYPE = 4,      /* dtype is not a hipreduce_dtype value */
+    HIPREDUCE_STATUS_INVALID_DTYPE = 4,      /* dtype is not a hipreduce_dtype value; a by-key plan's key_dtype is not I32 or I64 */
     HIPREDUCE_STATUS_OP_DTYPE_MISMATCH = 5,  /* the (op, input dtype, result dtype) triple is not allowed (xor on f32, i32 sum into i16), or the op belongs to another call */
     HIPREDUCE_STATUS_SIZE_OVERFLOW = 6,      /* n * sizeof(dtype) does not fit in 64 bits */
     HIPREDUCE_STATUS_INVALID_LOCATION = 7,   /* result location not host/device, or not valid for the handle's device */
@@ -119,11 +119,11 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL = 12, /* caller workspace smaller than the size query says */
     HIPREDUCE_STATUS_NOT_SUPPORTED = 13,     /* valid values, but this algorithm cannot do this call */
     HIPREDUCE_STATUS_INVALID_BLOCK_SIZE = 14, /* block size is neither 0 (the default) nor a power of two from 32 to 1024 */
-    HIPREDUCE_STATUS_INVALID_OFFSETS = 15,    /* host-memory segment offsets that decrease */
+    HIPREDUCE_STATUS_INVALID_OFFSETS = 15,    /* host-memory segment offsets that decrease; keys or offsets out of range */
     HIPREDUCE_STATUS_HANDLE_BUSY = 16,        /* another host thread is in a call on this handle */
     HIPREDUCE_STATUS_MPI_MISMATCH = 17,       /* libhipreduce_mpi: ranks passed different ops, dtypes or shapes, or another rank's arguments or work failed */
     HIPREDUCE_STATUS_MPI_ERROR = 18,          /* libhipreduce_mpi: an MPI call failed (see hipreduce_mpi_last_error_message) */
-    HIPREDUCE_STATUS_INVALID_AXES = 19        /* a descriptor's rank above HIPREDUCE_MAX_RANK, or an axis out of range or repeated */
+    HIPREDUCE_STATUS_INVALID_AXES = 19        /* a descriptor's rank above HIPREDUCE_MAX_RANK, an axis out of range or repeated, or a by-key row of 0 values */
 } hipreduce_status;
 
 /* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are
@@ -569,17 +569,38 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
  *
  * Segments (layout HIPREDUCE_LAYOUT_SEGMENTS): a 1-D input of `length` elements and
  * num_segments CSR segments, as hipreduce_reduce_segments, with the same bits. The offsets
- * are an operand. Knowing the input's length, a plan checks host offsets against it
- * (INVALID_OFFSETS for offsets past the input, on a CPU handle) and a GPU clamps every
- * offset to `length`.
+ * are an operand. Knowing the input's length, a plan on a CPU handle checks the offsets
+ * against it (INVALID_OFFSETS for offsets past the input); a GPU reads the offsets in its
+ * kernels only and clamps them to offsets[num_segments], as hipreduce_reduce_segments does.
+ *
+ * By key (layout HIPREDUCE_LAYOUT_BY_KEY; order LOGICAL only): values [length][row],
+ * contiguous (operand x), and keys[length] of key_dtype (HIPREDUCE_I32 or HIPREDUCE_I64;
+ * operand keys, in the input's memory space) in any order, with any repetition. Results
+ * [num_bins][row]: result [b][j] is the reduction of values[i][j] over the rows i with
+ * keys[i] == b, taken in input order, with the bits of hipreduce_reduce (argreduce) over
+ * those values alone, so the same on every device, warp width and thread count, run after
+ * run (sum_exact's do not even depend on the rows' order). A bin without a row gets the
+ * n == 0 result (the identity; argmin/argmax index -1); argmin/argmax indices are the row
+ * index i of the first extreme in input order. counts (optional: num_bins int64, where the
+ * results go) receives each bin's number of rows. Every op of hipreduce_reduce and
+ * argmin/argmax; dot has no by-key form. num_bins 0 is valid and writes nothing. A key
+ * outside [0, num_bins): on a CPU handle the run returns INVALID_OFFSETS, naming the first
+ * such key, before anything is written; a GPU reads the keys in its kernels only and skips
+ * such rows (neither reduced nor counted), reading and writing nothing outside the operands.
+ * Both devices sort the rows by key (stably) into a workspace copy of the values whose bins
+ * are CSR segments, reduced as hipreduce_reduce_segments does: the workspace grows with
+ * length x (row x the value's size + 32 bytes) and num_bins x row x 32 bytes.
  *
  * Validation at hipreduce_plan_create, first failing check decides: handle, desc/plan
  * pointers (INVALID_POINTER), layout, order and reserved fields (NOT_SUPPORTED), op, dtypes
  * and the triple as the simple calls check them, then the shape: rank above
  * HIPREDUCE_MAX_RANK, an axis out of range or repeated (INVALID_AXES), element counts,
- * result counts or byte offsets that overflow 64 bits (SIZE_OVERFLOW). Running checks the
- * handle, the location and the operand pointers (x, and y for dot, when there is an
- * element to read; values; indices for argmin/argmax; offsets for segments).
+ * result counts or byte offsets that overflow 64 bits (SIZE_OVERFLOW); by key: dot
+ * (OP_DTYPE_MISMATCH), key_dtype (INVALID_DTYPE), row 0 (INVALID_AXES), then the sizes
+ * (SIZE_OVERFLOW). Running checks the handle, the location and the operand pointers (x,
+ * and y for dot, when there is an element to read; values; indices for argmin/argmax;
+ * offsets for segments; keys for by key when length > 0), then, by key on a CPU handle,
+ * the keys' range (INVALID_OFFSETS).
  * A plan holds no device memory and no pointer into the handle: it may be run on any
  * handle, from any thread (one call at a time per handle, as every call), and destroyed at
  * any time after its last run was issued. Running a plan is stream-ordered like the simple
@@ -596,7 +617,8 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
 
 typedef enum hipreduce_layout {
     HIPREDUCE_LAYOUT_TENSOR = 0,  /* a strided tensor, reduced over `axes` */
-    HIPREDUCE_LAYOUT_SEGMENTS = 1 /* a 1-D input of `length` elements in CSR segments */
+    HIPREDUCE_LAYOUT_SEGMENTS = 1, /* a 1-D input of `length` elements in CSR segments */
+    HIPREDUCE_LAYOUT_BY_KEY = 2    /* `length` rows of `row` values, each row reduced into bin keys[i] */
 } hipreduce_layout;
 
 typedef enum hipreduce_order {
@@ -617,8 +639,11 @@ typedef struct hipreduce_reduction_desc {
     int num_axes;                              /* TENSOR: 0 .. rank */
     int axes[HIPREDUCE_MAX_RANK];
     uint64_t num_segments;                     /* SEGMENTS */
-    uint64_t length;                           /* SEGMENTS: elements of the input */
-    uint64_t reserved[8];                      /* zero (room for later fields) */
+    uint64_t length;                           /* SEGMENTS: elements of the input; BY_KEY: rows */
+    uint64_t num_bins;                         /* BY_KEY: results [num_bins][row] */
+    uint64_t row;                              /* BY_KEY: values a row (>= 1; contiguous rows) */
+    hipreduce_dtype key_dtype;                 /* BY_KEY: HIPREDUCE_I32 or HIPREDUCE_I64 */
+    uint64_t reserved[6];                      /* zero (room for later fields) */
 } hipreduce_reduction_desc;
 
 /* The data of one run. */
@@ -628,7 +653,9 @@ typedef struct hipreduce_operands {
     const uint64_t* offsets; /* SEGMENTS: num_segments + 1 offsets, in the input's memory space */
     void* values;            /* results (argmin/argmax: the values) */
     int64_t* indices;        /* argmin/argmax: the indices; NULL otherwise */
-    void* reserved[3];       /* NULL (room for later outputs) */
+    const void* keys;        /* BY_KEY: `length` keys of key_dtype, in the input's memory space */
+    int64_t* counts;         /* BY_KEY, optional: num_bins counts of the keys, where values go; or NULL */
+    void* reserved[2];       /* NULL (room for later outputs) */
 } hipreduce_operands;
 
 typedef struct hipreduce_plan_s* hipreduce_plan;

@@ -1,0 +1,227 @@
+/* The by-key shape's kernels (device/call.h, HR_SHAPE_BY_KEY; driven by host/gpu_by_key.cpp):
+ * a stable sort of the rows by key, then the sorted copy of the values whose bins are CSR
+ * segments, which the segment kernels reduce with the simple call's bits.
+ *
+ * The sort is a least-significant-digit radix sort of (key, row index) pairs, 8 bits a pass, each
+ * pass stable, so the rows of a bin keep their input order. A pass splits the pairs into one
+ * contiguous range per block; the count kernel counts each block's digits, the scan turns the
+ * counts (digit-major: [digit][block]) into each (digit, block)'s first place, and the scatter
+ * kernel walks its block's range again in order, a tile of BK_THREADS pairs at a time, placing
+ * each pair at its digit's next place: its rank among the tile's earlier pairs of the same digit
+ * comes from groups of BK_GROUP threads (each thread compares its digit with its group's, then the
+ * groups' counts are summed in group order). All of it integer work, so the order is exact and the
+ * same for any grid, warp width or device; no atomic decides a place (the count kernel's shared
+ * atomics only count).
+ *
+ * The first pass reads the caller's keys: a key outside [0, num_bins) becomes num_bins, a bin after
+ * every real one, whose rows no later kernel reads (the GPU's rule: such rows are skipped). */
+#ifndef HIPREDUCE_BY_KEY_H
+#define HIPREDUCE_BY_KEY_H
+
+#include <stdint.h>
+
+#include "hip_compat.h"
+
+namespace hr {
+
+enum { BK_THREADS = 256, BK_DIGITS = 256, BK_GROUP = 32, BK_GROUPS = BK_THREADS / BK_GROUP };
+
+/* One radix pass over n pairs: from the caller's keys (raw, the first pass: the row index is the
+ * position) or from the previous pass's pairs (kin, rin), into kout, rout. K holds num_bins, I
+ * holds length - 1. Block b takes pairs [b * per_block, (b + 1) * per_block), per_block < 2^31. */
+template <class K, class I> struct bk_pass {
+    const void* raw;
+    int raw64; /* raw keys are int64 (else int32) */
+    uint64_t num_bins;
+    const K* kin;
+    const I* rin;
+    K* kout;
+    I* rout;
+    uint64_t n, per_block;
+    unsigned shift, blocks;
+    uint64_t* places; /* [BK_DIGITS][blocks]: the counts, then (after bk_scan_kernel) the first places */
+};
+
+template <class K, class I> __device__ inline void bk_load(const bk_pass<K, I>& a, uint64_t i, K* key, I* row)
+{
+    if (a.raw) {
+        const int64_t k = a.raw64 ? ((const int64_t*)a.raw)[i] : (int64_t)((const int32_t*)a.raw)[i];
+        *key = k < 0 || (uint64_t)k >= a.num_bins ? (K)a.num_bins : (K)k;
+        *row = (I)i;
+    } else {
+        *key = a.kin[i];
+        *row = a.rin[i];
+    }
+}
+
+/* The end of the block's range that starts at `begin`. */
+template <class K, class I> __device__ inline uint64_t bk_block_end(const bk_pass<K, I>& a, uint64_t begin)
+{
+    return begin >= a.n ? begin : a.n - begin < a.per_block ? a.n : begin + a.per_block;
+}
+
+template <class K, class I> __global__ void bk_count_kernel(bk_pass<K, I> a)
+{
+    HR_SHARED(counts, unsigned[BK_DIGITS]);
+    const unsigned t = threadIdx.x;
+    counts[t] = 0;
+    __syncthreads();
+    const uint64_t begin = (uint64_t)blockIdx.x * a.per_block, end = bk_block_end(a, begin);
+    for (uint64_t i = begin + t; i < end; i += BK_THREADS) {
+        K key;
+        I row;
+        bk_load(a, i, &key, &row);
+        atomicAdd(&counts[(unsigned)(key >> a.shift) & (BK_DIGITS - 1)], 1u); /* integer counts: any order */
+    }
+    __syncthreads();
+    a.places[(uint64_t)t * a.blocks + blockIdx.x] = counts[t];
+}
+
+/* One block: the exclusive running sum of `count` values in place (each thread a contiguous run). */
+__global__ void bk_scan_kernel(uint64_t* v, uint64_t count)
+{
+    HR_SHARED(sums, uint64_t[BK_THREADS]);
+    const unsigned t = threadIdx.x;
+    const uint64_t per = (count + BK_THREADS - 1) / BK_THREADS;
+    const uint64_t b = t * per < count ? t * per : count, e = count - b < per ? count : b + per;
+    uint64_t s = 0;
+    for (uint64_t i = b; i < e; ++i) s += v[i];
+    sums[t] = s;
+    __syncthreads();
+    if (t == 0) {
+        uint64_t run = 0;
+        for (unsigned k = 0; k < BK_THREADS; ++k) {
+            const uint64_t c = sums[k];
+            sums[k] = run;
+            run += c;
+        }
+    }
+    __syncthreads();
+    uint64_t run = sums[t];
+    for (uint64_t i = b; i < e; ++i) {
+        const uint64_t c = v[i];
+        v[i] = run;
+        run += c;
+    }
+}
+
+template <class K, class I> __global__ void bk_scatter_kernel(bk_pass<K, I> a)
+{
+    HR_SHARED(next, uint64_t[BK_DIGITS]);             /* each digit's next place */
+    HR_SHARED(digits, uint16_t[BK_THREADS]);          /* the tile's digits (BK_DIGITS: no pair) */
+    HR_SHARED(group, unsigned[BK_GROUPS][BK_DIGITS]); /* a group's pairs of a digit, then those before it */
+    HR_SHARED(total, unsigned[BK_DIGITS]);            /* the tile's pairs of a digit */
+    const unsigned t = threadIdx.x, g = t / BK_GROUP, lane = t % BK_GROUP;
+    next[t] = a.places[(uint64_t)t * a.blocks + blockIdx.x];
+    const uint64_t begin = (uint64_t)blockIdx.x * a.per_block, end = bk_block_end(a, begin);
+    for (uint64_t tile = begin; tile < end; tile += BK_THREADS) {
+        const uint64_t i = tile + t;
+        const bool valid = i < end;
+        K key = 0;
+        I row = 0;
+        unsigned d = BK_DIGITS;
+        if (valid) {
+            bk_load(a, i, &key, &row);
+            d = (unsigned)(key >> a.shift) & (BK_DIGITS - 1);
+        }
+        digits[t] = (uint16_t)d;
+        for (unsigned w = 0; w < BK_GROUPS; ++w) group[w][t] = 0;
+        __syncthreads();
+        /* This pair's rank among its group's earlier pairs of its digit, and the group's count. */
+        unsigned before = 0, same = 0;
+        for (unsigned l = 0; l < BK_GROUP; ++l)
+            if (digits[g * BK_GROUP + l] == d) {
+                ++same;
+                before += l < lane;
+            }
+        if (valid && before == 0) group[g][d] = same;
+        __syncthreads();
+        { /* digit t: the groups' counts -> the tile's pairs of digit t in the groups before each */
+            unsigned run = 0;
+            for (unsigned w = 0; w < BK_GROUPS; ++w) {
+                const unsigned c = group[w][t];
+                group[w][t] = run;
+                run += c;
+            }
+            total[t] = run;
+        }
+        __syncthreads();
+        if (valid) {
+            const uint64_t at = next[d] + group[g][d] + before;
+            a.kout[at] = key;
+            a.rout[at] = row;
+        }
+        __syncthreads();
+        next[t] += total[t];
+    }
+}
+
+/* start[b], b = 0 .. num_bins: the first sorted position whose key is b or more (the bins' CSR
+ * starts; start[num_bins] counts the rows in range). */
+template <class K> __global__ void bk_starts_kernel(const K* keys, uint64_t n, uint64_t num_bins, uint64_t* start)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; b <= num_bins; b += step) {
+        uint64_t lo = 0, hi = n;
+        while (lo < hi) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if ((uint64_t)keys[mid] < b) lo = mid + 1;
+            else hi = mid;
+        }
+        start[b] = lo;
+    }
+}
+
+/* The segments of the sorted copy: feature j of bin b is the run from row * start[b] + j *
+ * count_b; offsets[num_bins * row] ends the last. counts[b] = count_b. */
+__global__ void bk_offsets_kernel(const uint64_t* start, uint64_t num_bins, uint64_t row, uint64_t* offsets,
+                                  int64_t* counts)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x, segments = num_bins * row;
+    for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r <= segments; r += step) {
+        if (r == segments) {
+            offsets[r] = start[num_bins] * row;
+            continue;
+        }
+        const uint64_t b = r / row, j = r - b * row, s = start[b], c = start[b + 1] - s;
+        offsets[r] = s * row + j * c;
+        if (j == 0) counts[b] = (int64_t)c;
+    }
+}
+
+/* The sorted copy: value j of the row at sorted position p (bin b) goes to its place in feature
+ * j's run of bin b. One thread a value, p-major: the loads follow the rows. */
+template <class T, class K, class I> struct bk_gather_args {
+    const T* src;
+    T* dst;
+    const K* keys;
+    const I* rows;
+    const uint64_t* start;
+    uint64_t n, num_bins, row;
+};
+
+template <class T, class K, class I> __global__ void bk_gather_kernel(bk_gather_args<T, K, I> a)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x, total = a.n * a.row;
+    for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < total; v += step) {
+        const uint64_t p = v / a.row, j = v - p * a.row, b = (uint64_t)a.keys[p];
+        if (b >= a.num_bins) continue; /* a key out of range: skipped */
+        const uint64_t s = a.start[b], c = a.start[b + 1] - s;
+        a.dst[s * a.row + j * c + (p - s)] = a.src[(uint64_t)a.rows[p] * a.row + j];
+    }
+}
+
+/* argmin/argmax: a position in a bin's run -> the row index (-1, an empty bin's, stays). */
+template <class I> __global__ void bk_indices_kernel(int64_t* index, const I* rows, const uint64_t* start,
+                                                     uint64_t results, uint64_t row)
+{
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < results; r += step) {
+        const int64_t at = index[r];
+        if (at >= 0) index[r] = (int64_t)rows[start[r / row] + (uint64_t)at];
+    }
+}
+
+}  // namespace hr
+
+#endif
