@@ -16,24 +16,33 @@
  * Statuses: a rank's own bad argument gives that rank the core call's status (the same checks in
  * the same order) and every other rank HIPREDUCE_STATUS_MPI_MISMATCH; ranks that pass different
  * calls, ops, dtypes or shapes (outer, inner) all get HIPREDUCE_STATUS_MPI_MISMATCH, as do the
- * others when one rank's local work fails (a runtime error, a caller workspace too small: that
- * rank returns its own status); a failing MPI call gives HIPREDUCE_STATUS_MPI_ERROR.
+ * others when one rank fails on its own (its buffers cannot be allocated, a runtime error, a caller
+ * workspace too small: that rank returns its own status, ALLOCATION_FAILED, RUNTIME_ERROR, ...,
+ * and the others MPI_MISMATCH, "another rank failed"); a failing MPI call gives
+ * HIPREDUCE_STATUS_MPI_ERROR. Every rank returns: a rank's local failure still takes part in every
+ * round, with its status bit in the round that decides. What the library cannot see: a rank that
+ * passes another communicator than the others (or skips the call) leaves the others waiting in MPI
+ * itself, as any collective would.
  * sum_exact and dot_exact (hipreduce_mpi_dot_op) add the ranks' exact accumulators as integers in
  * one MPI_Allreduce (5 to 136 int64 words per result, by the input dtype) and round once: the bits
  * depend on the multiset of the global inputs only. They need a device with exact kernels on every
  * rank (NOT_SUPPORTED where one lacks them).
- * hipreduce_mpi_last_error_message says which rank and why (MPI's message for MPI errors). Nothing
- * is written unless every rank succeeds. The checks cost no extra round: they ride on the one
- * MPI_Allgather (32 bytes a rank) that also tells every rank the others' lengths. The caller's
- * communicator and its error handler are not changed: the calls run on a duplicate (MPI_Comm_dup,
- * collective, made by the first call on a communicator, cached as an attribute of it and freed
- * with it) whose errors return. Should a rank fail to allocate its few boundary buffers in the
- * middle of the exchange, it returns ALLOCATION_FAILED and its peers may wait, as on a failed
- * MPI call.
+ * hipreduce_mpi_last_error_message gives a sentence for every failing status: which rank and why
+ * (MPI's message for MPI errors). Nothing is written unless every rank succeeds. The checks cost no
+ * extra round: they ride on the one MPI_Allgather (32 bytes a rank) that also tells every rank the
+ * others' lengths, and each rank allocates what it needs before it, so that a failed allocation
+ * rides on it too. The exception is an axis call of the tree whose boundary buffers (fewer than a
+ * tile of rows x columns items) would be larger than 1 MiB and than the rank's own input: those
+ * are allocated once the lengths are known, and one more MPI_Allreduce of a word agrees on them.
+ * The caller's communicator and its error handler are not changed: the calls run on a duplicate
+ * (MPI_Comm_dup, collective, made by the first call on a communicator with the allgather's receive
+ * buffer, 40 bytes a rank, after which one MPI_Allreduce agrees that every rank has them; cached as
+ * an attribute of the communicator and freed with it) whose errors return.
  *
  * Results go to host memory (HIPREDUCE_RESULT_HOST) or, on a GPU handle, to device memory
  * (HIPREDUCE_RESULT_DEVICE: copied on the handle's stream, and the call returns once they are
- * there; ranks may pick either). Should that copy fail, that rank alone returns RUNTIME_ERROR.
+ * there; ranks may pick either). Should that copy fail (after the last round), that rank alone
+ * returns RUNTIME_ERROR.
  * GPU data is read by the handle's own calls; only fewer than a tile of elements and a tile of
  * partials per level cross host memory and the network. Cost per call, per rank:
  * the allgather, one point-to-point round per level of the tree (log_T of the whole length: 3 for

@@ -1,9 +1,11 @@
 /* libhipreduce_mpi's calls (include/hipreduce/hipreduce_mpi.h): each rank validates its own
- * arguments as the core call would, one MPI_Allgather of a 32-byte record per rank (its status,
- * the call's kind, op, dtypes, outer, inner and its length) lets every rank see the same facts
- * (a refused rank, ranks that disagree, the lengths and so every rank's offset), so every rank
- * returns the same verdict before any data moves; then the associative mechanism (mpi_associative.c), the exact sums (mpi_exact_sums.c) or the
- * tree (mpi_tree.c) runs, and the outputs are written only when every rank succeeded. */
+ * arguments as the core call would and allocates its buffers, then one MPI_Allgather of a 32-byte
+ * record per rank (its status, the call's kind, op, dtypes, outer, inner and its length) lets every
+ * rank see the same facts (a refused rank, a rank without its buffers, ranks that disagree, the
+ * lengths and so every rank's offset), so every rank returns the same verdict before any data
+ * moves; then the associative mechanism (mpi_associative.c), the exact sums (mpi_exact_sums.c) or
+ * the tree (mpi_tree.c) runs, each ending in a round that carries every rank's status, and the
+ * outputs are written only when every rank succeeded. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,47 +65,53 @@ static hipreduce_status local_check(const args* a)
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-enum { RECORD_WORDS = 4 };
+/* Record word 0: the status (bits 0-7), the call's kind, op and dtypes (bits 8-39, equal on every
+ * rank), and bit 40: this rank's tree scratch comes after the exchange (mpi_tree_early). */
+static const uint64_t CALL_BITS = 0xffffffff00ull, LATE_BIT = 1ull << 40;
 
-/* The ranks' agreement: every rank gets the same verdict. On success fills counts (every rank's
- * extent), this rank's offset and the total. */
-static hipreduce_status agree(const args* a, hipreduce_status own, MPI_Comm comm, int ranks, int rank,
-                              uint64_t* counts, uint64_t* offset, uint64_t* total)
+/* The ranks' agreement: every rank gets the same verdict. records: the cached receive buffer
+ * (mpi_private_comm); on success its last `ranks` words are every rank's extent (counts), and
+ * offset, total and *late (whether any rank's tree scratch comes late) are set. A failing rank's
+ * own message was recorded before. */
+static hipreduce_status agree(const args* a, hipreduce_status own, int late_here, MPI_Comm comm, int ranks, int rank,
+                              uint64_t* records, uint64_t* offset, uint64_t* total, int* late)
 {
-    uint64_t mine[RECORD_WORDS] = {(uint64_t)own | (uint64_t)a->kind << 8 | (uint64_t)(a->op & 0xff) << 16 |
-                                       (uint64_t)(a->in & 0xff) << 24 | (uint64_t)(a->out & 0xff) << 32,
-                                   a->outer, a->inner, a->extent};
-    uint64_t* all = (uint64_t*)malloc((size_t)ranks * RECORD_WORDS * sizeof *all);
-    if (all == NULL) {
-        mpi_set_message("allocation of %d ranks' records failed", ranks);
-        return HIPREDUCE_STATUS_ALLOCATION_FAILED; /* before any message: all ranks alike */
-    }
-    const int rc = MPI_Allgather(mine, RECORD_WORDS, MPI_UINT64_T, all, RECORD_WORDS, MPI_UINT64_T, comm);
-    if (rc != MPI_SUCCESS) {
-        free(all);
-        return mpi_error(rc, "MPI_Allgather");
-    }
+    const uint64_t mine[MPI_RECORD_WORDS] = {(uint64_t)own | (uint64_t)a->kind << 8 | (uint64_t)(a->op & 0xff) << 16 |
+                                                 (uint64_t)(a->in & 0xff) << 24 | (uint64_t)(a->out & 0xff) << 32 |
+                                                 (late_here ? LATE_BIT : 0),
+                                             a->outer, a->inner, a->extent};
+    uint64_t* all = records;
+    uint64_t* counts = records + (size_t)ranks * MPI_RECORD_WORDS;
+    const int rc = MPI_Allgather(mine, MPI_RECORD_WORDS, MPI_UINT64_T, all, MPI_RECORD_WORDS, MPI_UINT64_T, comm);
+    if (rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Allgather");
     hipreduce_status verdict = own;
+    *late = 0;
     for (int r = 0; r < ranks && verdict == HIPREDUCE_STATUS_SUCCESS; ++r) {
-        const uint64_t* rec = all + (size_t)r * RECORD_WORDS;
-        if ((rec[0] & 0xff) != 0) {
-            mpi_set_message("rank %d refused its arguments: %s", r, hipreduce_status_string((hipreduce_status)(rec[0] & 0xff)));
+        const uint64_t* rec = all + (size_t)r * MPI_RECORD_WORDS;
+        const hipreduce_status theirs = (hipreduce_status)(rec[0] & 0xff);
+        *late |= (rec[0] & LATE_BIT) != 0;
+        if (theirs == HIPREDUCE_STATUS_ALLOCATION_FAILED) {
+            mpi_set_message("another rank failed: rank %d could not allocate its buffers for the call", r);
             verdict = HIPREDUCE_STATUS_MPI_MISMATCH;
-        } else if (rec[0] != all[0] || rec[1] != all[1] || rec[2] != all[2]) {
+        } else if (theirs != HIPREDUCE_STATUS_SUCCESS) {
+            mpi_set_message("rank %d refused its arguments: %s", r, hipreduce_status_string(theirs));
+            verdict = HIPREDUCE_STATUS_MPI_MISMATCH;
+        } else if ((rec[0] & CALL_BITS) != (all[0] & CALL_BITS) || rec[1] != all[1] || rec[2] != all[2]) {
             mpi_set_message("rank %d passed another call, op, dtype, outer or inner than rank 0", r);
             verdict = HIPREDUCE_STATUS_MPI_MISMATCH;
         }
     }
-    if (own != HIPREDUCE_STATUS_SUCCESS) mpi_set_message("this rank's arguments: %s", hipreduce_status_string(own));
     uint64_t sum = 0;
     for (int r = 0; r < ranks && verdict == HIPREDUCE_STATUS_SUCCESS; ++r) {
-        const uint64_t n = all[(size_t)r * RECORD_WORDS + 3];
+        const uint64_t n = all[(size_t)r * MPI_RECORD_WORDS + 3];
         if (r == rank) *offset = sum;
         counts[r] = n;
-        if (sum + n < sum) verdict = HIPREDUCE_STATUS_SIZE_OVERFLOW;
+        if (sum + n < sum) {
+            mpi_set_message("the ranks' lengths add up past 2^64 elements (at rank %d)", r);
+            verdict = HIPREDUCE_STATUS_SIZE_OVERFLOW;
+        }
         sum += n;
     }
-    free(all);
     if (verdict != HIPREDUCE_STATUS_SUCCESS) return verdict;
     /* the concatenation must be a valid single-process call (its bytes, argmin's int64 index) */
     const uint64_t elem = (uint64_t)hr_dtype_bytes((int)a->in), rows = a->outer * a->inner;
@@ -132,53 +140,83 @@ static hipreduce_status local_call(const args* a, uint64_t extent, void* values,
     }
 }
 
+/* The local call's failure: its status, with the handle's message. */
+static hipreduce_status local_failure(const args* a, hipreduce_status s)
+{
+    if (s != HIPREDUCE_STATUS_SUCCESS)
+        mpi_set_message("this rank's local call: %s (%s)", hipreduce_status_string(s), hipreduce_last_error_message(a->handle));
+    return s;
+}
+
+/* n bytes, or NULL (a product past size_t is a failed allocation too). */
+static void* allocate(uint64_t count, size_t size)
+{
+    return count > (uint64_t)SIZE_MAX / size ? NULL : malloc((size_t)(count * size) + 1);
+}
+
+/* Every buffer a rank needs is allocated before the argument exchange (the tree's, where its
+ * bound is large, just after it, followed by a status round): a rank that cannot allocate says so
+ * in its record, and every rank returns. After the exchange a rank's failing local work still
+ * takes part in every round, its status bit in the last one. */
 static hipreduce_status run(const args* a, MPI_Comm user_comm)
 {
     mpi_set_message("");
     MPI_Comm comm;
-    hipreduce_status s = mpi_private_comm(user_comm, &comm);
+    uint64_t* records;
+    hipreduce_status s = mpi_private_comm(user_comm, &comm, &records);
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
     int ranks = 0, rank = 0, rc;
     if ((rc = MPI_Comm_size(comm, &ranks)) != MPI_SUCCESS || (rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS)
         return mpi_error(rc, "MPI_Comm_size/rank");
-    uint64_t* counts = (uint64_t*)malloc((size_t)ranks * sizeof *counts);
-    if (counts == NULL) {
-        mpi_set_message("allocation of %d ranks' counts failed", ranks);
-        return HIPREDUCE_STATUS_ALLOCATION_FAILED;
-    }
-    uint64_t offset = 0, total = 0;
-    s = agree(a, local_check(a), comm, ranks, rank, counts, &offset, &total);
-    if (s != HIPREDUCE_STATUS_SUCCESS) {
-        free(counts);
-        return s;
-    }
     const int args_call = a->kind == KIND_ARGREDUCE || a->kind == KIND_ARGAXIS;
+    const int exact = hr_op_combine((int)a->op) == HR_CB_EXACT;
+    const int tree = !args_call && !exact && mpi_needs_tree(a->op, a->in, a->out);
     const uint64_t results = a->outer * a->inner;
     const size_t vbytes = (size_t)hr_dtype_bytes((int)a->out);
-    const mpi_call call = {.handle = a->handle, .comm = comm, .rank = rank, .ranks = ranks, .op = a->op,
-                           .in = a->in, .out = a->out, .x = (const unsigned char*)a->x,
-                           .y = (const unsigned char*)a->y, .n = a->extent, .outer = a->outer, .inner = a->inner,
-                           .counts = counts, .offset = offset, .total = total};
-    unsigned char* values = (unsigned char*)malloc((size_t)results * vbytes + 1);
-    int64_t* indices = args_call ? (int64_t*)malloc((size_t)results * sizeof *indices + 1) : NULL;
-    if (results == 0) {
-        s = HIPREDUCE_STATUS_SUCCESS; /* nothing to write, as the core call */
-    } else if (hr_op_combine((int)a->op) == HR_CB_EXACT) {
-        s = values ? mpi_exact_sums(&call, results, values) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
-    } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out) && total > 0) {
-        s = values ? mpi_tree_reduce(&call, a->outer, values) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
-    } else if (!args_call && mpi_needs_tree(a->op, a->in, a->out)) {
-        /* every rank empty: the identity, locally (no message) */
-        s = values ? local_call(a, 0, values, NULL) : HIPREDUCE_STATUS_ALLOCATION_FAILED;
+    mpi_call call = {.handle = a->handle, .comm = comm, .rank = rank, .ranks = ranks, .op = a->op, .in = a->in,
+                     .out = a->out, .x = (const unsigned char*)a->x, .y = (const unsigned char*)a->y, .n = a->extent,
+                     .outer = a->outer, .inner = a->inner};
+    unsigned char* values = NULL;
+    int64_t *indices = NULL, *words = NULL;
+    mpi_tree_scratch scratch = {0};
+    int early = 1;
+    hipreduce_status own = local_check(a);
+    if (own != HIPREDUCE_STATUS_SUCCESS) {
+        mpi_set_message("this rank's arguments: %s", hipreduce_status_string(own));
     } else {
-        hipreduce_status local = values && (indices || !args_call) ? HIPREDUCE_STATUS_SUCCESS : HIPREDUCE_STATUS_ALLOCATION_FAILED;
-        if (local == HIPREDUCE_STATUS_SUCCESS) local = local_call(a, a->extent, values, indices);
-        s = values && (indices || !args_call)
-                ? mpi_associative_combine(&call, local, results, values, indices, (int64_t)offset)
-                : HIPREDUCE_STATUS_ALLOCATION_FAILED;
+        values = (unsigned char*)allocate(results, vbytes);
+        if (args_call) indices = (int64_t*)allocate(results, sizeof *indices);
+        if (exact) {
+            const size_t bytes = mpi_exact_bytes(&call, results);
+            words = bytes > 0 || results == 0 ? (int64_t*)malloc(bytes + 1) : NULL;
+        }
+        if (tree && results > 0) early = mpi_tree_early(&call, a->outer, &scratch);
+        if (values == NULL || (args_call && indices == NULL) || (exact && words == NULL) || early < 0) {
+            mpi_set_message("allocation of this rank's buffers for %llu results failed", (unsigned long long)results);
+            own = HIPREDUCE_STATUS_ALLOCATION_FAILED;
+        }
+    }
+    uint64_t offset = 0, total = 0;
+    int late = 0;
+    s = agree(a, own, early == 0, comm, ranks, rank, records, &offset, &total, &late);
+    call.counts = records + (size_t)ranks * MPI_RECORD_WORDS;
+    call.offset = offset;
+    call.total = total;
+    if (s != HIPREDUCE_STATUS_SUCCESS || results == 0) {
+        /* refused, or nothing to write (as the core call) */
+    } else if (exact) {
+        s = mpi_exact_sums(&call, results, words, values);
+    } else if (tree && total > 0) {
+        s = mpi_tree_reduce(&call, a->outer, late, &scratch, values);
+    } else if (tree) {
+        /* every rank empty: the identity, locally, and a round on the statuses */
+        s = mpi_status_round(comm, local_failure(a, local_call(a, 0, values, NULL)));
+    } else {
+        const hipreduce_status local = local_failure(a, local_call(a, a->extent, values, indices));
+        s = mpi_associative_combine(&call, local, results, values, indices, (int64_t)offset);
     }
     if (s == HIPREDUCE_STATUS_SUCCESS && results > 0 && a->location == HIPREDUCE_RESULT_DEVICE) {
-        /* after the agreement: a failing copy fails this rank alone */
+        /* after the last round: a failing copy fails this rank alone */
         s = hipreduce_partials_copy(a->handle, a->result, values, (size_t)results * vbytes, 1);
         if (s == HIPREDUCE_STATUS_SUCCESS && args_call)
             s = hipreduce_partials_copy(a->handle, a->index, indices, (size_t)results * sizeof *indices, 1);
@@ -188,9 +226,10 @@ static hipreduce_status run(const args* a, MPI_Comm user_comm)
         memcpy(a->result, values, (size_t)results * vbytes);
         if (args_call) memcpy(a->index, indices, (size_t)results * sizeof *indices);
     }
+    free(scratch.block);
     free(values);
     free(indices);
-    free(counts);
+    free(words);
     return s;
 }
 
@@ -268,7 +307,6 @@ hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce
     hipreduce_partials_geometry(op, in_dtype, out_dtype, &tile, &acc);
     const hipreduce_dtype out0 = acc == 4 ? HIPREDUCE_F32 : HIPREDUCE_F64;
     const hipreduce_op op0 = op == HIPREDUCE_OP_NRM2 ? HIPREDUCE_OP_SUM_SQUARES : op;
-    const uint64_t elem = (uint64_t)hr_dtype_bytes((int)in_dtype);
     if (inner > 1) tile = HR_STRIDED_BLOCK; /* the strided order's blocks */
     if (op != HIPREDUCE_OP_DOT && acc != 24) {
         if (hipreduce_reduce_axis_workspace_size(handle, op0, in_dtype, extent / tile + 1, tile, inner, out0, &b) ==

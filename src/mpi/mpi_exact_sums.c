@@ -3,7 +3,7 @@
  * digit and the flags ORed by one MPI_Allreduce, then rounded once on every rank. Integer adds
  * are associative, so every rank count and split gives the single-process bits: they depend on
  * the multiset of terms only. The ranks' status bits ride in the flags word above bit 31. */
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "exact.h"
@@ -29,53 +29,42 @@ static void add_words(void* in, void* inout, int* len, MPI_Datatype* type)
 /* Results per MPI_Allreduce: the same on every rank, so a failed rank takes part in every round. */
 enum { CHUNK = 4096 };
 
-hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, unsigned char* values)
+size_t mpi_exact_bytes(const mpi_call* call, uint64_t results)
+{
+    const uint64_t item = (uint64_t)hr_exact_words((int)call->op, (int)call->in) * sizeof(int64_t);
+    return results > (uint64_t)SIZE_MAX / item ? 0 : (size_t)(results * item);
+}
+
+hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t* w, unsigned char* values)
 {
     const int words = hr_exact_words((int)call->op, (int)call->in);
     const size_t item = (size_t)words * sizeof(int64_t);
-    int64_t* w = (int64_t*)calloc((size_t)results, item);
-    hipreduce_status local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
-    if (w != NULL) {
-        local = hipreduce_partials_exact(call->handle, call->op, call->in, call->x, call->y, call->outer, call->n,
-                                         call->inner, w);
-        if (local != HIPREDUCE_STATUS_SUCCESS)
-            mpi_set_message("this rank's local sums: %s", hipreduce_last_error_message(call->handle));
-    }
+    memset(w, 0, (size_t)results * item);
+    hipreduce_status local = hipreduce_partials_exact(call->handle, call->op, call->in, call->x, call->y, call->outer,
+                                                      call->n, call->inner, w);
+    if (local != HIPREDUCE_STATUS_SUCCESS)
+        mpi_set_message("this rank's local sums: %s", hipreduce_last_error_message(call->handle));
     MPI_Datatype type;
     MPI_Op op;
     int rc = MPI_Type_contiguous(words, MPI_INT64_T, &type);
-    if (rc != MPI_SUCCESS) {
-        free(w);
-        return mpi_error(rc, "MPI_Type_contiguous");
-    }
+    if (rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Type_contiguous");
     if ((rc = MPI_Type_commit(&type)) != MPI_SUCCESS || (rc = MPI_Op_create(add_words, 1, &op)) != MPI_SUCCESS) {
         MPI_Type_free(&type);
-        free(w);
         return mpi_error(rc, "MPI_Type_commit/MPI_Op_create");
     }
     const int64_t status_bits = local == HIPREDUCE_STATUS_SUCCESS ? 0 : (int64_t)1 << (32 + (unsigned)local);
     uint64_t agreed = 0;
-    int64_t* spare = NULL; /* a failed rank's chunk: zeros and its status */
-    if (w == NULL) spare = (int64_t*)calloc(CHUNK, item);
     for (uint64_t done = 0; rc == MPI_SUCCESS && done < results; done += CHUNK) {
         const uint64_t k = results - done < CHUNK ? results - done : CHUNK;
-        int64_t* chunk = w ? w + done * (uint64_t)words : spare;
-        if (chunk == NULL) { /* not even the spare: this rank cannot take part */
-            rc = MPI_ERR_NO_MEM;
-            break;
-        }
-        if (local != HIPREDUCE_STATUS_SUCCESS) memset(chunk, 0, (size_t)k * item);
+        int64_t* chunk = w + done * (uint64_t)words;
+        if (local != HIPREDUCE_STATUS_SUCCESS) memset(chunk, 0, (size_t)k * item); /* a failed rank adds nothing */
         chunk[words - 1] |= status_bits;
         rc = MPI_Allreduce(MPI_IN_PLACE, chunk, (int)k, type, op, call->comm);
         if (rc == MPI_SUCCESS) agreed |= (uint64_t)chunk[words - 1] >> 32;
     }
     MPI_Op_free(&op);
     MPI_Type_free(&type);
-    free(spare);
-    if (rc != MPI_SUCCESS) {
-        free(w);
-        return mpi_error(rc, "MPI_Allreduce");
-    }
+    if (rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Allreduce");
     const hipreduce_status s = mpi_agreed_status(agreed, local);
     if (s == HIPREDUCE_STATUS_SUCCESS) {
         const size_t vbytes = (size_t)hr_dtype_bytes((int)call->out);
@@ -85,6 +74,5 @@ hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, unsigned
             hr_exact_store(hr_exact_round(&a, (int)call->out), (int)call->out, values + r * vbytes);
         }
     }
-    free(w);
     return s;
 }

@@ -24,16 +24,27 @@ typedef struct mpi_call {
     uint64_t offset, total;     /* this rank's first element in the concatenation, and the length */
 } mpi_call;
 
-/* The private duplicate of comm (created on first use, cached on comm), errors returning. */
-hipreduce_status mpi_private_comm(MPI_Comm comm, MPI_Comm* dup);
+/* Words a rank puts into the argument exchange (mpi_calls.c). */
+enum { MPI_RECORD_WORDS = 4 };
+
+/* The private duplicate of comm, errors returning, and the exchange's receive buffer (ranks x
+ * (MPI_RECORD_WORDS + 1) words), both made by the first call on comm (collective, with one round
+ * that agrees on whether every rank could allocate them) and cached on comm. */
+hipreduce_status mpi_private_comm(MPI_Comm comm, MPI_Comm* dup, uint64_t** records);
 
 /* Records the message of this thread's failing call (printf-style); "" resets it. */
 void mpi_set_message(const char* format, ...);
+/* Whether this thread's call has recorded a message. */
+int mpi_has_message(void);
 /* MPI_ERROR with MPI's message for code, from the named MPI call. */
 hipreduce_status mpi_error(int code, const char* what);
 
-/* Status bits agreed in the final round: bit s set by a rank whose local work failed with s. */
+/* Status bits agreed in a round: bit s set by a rank whose local work failed with s. own, with a
+ * message if none was recorded, where this rank failed; MPI_MISMATCH ("another rank failed")
+ * where another did. */
 hipreduce_status mpi_agreed_status(uint64_t bits, hipreduce_status own);
+/* A round of nothing but the ranks' statuses (one MPI_Allreduce of a word): mpi_agreed_status. */
+hipreduce_status mpi_status_round(MPI_Comm comm, hipreduce_status local);
 
 /* Exactly associative ops: this rank's local results (values of `out` bytes each and, for
  * argmin/argmax, local indices made global by `index_offset`), combined over the ranks in
@@ -41,14 +52,35 @@ hipreduce_status mpi_agreed_status(uint64_t bits, hipreduce_status own);
 hipreduce_status mpi_associative_combine(const mpi_call* call, hipreduce_status local, uint64_t results,
                                    unsigned char* values, int64_t* indices, int64_t index_offset);
 
-/* sum_exact and dot_exact (mpi_exact_sums.c): this rank's accumulators of the call's `results`,
- * summed over the ranks by one MPI_Allreduce that also agrees on the status, rounded into values
- * (results of `out`) on every rank. */
-hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, unsigned char* values);
+/* sum_exact and dot_exact (mpi_exact_sums.c): bytes of the accumulators of `results` results (0
+ * where they do not fit a size_t). */
+size_t mpi_exact_bytes(const mpi_call* call, uint64_t results);
+/* This rank's accumulators of the call's `results` into w (mpi_exact_bytes, allocated by the
+ * caller before the argument exchange), summed over the ranks by one MPI_Allreduce that also
+ * agrees on the status, rounded into values (results of `out`) on every rank. */
+hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t* w, unsigned char* values);
+
+/* The tree's scratch (mpi_tree_scratch.c): every buffer its levels use, in one block allocated
+ * before the first level's message, so that a rank that cannot allocate it still takes part in a
+ * round that says so and no rank waits for its messages. */
+typedef struct mpi_tree_scratch {
+    unsigned char* block;
+    size_t bytes[9]; /* each buffer's size, in the order of the B_ names below */
+} mpi_tree_scratch;
+
+/* Before the argument exchange (call->n, inner, ranks and the op known; counts not yet): this
+ * rank's scratch for bounds from its own facts where they are small (a few tiles, or no more
+ * than its input: every full call), so that its failure rides on the exchange. 1 when allocated,
+ * -1 when that allocation failed, 0 when the bound is too large: the scratch then comes after
+ * the exchange, with the exact sizes, followed by a status round on every rank (`late`). */
+int mpi_tree_early(const mpi_call* call, uint64_t rows, mpi_tree_scratch* scratch);
 
 /* Float sums, products, sum_abs, sum_squares, nrm2 and dot: the canonical tree over the ranks
- * for each of the call's `rows` rows; writes rows results of `out` to result on every rank. */
-hipreduce_status mpi_tree_reduce(const mpi_call* call, uint64_t rows, void* result);
+ * for each of the call's `rows` rows; writes rows results of `out` to result on every rank.
+ * late: some rank's scratch comes now (every rank takes the status round); the scratch stays the
+ * caller's to free (its block). */
+hipreduce_status mpi_tree_reduce(const mpi_call* call, uint64_t rows, int late, mpi_tree_scratch* scratch,
+                                 void* result);
 
 /* The order's geometry: contiguous tiles (inner == 1) or the strided order's blocks of 256
  * along the extent, each node `inner` columns wide. */
@@ -72,6 +104,43 @@ hipreduce_status mpi_host_tiles(const mpi_call* c, const mpi_geometry* g, int le
 hipreduce_status mpi_local_tiles(const mpi_call* c, const mpi_geometry* g, const unsigned char* x,
                                  const unsigned char* y, uint64_t count, uint64_t tiles, size_t acc,
                                  unsigned char* dst);
+
+/* mpi_tree_scratch.c: the tree's geometry and the sizes of its buffers. */
+typedef struct mpi_range {
+    uint64_t lo, hi;
+} mpi_range;
+
+/* The call's geometry: the tile, the accumulator, a level-0 element and message item (dot: x's
+ * and y's), an item above (inner columns each). */
+typedef struct mpi_tree_geo {
+    mpi_geometry g;
+    uint64_t tile;
+    size_t acc, elem, iacc, item0;
+    int dot;
+} mpi_tree_geo;
+
+/* Validated before: the same status on every rank. */
+hipreduce_status mpi_tree_geometry(const mpi_call* call, mpi_tree_geo* geo);
+
+/* This rank's part of a level whose nodes it holds in me, of count nodes in all: its tiles
+ * [t_lo, t_hi), its head (the nodes before its first tile boundary, sent away) and its tail (the
+ * nodes of later ranks that its last tile needs, received). */
+typedef struct mpi_level_part {
+    uint64_t t_lo, t_hi, owned, held, head_items, need_end, tail_items;
+} mpi_level_part;
+
+mpi_level_part mpi_part_of(mpi_range me, uint64_t count, uint64_t tile);
+
+/* The scratch's buffers, in this order in its block: every rank's range and received count, the
+ * final round's words, the head sent, the tail received, two levels of nodes, a straddling tile's
+ * work and one row of the tail. */
+enum { B_RANGES, B_GOT, B_FINAL, B_HEAD, B_TAIL, B_CUR, B_NEXT, B_WORK, B_TAILROW, B_COUNT };
+
+/* The start of buffer `which` in the scratch's block. */
+void* mpi_tree_part(const mpi_tree_scratch* scratch, int which);
+/* After the exchange, where some rank's scratch comes late: this rank's, if it has none yet, with
+ * the exact sizes, then the status round (every rank). */
+hipreduce_status mpi_tree_late(const mpi_call* call, uint64_t rows, mpi_tree_scratch* scratch);
 
 /* Whether (op, in, out) is reduced by the tree (float accumulation) rather than exactly. */
 int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out);

@@ -14,6 +14,11 @@
  * MPI_Allreduce (bitwise OR: the others contribute zeros) gives every rank the result and the
  * ranks' status bits.
  *
+ * Every buffer the levels use is allocated before the first level's message (mpi_tree_early's
+ * bounds, before the argument exchange, or the exact sizes after it and a status round), so that
+ * a rank that cannot allocate them stops every rank before any message; a rank whose own work
+ * fails later still sends and receives every message, and its status bit rides on the final round.
+ *
  * Per rank and level: at most one send and the receives of the heads that end in its tiles, each
  * under T items (level 0: elements, twice for dot; above: accumulators of 4, 8 or 24 bytes), times
  * the rows of an axis call. Rounds: levels (log_T of the length: 3 for 2^36 f32) plus the final
@@ -48,12 +53,8 @@ int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out)
            (combine == HR_CB_ADD || combine == HR_CB_MUL || combine == HR_CB_NRM2);
 }
 
-typedef struct range {
-    uint64_t lo, hi;
-} range;
-
 /* The rank holding node i of a level (ranges in rank order; i inside one of them). */
-static int holder(const range* ranges, int ranks, uint64_t i)
+static int holder(const mpi_range* ranges, int ranks, uint64_t i)
 {
     int a = 0, b = ranks - 1; /* the largest rank whose lo <= i */
     while (a < b) {
@@ -68,11 +69,11 @@ static int holder(const range* ranges, int ranks, uint64_t i)
  * head (k = head_items, at head) goes to the owner of its tile; the heads that end in this
  * rank's last tile arrive, in rank order, message after message at tail, their sizes in got[]
  * (a count of messages in *messages). MPI errors: the status, with MPI's message. */
-static hipreduce_status exchange(const mpi_call* c, const range* ranges, uint64_t level_count, uint64_t tile,
+static hipreduce_status exchange(const mpi_call* c, const mpi_range* ranges, uint64_t level_count, uint64_t tile,
                                  int level, uint64_t rows, size_t item, const unsigned char* head,
                                  uint64_t head_items, unsigned char* tail, uint64_t* got, int* messages)
 {
-    const range me = ranges[c->rank];
+    const mpi_range me = ranges[c->rank];
     MPI_Datatype type; /* one item of every row: counts stay small */
     if (rows * item > INT_MAX) { /* the same on every rank: no message of this level has moved */
         mpi_set_message("an axis call's %llu rows of %zu-byte items exceed an MPI count", (unsigned long long)rows, item);
@@ -119,38 +120,35 @@ static void tail_row(const unsigned char* tail, const uint64_t* got, int message
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
+hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi_tree_scratch* s, void* result)
 {
-    uint64_t tile;
-    size_t acc;
-    hipreduce_status local = hipreduce_partials_geometry(c->op, c->in, c->out, &tile, &acc);
+    mpi_tree_geo t;
+    hipreduce_status local = mpi_tree_geometry(c, &t);
     if (local != HIPREDUCE_STATUS_SUCCESS) return local; /* validated before: the same on every rank */
-    const mpi_geometry g = {c->inner > 1 ? HR_STRIDED_BLOCK : tile, c->inner, c->inner > 1};
-    tile = g.tile;
+    if (late && (local = mpi_tree_late(c, rows, s)) != HIPREDUCE_STATUS_SUCCESS) return local;
+    const mpi_geometry g = t.g;
+    const uint64_t tile = t.tile;
+    const size_t acc = t.acc, elem = t.elem, iacc = t.iacc, item0 = t.item0;
+    const int dot = t.dot;
     const size_t out_bytes = (size_t)hr_dtype_bytes((int)c->out);
-    const size_t elem = (size_t)hr_dtype_bytes((int)c->in) * (size_t)g.inner; /* a level-0 item of x */
-    const size_t iacc = acc * (size_t)g.inner;                                 /* an item above */
-    const int dot = c->op == HIPREDUCE_OP_DOT;
-    const size_t item0 = dot ? 2 * elem : elem; /* a level-0 message item: x's (dot: and y's) */
     const uint64_t outputs = rows * g.inner;
-
-    range* ranges = (range*)malloc((size_t)c->ranks * sizeof *ranges);
-    uint64_t* got = (uint64_t*)malloc((size_t)c->ranks * sizeof *got);
-    const uint64_t result_words = 1 + (outputs * out_bytes + 7) / 8;
-    uint64_t* final = (uint64_t*)calloc((size_t)result_words, sizeof *final);
-    unsigned char *cur = NULL, *next = NULL, *head = NULL, *tail = NULL, *work = NULL;
+    mpi_range* ranges = (mpi_range*)mpi_tree_part(s, B_RANGES);
+    uint64_t* got = (uint64_t*)mpi_tree_part(s, B_GOT);
+    uint64_t* final = (uint64_t*)mpi_tree_part(s, B_FINAL);
+    const uint64_t result_words = s->bytes[B_FINAL] / sizeof *final;
+    unsigned char* head = (unsigned char*)mpi_tree_part(s, B_HEAD);
+    unsigned char* tail = (unsigned char*)mpi_tree_part(s, B_TAIL);
+    unsigned char* work = (unsigned char*)mpi_tree_part(s, B_WORK);
+    unsigned char* tb = (unsigned char*)mpi_tree_part(s, B_TAILROW);
+    unsigned char *cur = (unsigned char*)mpi_tree_part(s, B_CUR), *next = (unsigned char*)mpi_tree_part(s, B_NEXT);
     /* Level-1 tiles [a1, b1) / tile whose tile^2 elements this rank holds whole: their level-2
-     * nodes come from the handle at once (rows of tile^2), `middle` per row at shortcut. */
+     * nodes come from the handle at once (rows of tile^2), `middle` per row at shortcut (where it
+     * cannot be allocated, they come level by level as the others). */
     unsigned char* shortcut = NULL;
     uint64_t a1 = 0, b1 = 0, middle = 0;
     hipreduce_op op0;
     hipreduce_dtype out0;
     const int public0 = mpi_public_level0(c->op, c->in, c->out, &op0, &out0);
-    if (ranges == NULL || got == NULL || final == NULL) {
-        free(ranges), free(got), free(final);
-        mpi_set_message("allocation failed (rank-count-sized tables)");
-        return HIPREDUCE_STATUS_ALLOCATION_FAILED; /* before any message: every rank is the same size */
-    }
     for (int r = 0; r < c->ranks; ++r) {
         ranges[r].lo = r == 0 ? 0 : ranges[r - 1].hi;
         ranges[r].hi = ranges[r].lo + c->counts[r];
@@ -160,19 +158,15 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
     /* The strided order's result is its first level of one element: a one-element extent is
      * that element, transformed, so its holder's local call is the single-process call. */
     const int single = g.strided && c->total == 1;
+    /* Every level's messages move whatever this rank's work gave: a rank whose work failed keeps
+     * the exchange in step, and its status bit goes into the final round. */
     for (int level = 0; !single && (level_count > 1 || (level == 0 && !g.strided)); ++level) {
-        const range me = ranges[c->rank];
-        const uint64_t t_lo = hr_tiles(me.lo, tile), t_hi = hr_tiles(me.hi, tile);
-        const uint64_t owned = t_hi - t_lo, held = me.hi - me.lo;
-        const uint64_t head_items = me.lo < me.hi ? min_u64(t_lo * tile, me.hi) - me.lo : 0;
-        const uint64_t need_end = min_u64(t_hi * tile, level_count);
-        const uint64_t tail_items = owned > 0 ? need_end - me.hi : 0;
+        const mpi_range me = ranges[c->rank];
+        const mpi_level_part lp = mpi_part_of(me, level_count, tile);
+        const uint64_t t_lo = lp.t_lo, t_hi = lp.t_hi, owned = lp.owned, held = lp.held;
+        const uint64_t head_items = lp.head_items, need_end = lp.need_end, tail_items = lp.tail_items;
         const size_t item = level == 0 ? item0 : iacc;
         /* the head, row by row (level 0: staged from the handle's memory; dot: x's, then y's) */
-        head = (unsigned char*)calloc((size_t)(rows * head_items * item) + 1, 1);
-        tail = (unsigned char*)calloc((size_t)(rows * tail_items * item) + 1, 1);
-        next = (unsigned char*)calloc((size_t)(rows * owned * iacc) + 1, 1);
-        if (head == NULL || tail == NULL || next == NULL) local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
         for (uint64_t b = 0; b < rows && head_items > 0 && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
             unsigned char* h = head + b * head_items * item;
             if (level == 0) {
@@ -184,7 +178,6 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
             }
         }
         int messages = 0;
-        if (local == HIPREDUCE_STATUS_ALLOCATION_FAILED) break; /* cannot take part (see the header) */
         mpi_status = exchange(c, ranges, level_count, tile, level, rows, item, head, head_items, tail, got, &messages);
         if (mpi_status != HIPREDUCE_STATUS_SUCCESS) break;
         /* this rank's tiles: the local ones, then the last one if it straddles into the tail */
@@ -193,10 +186,6 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
         const uint64_t local_tiles_n = owned - straddles;
         const uint64_t local_count = local_tiles_n > 0 ? min_u64(local_end, (t_lo + local_tiles_n) * tile) - t_lo * tile : 0;
         const uint64_t skip = owned > 0 ? t_lo * tile - me.lo : 0; /* the head, gone */
-        if (straddles) {
-            work = (unsigned char*)malloc((size_t)(tile * item) + 1);
-            if (work == NULL) local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
-        }
         if (level == 0 && public0 && local_tiles_n > 0) {
             /* whole level-1 tiles of full level-0 tiles: [a1, b1) in level-1 nodes */
             const uint64_t full0 = local_count == local_tiles_n * tile ? local_tiles_n : local_tiles_n - 1;
@@ -234,11 +223,6 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
             if (local != HIPREDUCE_STATUS_SUCCESS || !straddles) continue;
             /* the straddling tile: its local part and the tail, on the host */
             const uint64_t first = (t_hi - 1) * tile, mine = me.hi - first, count = need_end - first;
-            unsigned char* tb = (unsigned char*)malloc((size_t)(tail_items * item) + 1);
-            if (tb == NULL) {
-                local = HIPREDUCE_STATUS_ALLOCATION_FAILED;
-                break;
-            }
             tail_row(tail, got, messages, rows, item, b, tb);
             if (level == 0) {
                 local = mpi_to_host(c->handle, c->x + (b * c->n + (first - me.lo)) * elem, mine * elem, work);
@@ -258,32 +242,24 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
                 memcpy(work, cur + (b * held + (first - me.lo)) * iacc, (size_t)(mine * iacc));
                 memcpy(work + mine * iacc, tb, (size_t)(tail_items * iacc));
             }
-            free(tb);
             if (local == HIPREDUCE_STATUS_SUCCESS)
                 local = mpi_host_tiles(c, &g, level, work, dot && level == 0 ? work + count * elem : NULL, count, 1,
                                    dst + (owned - 1) * iacc);
         }
-        free(work), free(head), free(tail), free(cur);
-        work = head = tail = NULL;
+        if (local != HIPREDUCE_STATUS_SUCCESS && !mpi_has_message())
+            mpi_set_message("this rank's tiles at level %d failed: %s (the handle's last message: %s)", level,
+                            hipreduce_status_string(local), hipreduce_last_error_message(c->handle));
+        unsigned char* const spent = cur; /* the level below's nodes: the next level's output */
         cur = next;
-        next = NULL;
+        next = spent;
         for (int r = 0; r < c->ranks; ++r) {
             ranges[r].lo = hr_tiles(ranges[r].lo, tile);
             ranges[r].hi = hr_tiles(ranges[r].hi, tile);
         }
         level_count = hr_tiles(level_count, tile);
-        if (local == HIPREDUCE_STATUS_ALLOCATION_FAILED) break;
-    }
-    if (mpi_status == HIPREDUCE_STATUS_SUCCESS && local == HIPREDUCE_STATUS_ALLOCATION_FAILED) {
-        /* a rank that cannot allocate its messages cannot keep the exchange in step */
-        mpi_set_message("allocation failed in the boundary exchange");
-        mpi_status = HIPREDUCE_STATUS_ALLOCATION_FAILED;
     }
     free(shortcut);
-    if (mpi_status != HIPREDUCE_STATUS_SUCCESS) {
-        free(cur), free(next), free(head), free(tail), free(work), free(ranges), free(got), free(final);
-        return mpi_status;
-    }
+    if (mpi_status != HIPREDUCE_STATUS_SUCCESS) return mpi_status;
     /* the top: held by the rank whose range at the top level is [0, 1) */
     unsigned char* values = (unsigned char*)(final + 1);
     final[0] = local == HIPREDUCE_STATUS_SUCCESS ? 0 : 1ull << (unsigned)local;
@@ -296,11 +272,12 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
             local = hipreduce_partials_finish(c->op, c->in, c->out, cur + r * acc, value);
             memcpy(values + r * out_bytes, value, out_bytes);
         }
-        if (local != HIPREDUCE_STATUS_SUCCESS) final[0] = 1ull << (unsigned)local;
+        if (local != HIPREDUCE_STATUS_SUCCESS) {
+            final[0] = 1ull << (unsigned)local;
+            mpi_set_message("this rank's top of the tree failed: %s (the handle's last message: %s)",
+                            hipreduce_status_string(local), hipreduce_last_error_message(c->handle));
+        }
     }
-    free(cur);
-    free(ranges);
-    free(got);
     hipreduce_status agreed = HIPREDUCE_STATUS_SUCCESS;
     for (uint64_t done = 0; done < result_words && agreed == HIPREDUCE_STATUS_SUCCESS; done += 1u << 24) {
         const uint64_t k = min_u64(result_words - done, 1u << 24);
@@ -309,6 +286,5 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, void* result)
     }
     if (agreed == HIPREDUCE_STATUS_SUCCESS) agreed = mpi_agreed_status(final[0], local);
     if (agreed == HIPREDUCE_STATUS_SUCCESS) memcpy(result, values, (size_t)(outputs * out_bytes));
-    free(final);
     return agreed;
 }
