@@ -42,16 +42,12 @@ template <class K, class I> struct bk_pass {
     uint64_t* places; /* [BK_DIGITS][blocks]: the counts, then (after bk_scan_kernel) the first places */
 };
 
-template <class K, class I> __device__ inline void bk_load(const bk_pass<K, I>& a, uint64_t i, K* key, I* row)
+/* Pair i's key (a raw key out of range: num_bins). */
+template <class K, class I> __device__ inline K bk_key(const bk_pass<K, I>& a, uint64_t i)
 {
-    if (a.raw) {
-        const int64_t k = a.raw64 ? ((const int64_t*)a.raw)[i] : (int64_t)((const int32_t*)a.raw)[i];
-        *key = k < 0 || (uint64_t)k >= a.num_bins ? (K)a.num_bins : (K)k;
-        *row = (I)i;
-    } else {
-        *key = a.kin[i];
-        *row = a.rin[i];
-    }
+    if (!a.raw) return a.kin[i];
+    const int64_t k = a.raw64 ? ((const int64_t*)a.raw)[i] : (int64_t)((const int32_t*)a.raw)[i];
+    return k < 0 || (uint64_t)k >= a.num_bins ? (K)a.num_bins : (K)k;
 }
 
 /* The end of the block's range that starts at `begin`. */
@@ -68,9 +64,7 @@ template <class K, class I> __global__ void bk_count_kernel(bk_pass<K, I> a)
     __syncthreads();
     const uint64_t begin = (uint64_t)blockIdx.x * a.per_block, end = bk_block_end(a, begin);
     for (uint64_t i = begin + t; i < end; i += BK_THREADS) {
-        K key;
-        I row;
-        bk_load(a, i, &key, &row);
+        const K key = bk_key(a, i);
         atomicAdd(&counts[(unsigned)(key >> a.shift) & (BK_DIGITS - 1)], 1u); /* integer counts: any order */
     }
     __syncthreads();
@@ -121,7 +115,8 @@ template <class K, class I> __global__ void bk_scatter_kernel(bk_pass<K, I> a)
         I row = 0;
         unsigned d = BK_DIGITS;
         if (valid) {
-            bk_load(a, i, &key, &row);
+            key = bk_key(a, i);
+            row = a.raw ? (I)i : a.rin[i];
             d = (unsigned)(key >> a.shift) & (BK_DIGITS - 1);
         }
         digits[t] = (uint16_t)d;

@@ -464,8 +464,8 @@ int main(int argc, char** argv)
         }
     }
     const enum test_profile profile = test_profile();
-    const int rounds = profile == TEST_EMU_SMOKE ? 1 : profile == TEST_EMU ? 3 : 12;
-    const uint64_t values = profile == TEST_FULL ? 200000 : 12000, results = profile == TEST_FULL ? 70000 : 5000;
+    const int rounds = profile == TEST_EMU_SMOKE ? 2 : profile == TEST_EMU ? 6 : 12;
+    const uint64_t values = profile == TEST_FULL ? 200000 : 60000, results = profile == TEST_EMU_SMOKE ? 5000 : 70000;
     for (int r = 0; r < rounds; ++r)
         for (int c = 0; c < CASES; ++c) one_case(&e, &cases[c], values, results);
     out_of_range(&e);
