@@ -11,6 +11,7 @@
 #   rows.csv, cols.csv, axis.csv   axis reductions: rows, columns, a middle axis (256 MiB of f32)
 #   segments.csv  CSR segments by length distribution (uniform, power-law, giants, fixed, empty)
 #   exact.csv     sum_exact and dot_exact: full, rows, segments, adversarial data
+#   tensor.csv    plans over strided views against torch (bench/tensor_bench.py, where torch imports)
 #   python.csv    the Python package's per-call cost (when hipreduce and torch import)
 #   cpu.csv       the cpu device on this machine's cores
 # Each GPU family runs in rounds (ROUNDS, default 3; REPS timed calls a row, default 20); a round is
@@ -36,7 +37,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log="$out/report.log"
 : >"$log"
-rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,python,cpu}.csv
+rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,python,cpu}.csv
 rc=0
 start=$SECONDS
 
@@ -127,6 +128,8 @@ for round in $(seq 1 "$ROUNDS"); do
             anchor cols torch_axis_anchors.py --shape cols --dims "$cols" --cases sum:f32
             anchor segments torch_axis_anchors.py --shape ragged --dims "$uniform" --lengths uniform --cases sum:f32
             anchor segments torch_axis_anchors.py --shape ragged --dims 2^20x2^22 --lengths powerlaw --cases sum:f32
+            PYTHONUNBUFFERED=1 python3 "$here/tensor_bench.py" "$build/libhipreduce.so" --csv "$out/tensor.csv" \
+                >>"$log" 2>&1 || echo "report.sh: tensor_bench.py failed" | tee -a "$log"
             if PYTHONPATH="$build/python" python3 -c "import hipreduce" 2>/dev/null; then
                 PYTHONPATH="$build/python" python3 "$here/python_overhead.py" --calls 5000 --rounds 5 --no-large \
                     --csv "$out/python.csv" >>"$log" 2>&1 || echo "report.sh: python_overhead.py failed" | tee -a "$log"

@@ -39,6 +39,9 @@ FAMILIES = [  # file, title, what a row is
     ("segments", "CSR segments by length distribution", "hipreduce_reduce_segments; GB/s counts the "
      "elements, not the offsets"),
     ("exact", "Exact sums", "sum_exact / dot_exact (rounded once); CUB's gpu_to_gpu is deterministic, not exact"),
+    ("tensor", "Strided tensors, any axes (plans)", "f32 views of the shapes below, reduced over the axes named, "
+     "against torch's sum of the same view (bench/tensor_bench.py); GB/s counts the view's bytes; the read is "
+     "the library's own full sum of as many contiguous bytes"),
     ("python", "Python package: per-call cost", "host time per call, us"),
     ("cpu", "The cpu device", "the host's cores; % of a plain read of the same buffer on as many threads"),
 ]
@@ -235,6 +238,15 @@ def python_table(path):
     return out
 
 
+def tensor_table(path):
+    rows = list(csv.DictReader(open(path, newline="")))
+    out = ["| case | hipreduce GB/s (low-high) | torch GB/s | x torch | % of the read |", "|---|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append(f"| {r['case']} | {r['hipreduce_GBs']} ({r['hipreduce_GBs_low']}-{r['hipreduce_GBs_high']}) | "
+                   f"{r['torch_GBs']} | {float(r['x_torch']):.2f} | {100 * float(r['frac_read']):.1f} |")
+    return out
+
+
 def read_rows(path):
     return list(csv.DictReader(open(path, newline="")))
 
@@ -262,6 +274,9 @@ def section(folder):
                                                    else "") + ".", ""]
         if fam == "python":
             lines += python_table(path)
+            continue
+        if fam == "tensor":
+            lines += tensor_table(path)
             continue
         body, summary = table(read_rows(path))
         lines += body

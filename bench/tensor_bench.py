@@ -26,12 +26,14 @@ class Desc(C.Structure):
                 ("order", C.c_int), ("rank", C.c_int), ("extents", C.c_uint64 * MAX_RANK),
                 ("x_strides", C.c_int64 * MAX_RANK), ("y_strides", C.c_int64 * MAX_RANK),
                 ("num_axes", C.c_int), ("axes", C.c_int * MAX_RANK), ("num_segments", C.c_uint64),
-                ("length", C.c_uint64), ("reserved", C.c_uint64 * 8)]
+                ("length", C.c_uint64), ("num_bins", C.c_uint64), ("row", C.c_uint64),
+                ("key_dtype", C.c_int), ("reserved", C.c_uint64 * 6)]
 
 
 class Operands(C.Structure):
     _fields_ = [("x", C.c_void_p), ("y", C.c_void_p), ("offsets", C.c_void_p), ("values", C.c_void_p),
-                ("indices", C.c_void_p), ("reserved", C.c_void_p * 3)]
+                ("indices", C.c_void_p), ("keys", C.c_void_p), ("counts", C.c_void_p),
+                ("reserved", C.c_void_p * 2)]
 
 
 def load(path):

@@ -275,7 +275,7 @@ static hipreduce_status exact_words_body(hipreduce_handle handle, int op, int in
     return hr_api_run(handle, &call);
 }
 
-hipreduce_status hipreduce_partials_exact(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
+hipreduce_status hr_internal_partials_exact(hipreduce_handle handle, hipreduce_op op, hipreduce_dtype in_dtype,
                                           const void* x, const void* y, uint64_t outer, uint64_t extent,
                                           uint64_t inner, int64_t* words)
 {

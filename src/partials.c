@@ -25,7 +25,7 @@ static hipreduce_status kernels(hipreduce_op op, hipreduce_dtype in, hipreduce_d
     return hr_cpu_kernels_from(hr_cpu_levels_best(), call, k);
 }
 
-hipreduce_status hipreduce_partials_geometry(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out,
+hipreduce_status hr_internal_partials_geometry(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out,
                                              uint64_t* tile, size_t* acc_bytes)
 {
     hr_call call;
@@ -37,7 +37,7 @@ hipreduce_status hipreduce_partials_geometry(hipreduce_op op, hipreduce_dtype in
     return s;
 }
 
-hipreduce_status hipreduce_partials_tiles(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, int level,
+hipreduce_status hr_internal_partials_tiles(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, int level,
                                           const void* x, const void* y, uint64_t count, uint64_t tiles,
                                           void* dst)
 {
@@ -49,7 +49,7 @@ hipreduce_status hipreduce_partials_tiles(hipreduce_op op, hipreduce_dtype in, h
     return s;
 }
 
-hipreduce_status hipreduce_partials_strided(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, int level,
+hipreduce_status hr_internal_partials_strided(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, int level,
                                             const void* x, uint64_t count, uint64_t inner, uint64_t blocks, void* dst)
 {
     hr_call call;
@@ -63,7 +63,7 @@ hipreduce_status hipreduce_partials_strided(hipreduce_op op, hipreduce_dtype in,
     return s;
 }
 
-hipreduce_status hipreduce_partials_finish(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out,
+hipreduce_status hr_internal_partials_finish(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out,
                                            const void* top, void* result)
 {
     hr_call call;
@@ -75,7 +75,7 @@ hipreduce_status hipreduce_partials_finish(hipreduce_op op, hipreduce_dtype in, 
     return s;
 }
 
-hipreduce_status hipreduce_partials_copy(hipreduce_handle handle, void* dst, const void* src, size_t bytes,
+hipreduce_status hr_internal_partials_copy(hipreduce_handle handle, void* dst, const void* src, size_t bytes,
                                          int to_device)
 {
     if (bad_handle(handle)) return HIPREDUCE_STATUS_INVALID_HANDLE;

@@ -217,9 +217,9 @@ static hipreduce_status run(const args* a, MPI_Comm user_comm)
     }
     if (s == HIPREDUCE_STATUS_SUCCESS && results > 0 && a->location == HIPREDUCE_RESULT_DEVICE) {
         /* after the last round: a failing copy fails this rank alone */
-        s = hipreduce_partials_copy(a->handle, a->result, values, (size_t)results * vbytes, 1);
+        s = hr_internal_partials_copy(a->handle, a->result, values, (size_t)results * vbytes, 1);
         if (s == HIPREDUCE_STATUS_SUCCESS && args_call)
-            s = hipreduce_partials_copy(a->handle, a->index, indices, (size_t)results * sizeof *indices, 1);
+            s = hr_internal_partials_copy(a->handle, a->index, indices, (size_t)results * sizeof *indices, 1);
         if (s != HIPREDUCE_STATUS_SUCCESS)
             mpi_set_message("copying the result to device memory: %s", hipreduce_last_error_message(a->handle));
     } else if (s == HIPREDUCE_STATUS_SUCCESS && results > 0) {
@@ -304,7 +304,7 @@ hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce
     /* the tree's local calls: rows of tiles (or of tile^2) and one short tile */
     uint64_t tile;
     size_t acc;
-    hipreduce_partials_geometry(op, in_dtype, out_dtype, &tile, &acc);
+    hr_internal_partials_geometry(op, in_dtype, out_dtype, &tile, &acc);
     const hipreduce_dtype out0 = acc == 4 ? HIPREDUCE_F32 : HIPREDUCE_F64;
     const hipreduce_op op0 = op == HIPREDUCE_OP_NRM2 ? HIPREDUCE_OP_SUM_SQUARES : op;
     if (inner > 1) tile = HR_STRIDED_BLOCK; /* the strided order's blocks */

@@ -40,7 +40,7 @@ hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t*
     const int words = hr_exact_words((int)call->op, (int)call->in);
     const size_t item = (size_t)words * sizeof(int64_t);
     memset(w, 0, (size_t)results * item);
-    hipreduce_status local = hipreduce_partials_exact(call->handle, call->op, call->in, call->x, call->y, call->outer,
+    hipreduce_status local = hr_internal_partials_exact(call->handle, call->op, call->in, call->x, call->y, call->outer,
                                                       call->n, call->inner, w);
     if (local != HIPREDUCE_STATUS_SUCCESS)
         mpi_set_message("this rank's local sums: %s", hipreduce_last_error_message(call->handle));

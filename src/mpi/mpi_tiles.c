@@ -41,7 +41,7 @@ hipreduce_status mpi_to_host(hipreduce_handle h, const void* src, uint64_t bytes
         memcpy(dst, src, (size_t)bytes);
         return HIPREDUCE_STATUS_SUCCESS;
     }
-    return hipreduce_partials_copy(h, dst, src, (size_t)bytes, 0);
+    return hr_internal_partials_copy(h, dst, src, (size_t)bytes, 0);
 }
 
 enum { STAGE_TILES = 64 }; /* tiles per staged chunk on a GPU handle */
@@ -52,8 +52,8 @@ hipreduce_status mpi_host_tiles(const mpi_call* c, const mpi_geometry* g, int le
                                 const unsigned char* y, uint64_t count, uint64_t tiles, unsigned char* dst)
 {
     if (tiles == 0) return HIPREDUCE_STATUS_SUCCESS;
-    if (g->strided) return hipreduce_partials_strided(c->op, c->in, c->out, level, x, count, g->inner, tiles, dst);
-    return hipreduce_partials_tiles(c->op, c->in, c->out, level, x, y, count, tiles, dst);
+    if (g->strided) return hr_internal_partials_strided(c->op, c->in, c->out, level, x, count, g->inner, tiles, dst);
+    return hr_internal_partials_tiles(c->op, c->in, c->out, level, x, y, count, tiles, dst);
 }
 
 /* Partials of `tiles` consecutive level-0 tiles at x (and y) of count items, into dst. */

@@ -269,7 +269,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
                                           HIPREDUCE_RESULT_HOST);
         for (uint64_t r = 0; r < outputs && !single && local == HIPREDUCE_STATUS_SUCCESS; ++r) {
             unsigned char value[16];
-            local = hipreduce_partials_finish(c->op, c->in, c->out, cur + r * acc, value);
+            local = hr_internal_partials_finish(c->op, c->in, c->out, cur + r * acc, value);
             memcpy(values + r * out_bytes, value, out_bytes);
         }
         if (local != HIPREDUCE_STATUS_SUCCESS) {
