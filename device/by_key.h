@@ -3,18 +3,18 @@
  * segments, which the segment kernels reduce with the simple call's bits.
  *
  * The sort is a least-significant-digit radix sort of (key, row index) pairs, 8 bits a pass, each
- * pass stable, so the rows of a bin keep their input order. A pass splits the pairs into one
- * contiguous range per block; the count kernel counts each block's digits, the scan turns the
- * counts (digit-major: [digit][block]) into each (digit, block)'s first place, and the scatter
- * kernel walks its block's range again in order, a tile of BK_THREADS pairs at a time, placing
- * each pair at its digit's next place: its rank among the tile's earlier pairs of the same digit
- * comes from groups of BK_GROUP threads (each thread compares its digit with its group's, then the
- * groups' counts are summed in group order). All of it integer work, so the order is exact and the
- * same for any grid, warp width or device; no atomic decides a place (the count kernel's shared
- * atomics only count).
- *
- * The first pass reads the caller's keys: a key outside [0, num_bins) becomes num_bins, a bin after
- * every real one, whose rows no later kernel reads (the GPU's rule: such rows are skipped). */
+ * pass stable, so the rows of a bin keep their input order. A pair whose key lies outside
+ * [0, num_bins) (stored as num_bins) goes into a bucket of its own after the 256 digits in every
+ * pass, so such pairs end up after every bin and cost no pass of their own; no later kernel reads
+ * them (the GPU's rule: such rows are skipped). A pass splits the pairs into one contiguous range
+ * per block; the count kernel counts each block's buckets, the scan turns the counts
+ * (bucket-major: [bucket][block]) into each (bucket, block)'s first place, and the scatter kernel
+ * walks its block's range again in order, a tile of BK_THREADS pairs at a time, placing each pair
+ * at its bucket's next place: its rank among the tile's earlier pairs of the same bucket comes
+ * from groups of BK_GROUP threads (each thread compares its bucket with its group's, then the
+ * groups' counts are summed in group order). All of it integer work, so the order is exact and
+ * the same for any grid, warp width or device; no atomic decides a place (the count kernel's
+ * shared atomics only count). */
 #ifndef HIPREDUCE_BY_KEY_H
 #define HIPREDUCE_BY_KEY_H
 
@@ -24,7 +24,13 @@
 
 namespace hr {
 
-enum { BK_THREADS = 256, BK_DIGITS = 256, BK_GROUP = 32, BK_GROUPS = BK_THREADS / BK_GROUP };
+enum {
+    BK_THREADS = 256,
+    BK_DIGITS = 256,              /* 8 bits a pass */
+    BK_BUCKETS = BK_DIGITS + 1,   /* the digits, then the keys out of range */
+    BK_GROUP = 32,
+    BK_GROUPS = BK_THREADS / BK_GROUP
+};
 
 /* One radix pass over n pairs: from the caller's keys (raw, the first pass: the row index is the
  * position) or from the previous pass's pairs (kin, rin), into kout, rout. K holds num_bins, I
@@ -39,7 +45,7 @@ template <class K, class I> struct bk_pass {
     I* rout;
     uint64_t n, per_block;
     unsigned shift, blocks;
-    uint64_t* places; /* [BK_DIGITS][blocks]: the counts, then (after bk_scan_kernel) the first places */
+    uint64_t* places; /* [BK_BUCKETS][blocks]: the counts, then (after bk_scan_kernel) the first places */
 };
 
 /* Pair i's key (a raw key out of range: num_bins). */
@@ -50,6 +56,12 @@ template <class K, class I> __device__ inline K bk_key(const bk_pass<K, I>& a, u
     return k < 0 || (uint64_t)k >= a.num_bins ? (K)a.num_bins : (K)k;
 }
 
+/* A key's bucket in this pass: its digit, or BK_DIGITS for a key out of range. */
+template <class K, class I> __device__ inline unsigned bk_bucket(const bk_pass<K, I>& a, K key)
+{
+    return (uint64_t)key >= a.num_bins ? (unsigned)BK_DIGITS : (unsigned)(key >> a.shift) & (BK_DIGITS - 1);
+}
+
 /* The end of the block's range that starts at `begin`. */
 template <class K, class I> __device__ inline uint64_t bk_block_end(const bk_pass<K, I>& a, uint64_t begin)
 {
@@ -58,17 +70,15 @@ template <class K, class I> __device__ inline uint64_t bk_block_end(const bk_pas
 
 template <class K, class I> __global__ void bk_count_kernel(bk_pass<K, I> a)
 {
-    HR_SHARED(counts, unsigned[BK_DIGITS]);
+    HR_SHARED(counts, unsigned[BK_BUCKETS]);
     const unsigned t = threadIdx.x;
-    counts[t] = 0;
+    for (unsigned u = t; u < BK_BUCKETS; u += BK_THREADS) counts[u] = 0;
     __syncthreads();
     const uint64_t begin = (uint64_t)blockIdx.x * a.per_block, end = bk_block_end(a, begin);
-    for (uint64_t i = begin + t; i < end; i += BK_THREADS) {
-        const K key = bk_key(a, i);
-        atomicAdd(&counts[(unsigned)(key >> a.shift) & (BK_DIGITS - 1)], 1u); /* integer counts: any order */
-    }
+    for (uint64_t i = begin + t; i < end; i += BK_THREADS)
+        atomicAdd(&counts[bk_bucket(a, bk_key(a, i))], 1u); /* integer counts: any order */
     __syncthreads();
-    a.places[(uint64_t)t * a.blocks + blockIdx.x] = counts[t];
+    for (unsigned u = t; u < BK_BUCKETS; u += BK_THREADS) a.places[(uint64_t)u * a.blocks + blockIdx.x] = counts[u];
 }
 
 /* One block: the exclusive running sum of `count` values in place (each thread a contiguous run). */
@@ -101,44 +111,45 @@ __global__ void bk_scan_kernel(uint64_t* v, uint64_t count)
 
 template <class K, class I> __global__ void bk_scatter_kernel(bk_pass<K, I> a)
 {
-    HR_SHARED(next, uint64_t[BK_DIGITS]);             /* each digit's next place */
-    HR_SHARED(digits, uint16_t[BK_THREADS]);          /* the tile's digits (BK_DIGITS: no pair) */
-    HR_SHARED(group, unsigned[BK_GROUPS][BK_DIGITS]); /* a group's pairs of a digit, then those before it */
-    HR_SHARED(total, unsigned[BK_DIGITS]);            /* the tile's pairs of a digit */
+    HR_SHARED(next, uint64_t[BK_BUCKETS]);             /* each bucket's next place */
+    HR_SHARED(buckets, uint16_t[BK_THREADS]);          /* the tile's buckets (BK_BUCKETS: no pair) */
+    HR_SHARED(group, unsigned[BK_GROUPS][BK_BUCKETS]); /* a group's pairs of a bucket, then those before it */
+    HR_SHARED(total, unsigned[BK_BUCKETS]);            /* the tile's pairs of a bucket */
     const unsigned t = threadIdx.x, g = t / BK_GROUP, lane = t % BK_GROUP;
-    next[t] = a.places[(uint64_t)t * a.blocks + blockIdx.x];
+    for (unsigned u = t; u < BK_BUCKETS; u += BK_THREADS) next[u] = a.places[(uint64_t)u * a.blocks + blockIdx.x];
     const uint64_t begin = (uint64_t)blockIdx.x * a.per_block, end = bk_block_end(a, begin);
     for (uint64_t tile = begin; tile < end; tile += BK_THREADS) {
         const uint64_t i = tile + t;
         const bool valid = i < end;
         K key = 0;
         I row = 0;
-        unsigned d = BK_DIGITS;
+        unsigned d = BK_BUCKETS;
         if (valid) {
             key = bk_key(a, i);
             row = a.raw ? (I)i : a.rin[i];
-            d = (unsigned)(key >> a.shift) & (BK_DIGITS - 1);
+            d = bk_bucket(a, key);
         }
-        digits[t] = (uint16_t)d;
-        for (unsigned w = 0; w < BK_GROUPS; ++w) group[w][t] = 0;
+        buckets[t] = (uint16_t)d;
+        for (unsigned u = t; u < BK_BUCKETS; u += BK_THREADS)
+            for (unsigned w = 0; w < BK_GROUPS; ++w) group[w][u] = 0;
         __syncthreads();
-        /* This pair's rank among its group's earlier pairs of its digit, and the group's count. */
+        /* This pair's rank among its group's earlier pairs of its bucket, and the group's count. */
         unsigned before = 0, same = 0;
         for (unsigned l = 0; l < BK_GROUP; ++l)
-            if (digits[g * BK_GROUP + l] == d) {
+            if (buckets[g * BK_GROUP + l] == d) {
                 ++same;
                 before += l < lane;
             }
         if (valid && before == 0) group[g][d] = same;
         __syncthreads();
-        { /* digit t: the groups' counts -> the tile's pairs of digit t in the groups before each */
+        for (unsigned u = t; u < BK_BUCKETS; u += BK_THREADS) { /* the groups' counts -> those before each group */
             unsigned run = 0;
             for (unsigned w = 0; w < BK_GROUPS; ++w) {
-                const unsigned c = group[w][t];
-                group[w][t] = run;
+                const unsigned c = group[w][u];
+                group[w][u] = run;
                 run += c;
             }
-            total[t] = run;
+            total[u] = run;
         }
         __syncthreads();
         if (valid) {
@@ -147,7 +158,7 @@ template <class K, class I> __global__ void bk_scatter_kernel(bk_pass<K, I> a)
             a.rout[at] = row;
         }
         __syncthreads();
-        next[t] += total[t];
+        for (unsigned u = t; u < BK_BUCKETS; u += BK_THREADS) next[u] += total[u];
     }
 }
 

@@ -7,7 +7,7 @@
  *
  * The region (each array 16-byte aligned): [the sorted values][offsets: num_bins * row + 1]
  * [start: num_bins + 1][counts: num_bins][keys][row indices][the previous pass's keys and row
- * indices (more than one pass)][the passes' places: BK_DIGITS x blocks]. Keys and row indices
+ * indices (more than one pass)][the passes' places: BK_BUCKETS x blocks]. Keys and row indices
  * are 32-bit where num_bins and length allow (else 64-bit). */
 #include "gpu_by_key.h"
 
@@ -19,7 +19,7 @@ namespace {
 
 struct bk_layout {
     bool narrow;       /* 32-bit keys and row indices */
-    unsigned passes;   /* radix passes of 8 bits: enough for the value num_bins (keys out of range) */
+    unsigned passes;   /* radix passes of 8 bits: enough for num_bins - 1, and one at least */
     unsigned blocks;   /* each pass's blocks */
     uint64_t per_block;
     uint64_t values, offsets, start, counts, keys[2], rows[2], places, total; /* byte positions */
@@ -40,7 +40,8 @@ bool layout_of(const hr_call* call, const device_info& dev, bk_layout* l)
 {
     *l = bk_layout{};
     l->narrow = call->num_bins <= UINT32_MAX && call->length <= (uint64_t)UINT32_MAX + 1;
-    for (uint64_t v = call->num_bins; v; v >>= 8) ++l->passes;
+    for (uint64_t v = call->num_bins ? call->num_bins - 1 : 0; v; v >>= 8) ++l->passes;
+    if (l->passes == 0) l->passes = 1; /* one bin: the pass that sets the keys out of range apart */
     if (call->length == 0) l->passes = 0;
     const uint64_t tiles = (call->length + BK_THREADS - 1) / BK_THREADS;
     uint64_t blocks = tiles < resident_blocks(dev) ? tiles : resident_blocks(dev);
@@ -59,7 +60,7 @@ bool layout_of(const hr_call* call, const device_info& dev, bk_layout* l)
               take(&pos, call->num_bins, 8, &l->counts) && take(&pos, call->length, side, &l->keys[0]) &&
               take(&pos, call->length, side, &l->rows[0]);
     if (ok && l->passes > 1) ok = take(&pos, call->length, side, &l->keys[1]) && take(&pos, call->length, side, &l->rows[1]);
-    ok = ok && take(&pos, (uint64_t)BK_DIGITS * blocks, 8, &l->places);
+    ok = ok && take(&pos, (uint64_t)BK_BUCKETS * blocks, 8, &l->places);
     l->total = pos;
     return ok;
 }
@@ -91,7 +92,7 @@ template <class K, class I> hipError_t sort(const hr_call* call, const bk_layout
         a.blocks = l.blocks;
         a.places = (uint64_t*)(region + l.places);
         hipLaunchKernelGGL((bk_count_kernel<K, I>), dim3(l.blocks), dim3(BK_THREADS), 0, stream, a);
-        hipLaunchKernelGGL(bk_scan_kernel, dim3(1), dim3(BK_THREADS), 0, stream, a.places, (uint64_t)BK_DIGITS * l.blocks);
+        hipLaunchKernelGGL(bk_scan_kernel, dim3(1), dim3(BK_THREADS), 0, stream, a.places, (uint64_t)BK_BUCKETS * l.blocks);
         hipLaunchKernelGGL((bk_scatter_kernel<K, I>), dim3(l.blocks), dim3(BK_THREADS), 0, stream, a);
         const hipError_t err = hipGetLastError();
         if (err != hipSuccess) return err;

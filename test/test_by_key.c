@@ -273,16 +273,19 @@ static void one_case(const env* e, const op_case* c, uint64_t value_limit, uint6
  * the rows are skipped and not counted (the references leave them out too). */
 static void out_of_range(const env* e)
 {
-    static const hipreduce_dtype key_dtypes[2] = {HIPREDUCE_I32, HIPREDUCE_I64};
-    for (int k = 0; k < 2; ++k) {
+    /* Bins: more than one radix digit, one digit, one bin, and 256 (one digit, num_bins itself
+     * needing two: the keys out of range must still sort after every bin). */
+    static const uint64_t bins[6] = {300, 300, 200, 1, 256, 256};
+    for (int c = 0; c < 6; ++c) {
+        const int k = c & 1; /* i64 keys */
         problem p;
         memset(&p, 0, sizeof p);
         hipreduce_reduction_desc* d = &p.d;
         d->op = k ? HIPREDUCE_OP_ARGMAX : HIPREDUCE_OP_SUM;
         d->in_dtype = d->out_dtype = HIPREDUCE_F32;
         d->layout = HIPREDUCE_LAYOUT_BY_KEY;
-        d->key_dtype = key_dtypes[k];
-        d->num_bins = 300;
+        d->key_dtype = k ? HIPREDUCE_I64 : HIPREDUCE_I32;
+        d->num_bins = bins[c];
         d->row = 3;
         d->length = 3000;
         p.x = malloc(d->length * d->row * 4);
@@ -290,12 +293,16 @@ static void out_of_range(const env* e)
         p.keys = malloc(d->length * 8);
         random_keys(p.keys, d->length, d->num_bins, 0);
         /* Past the end, negative, and (i64) past 2^32 by a bin's value, which a 32-bit key would wrap to. */
-        const int64_t bad32[4] = {-1, 300, INT32_MAX, INT32_MIN}, bad64[4] = {300, -5, (INT64_C(1) << 32) + 7, INT64_MIN};
+        const int64_t nb = (int64_t)d->num_bins;
+        const int64_t bad32[4] = {-1, nb, INT32_MAX, INT32_MIN}, bad64[4] = {nb, -5, (INT64_C(1) << 32) + nb - 1, INT64_MIN};
         for (int i = 0; i < 40; ++i) p.keys[below(d->length)] = k ? bad64[i % 4] : bad32[i % 4];
         p.keys[d->length - 1] = k ? INT64_MAX : -1;
         set_keys(&p);
         if (e->gpu) {
-            run_and_compare(e, &p, HIPREDUCE_RESULT_HOST, "keys out of range (skipped)");
+            char what[96];
+            snprintf(what, sizeof what, "keys out of range (skipped), %" PRIu64 " bins, %s keys", d->num_bins,
+                     hipreduce_dtype_name(d->key_dtype));
+            run_and_compare(e, &p, HIPREDUCE_RESULT_HOST, what);
         } else {
             hipreduce_plan plan = NULL;
             CHECK(hipreduce_plan_create(e->run, d, &plan) == HIPREDUCE_STATUS_SUCCESS, "out-of-range plan");
