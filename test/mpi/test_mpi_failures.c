@@ -50,14 +50,15 @@ static int rank, ranks, failures, checks;
 
 /* ---- the injection ------------------------------------------------------------------------- */
 
-enum { MAX_RANGES = 32 };
-static uintptr_t range_lo[MAX_RANGES], range_hi[MAX_RANGES]; /* the libraries' loaded segments */
-static int nranges;
 static atomic_long armed_at; /* 0: off; k: the k-th counted allocation fails */
 static atomic_long counted;
 static atomic_int fired;
 
 #ifndef NO_INJECTION
+enum { MAX_RANGES = 32 };
+static uintptr_t range_lo[MAX_RANGES], range_hi[MAX_RANGES]; /* the libraries' loaded segments */
+static int nranges;
+
 extern void* __libc_malloc(size_t);
 extern void* __libc_calloc(size_t, size_t);
 
@@ -291,13 +292,13 @@ int main(int argc, char** argv)
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     const int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
 #ifdef NO_INJECTION
-    if (rank == 0) printf("allocation injection needs glibc's plain allocator (no sanitizer): skipped\n");
-    MPI_Finalize();
-    return 77;
+    const char* why = "allocation injection needs glibc's plain allocator (no sanitizer)";
 #else
     dl_iterate_phdr(add_ranges, NULL);
-    if (ranks > 256 || nranges == 0) {
-        if (rank == 0) printf("%s: skipped\n", ranks > 256 ? "more than 256 ranks" : "the libraries are linked statically");
+    const char* why = ranks > 256 ? "more than 256 ranks" : nranges == 0 ? "the libraries are linked statically" : NULL;
+#endif
+    if (why != NULL) {
+        if (rank == 0) printf("%s: skipped\n", why);
         MPI_Finalize();
         return 77;
     }
@@ -328,5 +329,4 @@ int main(int argc, char** argv)
         printf("mpi failures, %d ranks: %ld calls, %d checks, %d failures\n", ranks, calls, all_checks, all_failures);
     MPI_Finalize();
     return all_failures != 0;
-#endif
 }
