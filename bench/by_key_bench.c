@@ -8,6 +8,7 @@
  * the median and the fastest, and the input read (values and keys) per second. Two more runs
  * with host-bound results are compared bit for bit.
  *   hipreduce-by-key-bench [gpu|cpu] [--runs N] [--scale S]   (S: sizes divided by 2^S; cpu: 4 by default) */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
