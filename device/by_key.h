@@ -29,7 +29,8 @@ enum {
     BK_DIGITS = 256,              /* 8 bits a pass */
     BK_BUCKETS = BK_DIGITS + 1,   /* the digits, then the keys out of range */
     BK_GROUP = 32,
-    BK_GROUPS = BK_THREADS / BK_GROUP
+    BK_GROUPS = BK_THREADS / BK_GROUP,
+    BK_SCAN_THREADS = 1024
 };
 
 /* One radix pass over n pairs: from the caller's keys (raw, the first pass: the row index is the
@@ -81,27 +82,25 @@ template <class K, class I> __global__ void bk_count_kernel(bk_pass<K, I> a)
     for (unsigned u = t; u < BK_BUCKETS; u += BK_THREADS) a.places[(uint64_t)u * a.blocks + blockIdx.x] = counts[u];
 }
 
-/* One block: the exclusive running sum of `count` values in place (each thread a contiguous run). */
+/* One block of BK_SCAN_THREADS: the exclusive running sum of `count` values in place, each thread
+ * a contiguous run, the runs' sums scanned across the block (Hillis-Steele in shared memory). */
 __global__ void bk_scan_kernel(uint64_t* v, uint64_t count)
 {
-    HR_SHARED(sums, uint64_t[BK_THREADS]);
+    HR_SHARED(sums, uint64_t[BK_SCAN_THREADS]);
     const unsigned t = threadIdx.x;
-    const uint64_t per = (count + BK_THREADS - 1) / BK_THREADS;
+    const uint64_t per = (count + BK_SCAN_THREADS - 1) / BK_SCAN_THREADS;
     const uint64_t b = t * per < count ? t * per : count, e = count - b < per ? count : b + per;
     uint64_t s = 0;
     for (uint64_t i = b; i < e; ++i) s += v[i];
     sums[t] = s;
     __syncthreads();
-    if (t == 0) {
-        uint64_t run = 0;
-        for (unsigned k = 0; k < BK_THREADS; ++k) {
-            const uint64_t c = sums[k];
-            sums[k] = run;
-            run += c;
-        }
+    for (unsigned step = 1; step < BK_SCAN_THREADS; step <<= 1) {
+        const uint64_t add = t >= step ? sums[t - step] : 0;
+        __syncthreads();
+        sums[t] += add;
+        __syncthreads();
     }
-    __syncthreads();
-    uint64_t run = sums[t];
+    uint64_t run = sums[t] - s; /* the runs before this thread's */
     for (uint64_t i = b; i < e; ++i) {
         const uint64_t c = v[i];
         v[i] = run;

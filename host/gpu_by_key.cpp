@@ -92,7 +92,7 @@ template <class K, class I> hipError_t sort(const hr_call* call, const bk_layout
         a.blocks = l.blocks;
         a.places = (uint64_t*)(region + l.places);
         hipLaunchKernelGGL((bk_count_kernel<K, I>), dim3(l.blocks), dim3(BK_THREADS), 0, stream, a);
-        hipLaunchKernelGGL(bk_scan_kernel, dim3(1), dim3(BK_THREADS), 0, stream, a.places, (uint64_t)BK_BUCKETS * l.blocks);
+        hipLaunchKernelGGL(bk_scan_kernel, dim3(1), dim3(BK_SCAN_THREADS), 0, stream, a.places, (uint64_t)BK_BUCKETS * l.blocks);
         hipLaunchKernelGGL((bk_scatter_kernel<K, I>), dim3(l.blocks), dim3(BK_THREADS), 0, stream, a);
         const hipError_t err = hipGetLastError();
         if (err != hipSuccess) return err;
