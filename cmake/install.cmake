@@ -9,6 +9,7 @@ install(TARGETS hipreduce EXPORT hipreduceTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(FILES
   "${PROJECT_SOURCE_DIR}/include/hipreduce/hipreduce.h"
+  "${PROJECT_SOURCE_DIR}/include/hipreduce/hipreduce_study.h"
   "${PROJECT_BINARY_DIR}/include/hipreduce/hipreduce_version.h"
   "${PROJECT_BINARY_DIR}/include/hipreduce/hipreduce_export.h"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/hipreduce")

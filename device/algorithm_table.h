@@ -12,7 +12,7 @@
 #ifndef HIPREDUCE_ALGORITHM_TABLE_H
 #define HIPREDUCE_ALGORITHM_TABLE_H
 
-#include "hipreduce/hipreduce.h"
+#include "hipreduce/hipreduce_study.h"
 
 #define HR_ALGORITHM_ROWS(X)                                                     \
     X(HIPREDUCE_ALGORITHM_AUTO, auto, TREE)                                      \

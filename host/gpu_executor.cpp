@@ -1,6 +1,7 @@
 /* The GPU executor: the handle's device and stream, the run-time switch from (algorithm, op,
  * dtype, warp size) to a compiled driver, and the one path of a call: its sizes, its workspace
  * (host/gpu_workspace.cpp), the driver's launches and the host-bound results' copy back. */
+#include "hipreduce/hipreduce_study.h"
 #include "gpu_executor.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hipreduce/hipreduce.h"
+#include "hipreduce/hipreduce_study.h"
 #include "call.h"
 
 #ifdef __cplusplus

@@ -35,7 +35,7 @@
 #include "api_handle.h"
 #include "cpu_reduce.h"
 #include "gpu_executor.h"
-#include "hipreduce/hipreduce.h"
+#include "hipreduce/hipreduce_study.h"
 #include "types.h"
 
 hipreduce_status hr_fail(hipreduce_handle handle, hipreduce_status st, const char* format, ...)

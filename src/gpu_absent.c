@@ -1,6 +1,7 @@
 /* host/gpu_executor.h for a build without a GPU backend: there are no GPUs, so no hr_gpu is ever
  * created and api_calls.c never reaches the calls that take one. They are defined all the same, and
  * answer as a device that does not exist would. */
+#include "hipreduce/hipreduce_study.h"
 #include "gpu_executor.h"
 
 struct hr_gpu {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hipreduce/hipreduce.h"
+#include "hipreduce/hipreduce_study.h"
 #include "reference.h"
 
 #define SENTINEL 0xA5

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "gpu_memory.h"
-#include "hipreduce/hipreduce.h"
+#include "hipreduce/hipreduce_study.h"
 #include "reference.h"
 #include "test_run.h"
 

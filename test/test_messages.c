@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <hipreduce/hipreduce.h>
+#include <hipreduce/hipreduce_study.h>
 
 static int fails;
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hipreduce/hipreduce.h"
+#include "hipreduce/hipreduce_study.h"
 #include "plan.h"
 #include "types.h"
 

@@ -12,6 +12,7 @@
 #ifndef HIPREDUCE_STUDY_SEED_KERNELS_H
 #define HIPREDUCE_STUDY_SEED_KERNELS_H
 
+#include "hipreduce/hipreduce_study.h"
 #include "ops.h"
 #include "atomics.h"
 #include "loaders.h"

@@ -4,6 +4,7 @@
 #ifndef HIPREDUCE_STUDY_DISPATCH_H
 #define HIPREDUCE_STUDY_DISPATCH_H
 
+#include "hipreduce/hipreduce_study.h"
 #include "algorithm_table.h"
 #include "drivers.h"
 #include "rules.h"

@@ -5,6 +5,7 @@
 #ifndef HIPREDUCE_STUDY_PASS_DRIVERS_H
 #define HIPREDUCE_STUDY_PASS_DRIVERS_H
 
+#include "hipreduce/hipreduce_study.h"
 #include <array>
 
 #include "drivers.h"

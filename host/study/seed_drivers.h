@@ -12,6 +12,7 @@
 #ifndef HIPREDUCE_STUDY_SEED_DRIVERS_H
 #define HIPREDUCE_STUDY_SEED_DRIVERS_H
 
+#include "hipreduce/hipreduce_study.h"
 #include <utility>
 
 #include "drivers.h"

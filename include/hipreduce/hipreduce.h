@@ -145,7 +145,18 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_ARGMAX = 12,     /* value and first index of the maximum */
     HIPREDUCE_OP_DOT = 13,        /* sum of x*y over two inputs */
     HIPREDUCE_OP_SUM_EXACT = 14,  /* the exact sum, rounded once (floats; the rules above) */
-    HIPREDUCE_OP_DOT_EXACT = 15   /* the exact sum of the exact products x*y, rounded once (hipreduce_dot_op) */
+    HIPREDUCE_OP_DOT_EXACT = 15,  /* the exact sum of the exact products x*y, rounded once (hipreduce_dot_op) */
+    /* The statistics (their rules: the block "Statistics" below). */
+    HIPREDUCE_OP_MEAN = 16,          /* sum / n, one division in the sum's accumulator */
+    HIPREDUCE_OP_NANSUM = 17,        /* sum with each NaN taken as +0.0 */
+    HIPREDUCE_OP_NANMEAN = 18,       /* nansum / the count of non-NaN elements */
+    HIPREDUCE_OP_COUNT_NONZERO = 19, /* elements != 0 (NaN counts), into i64 */
+    HIPREDUCE_OP_ALL = 20,           /* 1 when every element is != 0, else 0, into u8 */
+    HIPREDUCE_OP_ANY = 21,           /* 1 when some element is != 0, else 0, into u8 */
+    HIPREDUCE_OP_VAR = 22,           /* variance with desc.correction (plans only) */
+    HIPREDUCE_OP_STD = 23,           /* sqrt of VAR (plans only) */
+    HIPREDUCE_OP_VAR_MEAN = 24,      /* VAR into values and MEAN into values2, one pass (plans only) */
+    HIPREDUCE_OP_STD_MEAN = 25       /* STD into values and MEAN into values2, one pass (plans only) */
 } hipreduce_op;
 
 /* Element types. */
@@ -180,94 +191,13 @@ typedef enum hipreduce_location {
 
 /* Algorithms. AUTO is the library's algorithm and the default: the only reproducible one
  * for floats, and the only one that runs the typed reductions and the axis and segment
- * calls. Every other value is a study algorithm (the marked section below). */
+ * calls. Every other value is a study algorithm (hipreduce/hipreduce_study.h). */
 typedef enum hipreduce_algorithm {
     /* Single launch: fixed tiles per dtype, each lane accumulates a fixed set of
      * elements, lanes combined by a fixed tree, tile partials combined by the
      * last block to finish. Same bits on every device and the CPU. */
-    HIPREDUCE_ALGORITHM_AUTO = 0,
-
-    /* ================================================================================
-     * Study algorithms (MULTIPASS .. TUTORIAL_V10)
-     *
-     * For learning and for hipreduce-bench, not for production use: the multipass and
-     * two-pass drivers, and every kernel of the classic reduction literature as its
-     * source describes it. Their float bits need not match AUTO's.
-     *  - What they run: hipreduce_reduce with one of the original seven operators
-     *    (sum .. xor) on one of the eight integer dtypes, f32 or f64, the result dtype
-     *    equal to the input dtype. Anything else (f16/bf16, wider results, the transform
-     *    ops, argmin/argmax, dot, the axis and segment calls) returns
-     *    HIPREDUCE_STATUS_NOT_SUPPORTED.
-     *  - GPU handles only: a CPU handle accepts every value and runs AUTO's order (AUTO's
-     *    bits, and what AUTO supports).
-     *  - A library built with -DHIPREDUCE_STUDY_ALGORITHMS=OFF returns NOT_SUPPORTED for
-     *    the study kernels (PMPP_SIMPLE and later); MULTIPASS and TWO_PASS stay.
-     * ================================================================================ */
-    /* Front/back double buffer: each pass reduces curr elements to
-     * ceil(curr / factor) partials in the workspace, then swaps, until one. */
-    HIPREDUCE_ALGORITHM_MULTIPASS = 1,
-    /* Two launches: a grid-stride first pass to at most one block's worth of
-     * partials, then one block finishes. */
-    HIPREDUCE_ALGORITHM_TWO_PASS = 2,
-    /* The study kernels: every kernel of the classic reduction literature. Each takes the
-     * block size of hipreduce_set_block_size and, unless said otherwise, runs through the
-     * front/back double buffer: a pass turns curr elements into one partial per
-     * block. Integers, min/max and NaN/signed-zero results are exact; float sums
-     * and products are rounded in each algorithm's own order, not AUTO's, so their
-     * bits may differ from AUTO's. Where two sources describe the same kernel, both values run one
-     * implementation (marked "= ..."). Sources: PMPP = Hwu, Kirk, El Hajj,
-     * "Programming Massively Parallel Processors", 4th ed., ch. 10; Harris =
-     * M. Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA); tutorial = the
-     * HIP documentation's reduction tutorial (rocm-examples Tutorials/reduction). */
-    /* PMPP simple: owner computes, stride doubling, in place in global memory on a workspace copy
-     * (HARRIS_REDUCE0's tree, but in global memory). */
-    HIPREDUCE_ALGORITHM_PMPP_SIMPLE = 3,
-    /* PMPP convergent: stride halving, in place in global memory on a workspace copy (HARRIS_REDUCE2's
-     * tree, but in global memory). */
-    HIPREDUCE_ALGORITHM_PMPP_CONVERGENT = 4,
-    /* PMPP shared memory: first add from global, halving tree in shared memory (= HARRIS_REDUCE3). */
-    HIPREDUCE_ALGORITHM_PMPP_SHARED_MEMORY = 5,
-    /* PMPP segmented multiblock: one launch, block results combined by atomics. Integer sum, min,
-     * max, and, or, xor; float sum with the order of arrival, so its bits vary from run to run;
-     * prod and float min/max: HIPREDUCE_STATUS_NOT_SUPPORTED. */
-    HIPREDUCE_ALGORITHM_PMPP_SEGMENTED_ATOMIC = 6,
-    /* PMPP thread coarsening: each thread first adds 2 * COARSE_FACTOR (4) block-strided elements. */
-    HIPREDUCE_ALGORITHM_PMPP_COARSENED = 7,
-    /* Harris reduce0: interleaved addressing, divergent % branch (= TUTORIAL_V1). */
-    HIPREDUCE_ALGORITHM_HARRIS_REDUCE0 = 8,
-    /* Harris reduce1: interleaved addressing, strided index, bank conflicts (= TUTORIAL_V2). */
-    HIPREDUCE_ALGORITHM_HARRIS_REDUCE1 = 9,
-    /* Harris reduce2: sequential addressing (= TUTORIAL_V3). */
-    HIPREDUCE_ALGORITHM_HARRIS_REDUCE2 = 10,
-    /* Harris reduce3: first add during global load (= PMPP_SHARED_MEMORY = TUTORIAL_V4). */
-    HIPREDUCE_ALGORITHM_HARRIS_REDUCE3 = 11,
-    /* Harris reduce4: last warp unrolled, volatile + __syncwarp (= TUTORIAL_V5). */
-    HIPREDUCE_ALGORITHM_HARRIS_REDUCE4 = 12,
-    /* Harris reduce5: completely unrolled, block size a template parameter (= TUTORIAL_V6). */
-    HIPREDUCE_ALGORITHM_HARRIS_REDUCE5 = 13,
-    /* Harris reduce6: reduce5's kernel in a grid-stride loop, 8 pairs per thread per pass. */
-    HIPREDUCE_ALGORITHM_HARRIS_REDUCE6 = 14,
-    /* Tutorial v1: naive shared-memory reduction (= HARRIS_REDUCE0). */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V1 = 15,
-    /* Tutorial v2: reduced thread divergence (= HARRIS_REDUCE1). */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V2 = 16,
-    /* Tutorial v3: bank conflicts resolved, sequential addressing (= HARRIS_REDUCE2). */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V3 = 17,
-    /* Tutorial v4: the upper half of the block adds during the load (= HARRIS_REDUCE3). */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V4 = 18,
-    /* Tutorial v5: warp size a template parameter, superfluous syncs omitted (= HARRIS_REDUCE4). */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V5 = 19,
-    /* Tutorial v6: every loop unrolled, __launch_bounds__ (= HARRIS_REDUCE5). */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V6 = 20,
-    /* Tutorial v7: __shfl_down for the last warp. */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V7 = 21,
-    /* Tutorial v8: warp reductions first, warp partials through shared memory. */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V8 = 22,
-    /* Tutorial v9: v8 with ItemsPerThread (64 bytes) read by 16-byte vector loads. */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V9 = 23,
-    /* Tutorial v10: two-pass, v8 grid-stride over one block per multiprocessor, then one block. */
-    HIPREDUCE_ALGORITHM_TUTORIAL_V10 = 24
-    /* ======================== end of the study algorithms ======================== */
+    HIPREDUCE_ALGORITHM_AUTO = 0
+    /* The study algorithms (values 1 .. 24) are in hipreduce/hipreduce_study.h, an opt-in header. */
 } hipreduce_algorithm;
 
 typedef struct hipreduce_handle_s* hipreduce_handle;
@@ -338,12 +268,6 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_set_algorithm(hipreduce_handle handl
 HIPREDUCE_EXPORT hipreduce_status hipreduce_get_algorithm(hipreduce_handle handle,
                                                           hipreduce_algorithm* algorithm);
 
-/* Threads per block of the study algorithms (HIPREDUCE_ALGORITHM_PMPP_SIMPLE and
- * later) for later calls: a power of two from 32 to 1024, or 0 for each
- * algorithm's default (256); anything else is HIPREDUCE_STATUS_INVALID_BLOCK_SIZE.
- * AUTO, MULTIPASS, TWO_PASS and the CPU device have fixed geometry and ignore it.
- * It changes the workspace size of the study algorithms. */
-HIPREDUCE_EXPORT hipreduce_status hipreduce_set_block_size(hipreduce_handle handle, unsigned threads);
 
 /* Host threads a CPU handle's later calls may use, the calling thread included:
  * 0 (the default) = the cores this process may run on (its CPU affinity), 1 = the
