@@ -105,6 +105,28 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_argreduce_axis(hipreduce_handle 
                                                                uint64_t inner, void* values, int64_t* indices,
                                                                hipreduce_location location);
 
+/* Many fields in one collective (a model's global sums of nfields fields a time step): field f of
+ * this rank is fields[f][0 .. n_local), nfields pointers in host memory to data in the handle's
+ * memory (a contiguous block, a strided set of columns or separate arrays alike); nfields, op and
+ * the dtypes equal on every rank, n_local any value on each (0 included). results[f] (nfields
+ * values of out_dtype, at `location`) gets the bits that hipreduce_mpi_reduce gives field f alone,
+ * so those of hipreduce_reduce on the concatenation of the ranks' slices of field f. Every op and
+ * triple of hipreduce_reduce (argmin/argmax and dot are OP_DTYPE_MISMATCH). The rounds are those of
+ * one field: the exactly associative ops (integer sums, min, max, ...) combine all fields' values
+ * in one MPI_Allreduce, exact sums all fields' accumulator words in one (a round per 1024 fields,
+ * resp. 4096, the chunks that bound their buffers); the float tree sends every field's boundary
+ * nodes in the same messages (at most one per rank and level) and ends in one MPI_Allreduce, its
+ * local work per field as the single call's. A NULL fields (nfields > 0) or a NULL
+ * fields[f] (n_local > 0) is INVALID_POINTER on that rank (MPI_MISMATCH on the others), as every
+ * failure above. A [nfields][n_local] block with rows n_local apart is also
+ * hipreduce_mpi_reduce_axis(outer = nfields, extent = n_local, inner = 1), with the same bits. The
+ * workspace of hipreduce_mpi_workspace_size(op, in_dtype, 1, n_local, 1, out_dtype) serves it. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_fields(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                              hipreduce_dtype in_dtype, uint64_t nfields,
+                                                              const void* const* fields, uint64_t n_local,
+                                                              hipreduce_dtype out_dtype, void* results,
+                                                              hipreduce_location location);
+
 /* Workspace: the handle's workspace (hipreduce_set_workspace) serves the local calls these make;
  * this many bytes are enough for the call with these local arguments (not collective; the same
  * validation as the core size queries). Host scratch of a few tiles is the component's own. */

@@ -14,7 +14,7 @@
 #include "partials.h"
 #include "rules.h"
 
-typedef enum call_kind { KIND_REDUCE = 1, KIND_ARGREDUCE, KIND_DOT, KIND_AXIS, KIND_ARGAXIS } call_kind;
+typedef enum call_kind { KIND_REDUCE = 1, KIND_ARGREDUCE, KIND_DOT, KIND_AXIS, KIND_ARGAXIS, KIND_FIELDS } call_kind;
 
 /* What a rank passes to one call. */
 typedef struct args {
@@ -27,6 +27,7 @@ typedef struct args {
     void* result;                  /* results or values */
     int64_t* index;
     hipreduce_location location;
+    const void* const* fields; /* KIND_FIELDS: outer pointers of extent elements each */
 } args;
 
 /* The core's validation of these arguments (handle .. triple, overflow) through its size query. */
@@ -37,6 +38,7 @@ static hipreduce_status core_check(const args* a, size_t* bytes)
     case KIND_ARGREDUCE: return hipreduce_argreduce_workspace_size(a->handle, a->op, a->in, a->extent, bytes);
     case KIND_DOT: return hipreduce_dot_op_workspace_size(a->handle, a->op, a->in, a->extent, a->out, bytes);
     case KIND_AXIS:
+    case KIND_FIELDS: /* the same validation as rows [outer][extent] */
         return hipreduce_reduce_axis_workspace_size(a->handle, a->op, a->in, a->outer, a->extent, a->inner, a->out, bytes);
     default:
         return hipreduce_argreduce_axis_workspace_size(a->handle, a->op, a->in, a->outer, a->extent, a->inner, bytes);
@@ -61,6 +63,12 @@ static hipreduce_status local_check(const args* a)
     const int args_call = a->kind == KIND_ARGREDUCE || a->kind == KIND_ARGAXIS;
     const uint64_t elements = a->outer * a->extent * a->inner; /* no overflow: checked above */
     if (a->result == NULL || (args_call && a->index == NULL)) return HIPREDUCE_STATUS_INVALID_POINTER;
+    if (a->kind == KIND_FIELDS) {
+        if (a->outer > 0 && a->fields == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+        for (uint64_t f = 0; f < a->outer && a->extent > 0; ++f)
+            if (a->fields[f] == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
+        return HIPREDUCE_STATUS_SUCCESS;
+    }
     if (elements > 0 && (a->x == NULL || (a->kind == KIND_DOT && a->y == NULL))) return HIPREDUCE_STATUS_INVALID_POINTER;
     return HIPREDUCE_STATUS_SUCCESS;
 }
@@ -134,6 +142,14 @@ static hipreduce_status local_call(const args* a, uint64_t extent, void* values,
     case KIND_AXIS:
         return hipreduce_reduce_axis(a->handle, a->op, a->in, a->x, a->outer, extent, a->inner, a->out, values,
                                      HIPREDUCE_RESULT_HOST);
+    case KIND_FIELDS: {
+        const size_t vbytes = (size_t)hr_dtype_bytes((int)a->out);
+        hipreduce_status s = HIPREDUCE_STATUS_SUCCESS;
+        for (uint64_t f = 0; f < a->outer && s == HIPREDUCE_STATUS_SUCCESS; ++f)
+            s = hipreduce_reduce(a->handle, a->op, a->in, a->fields[f], extent, a->out, (unsigned char*)values + f * vbytes,
+                                 HIPREDUCE_RESULT_HOST);
+        return s;
+    }
     default:
         return hipreduce_argreduce_axis(a->handle, a->op, a->in, a->x, a->outer, extent, a->inner, values, indices,
                                         HIPREDUCE_RESULT_HOST);
@@ -175,7 +191,8 @@ static hipreduce_status run(const args* a, MPI_Comm user_comm)
     const size_t vbytes = (size_t)hr_dtype_bytes((int)a->out);
     mpi_call call = {.handle = a->handle, .comm = comm, .rank = rank, .ranks = ranks, .op = a->op, .in = a->in,
                      .out = a->out, .x = (const unsigned char*)a->x, .y = (const unsigned char*)a->y, .n = a->extent,
-                     .outer = a->outer, .inner = a->inner};
+                     .outer = a->outer, .inner = a->inner,
+                     .fields = a->kind == KIND_FIELDS ? a->fields : NULL};
     unsigned char* values = NULL;
     int64_t *indices = NULL, *words = NULL;
     mpi_tree_scratch scratch = {0};
@@ -279,6 +296,16 @@ hipreduce_status hipreduce_mpi_argreduce_axis(hipreduce_handle handle, MPI_Comm 
                                               hipreduce_location location)
 {
     const args a = {KIND_ARGAXIS, handle, op, dtype, dtype, input, NULL, outer, extent, inner, values, indices, location};
+    return run(&a, comm);
+}
+
+hipreduce_status hipreduce_mpi_reduce_fields(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                            hipreduce_dtype in_dtype, uint64_t nfields, const void* const* fields,
+                                            uint64_t n_local, hipreduce_dtype out_dtype, void* results,
+                                            hipreduce_location location)
+{
+    const args a = {KIND_FIELDS, handle, op, in_dtype, out_dtype, NULL, NULL, nfields, n_local, 1, results, NULL,
+                    location, fields};
     return run(&a, comm);
 }
 

@@ -40,8 +40,13 @@ hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t*
     const int words = hr_exact_words((int)call->op, (int)call->in);
     const size_t item = (size_t)words * sizeof(int64_t);
     memset(w, 0, (size_t)results * item);
-    hipreduce_status local = hr_internal_partials_exact(call->handle, call->op, call->in, call->x, call->y, call->outer,
-                                                      call->n, call->inner, w);
+    hipreduce_status local = HIPREDUCE_STATUS_SUCCESS;
+    if (call->fields == NULL)
+        local = hr_internal_partials_exact(call->handle, call->op, call->in, call->x, call->y, call->outer, call->n,
+                                           call->inner, w);
+    for (uint64_t f = 0; call->fields != NULL && f < results && local == HIPREDUCE_STATUS_SUCCESS; ++f)
+        local = hr_internal_partials_exact(call->handle, call->op, call->in, call->fields[f], NULL, 1, call->n, 1,
+                                           w + f * (uint64_t)words); /* the fields call: one result a field */
     if (local != HIPREDUCE_STATUS_SUCCESS)
         mpi_set_message("this rank's local sums: %s", hipreduce_last_error_message(call->handle));
     MPI_Datatype type;

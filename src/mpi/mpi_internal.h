@@ -18,11 +18,18 @@ typedef struct mpi_call {
     hipreduce_op op;
     hipreduce_dtype in, out;
     const unsigned char *x, *y; /* y: dot's */
+    const void* const* fields;  /* the fields call's rows, a pointer each; NULL: row b at x + b n */
     uint64_t n;                 /* this rank's elements per row (its extent for an axis call) */
     uint64_t outer, inner;      /* an axis call's; 1, 1 for a full call */
     const uint64_t* counts;     /* every rank's n, in rank order */
     uint64_t offset, total;     /* this rank's first element in the concatenation, and the length */
 } mpi_call;
+
+/* Row b of the call's input (elem: the bytes of a row's item, the input dtype's times inner). */
+static inline const unsigned char* mpi_row(const mpi_call* c, uint64_t b, size_t elem)
+{
+    return c->fields ? (const unsigned char*)c->fields[b] : c->x + b * c->n * elem;
+}
 
 /* Words a rank puts into the argument exchange (mpi_calls.c). */
 enum { MPI_RECORD_WORDS = 4 };

@@ -26,7 +26,8 @@
  *
  * Scale: the only term that grows with the rank count P is the counts' allgather (32 P bytes
  * received); a tile spanning many small ranks brings its owner fewer than T items from fewer than
- * T senders, whatever P. An axis call sends all its rows (and columns) in the same messages.
+ * T senders, whatever P. An axis call sends all its rows (and columns) in the same messages, and
+ * so does the fields call, whose rows lie at their own pointers (mpi_row).
  *
  * A rank's own tiles are reduced on its device: by the handle's public calls (rows of T elements
  * with the accumulator's dtype as the result: its partials exactly) where such a call exists, and
@@ -170,7 +171,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
         for (uint64_t b = 0; b < rows && head_items > 0 && local == HIPREDUCE_STATUS_SUCCESS; ++b) {
             unsigned char* h = head + b * head_items * item;
             if (level == 0) {
-                local = mpi_to_host(c->handle, c->x + b * c->n * elem, head_items * elem, h);
+                local = mpi_to_host(c->handle, mpi_row(c, b, elem), head_items * elem, h);
                 if (local == HIPREDUCE_STATUS_SUCCESS && dot)
                     local = mpi_to_host(c->handle, c->y + b * c->n * elem, head_items * elem, h + head_items * elem);
             } else {
@@ -198,7 +199,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
             unsigned char* dst = next + b * owned * iacc;
             if (level == 0 && middle > 0) {
                 /* level-1 nodes before a1 and from b1 on; tile^2 rows give the middle's level-2 nodes */
-                const unsigned char* xb = c->x + (b * c->n + skip) * elem;
+                const unsigned char* xb = mpi_row(c, b, elem) + skip * elem;
                 const uint64_t before = a1 - t_lo, from = b1 - t_lo;
                 local = mpi_local_tiles(c, &g, xb, NULL, before * tile, before, acc, dst);
                 if (local == HIPREDUCE_STATUS_SUCCESS)
@@ -208,7 +209,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
                     local = mpi_local_tiles(c, &g, xb + from * tile * elem, NULL, local_count - from * tile,
                                         local_tiles_n - from, acc, dst + from * iacc);
             } else if (level == 0) {
-                const unsigned char* xb = c->x + (b * c->n + skip) * elem;
+                const unsigned char* xb = mpi_row(c, b, elem) + skip * elem;
                 const unsigned char* yb = dot ? c->y + (b * c->n + skip) * elem : NULL;
                 local = mpi_local_tiles(c, &g, xb, yb, local_count, local_tiles_n, acc, dst);
             } else if (level == 1 && middle > 0) {
@@ -225,7 +226,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
             const uint64_t first = (t_hi - 1) * tile, mine = me.hi - first, count = need_end - first;
             tail_row(tail, got, messages, rows, item, b, tb);
             if (level == 0) {
-                local = mpi_to_host(c->handle, c->x + (b * c->n + (first - me.lo)) * elem, mine * elem, work);
+                local = mpi_to_host(c->handle, mpi_row(c, b, elem) + (first - me.lo) * elem, mine * elem, work);
                 if (local == HIPREDUCE_STATUS_SUCCESS && dot)
                     local = mpi_to_host(c->handle, c->y + (b * c->n + (first - me.lo)) * elem, mine * elem,
                                     work + count * elem);

@@ -121,7 +121,7 @@ static int disarm(void)
 
 /* ---- the calls ------------------------------------------------------------------------------ */
 
-typedef enum { CALL_REDUCE, CALL_ARGREDUCE, CALL_DOT, CALL_AXIS } call_type;
+typedef enum { CALL_REDUCE, CALL_ARGREDUCE, CALL_DOT, CALL_AXIS, CALL_FIELDS } call_type;
 
 typedef struct call_case {
     const char* name;
@@ -159,6 +159,13 @@ static hipreduce_status call(const call_case* c, hipreduce_handle h, const unsig
     case CALL_ARGREDUCE:
         return hipreduce_mpi_argreduce(h, MPI_COMM_WORLD, c->op, c->in, x, n, values, indices, HIPREDUCE_RESULT_HOST);
     case CALL_DOT: return hipreduce_mpi_dot_op(h, MPI_COMM_WORLD, c->op, c->in, x, y, n, c->out, values, HIPREDUCE_RESULT_HOST);
+    case CALL_FIELDS: { /* outer fields at rows of x, backwards: pointers, not a block */
+        const void* fields[8];
+        const size_t es = hipreduce_dtype_size(c->in);
+        for (uint64_t f = 0; f < c->outer && f < 8; ++f) fields[f] = x + (c->outer - 1 - f) * n * es;
+        return hipreduce_mpi_reduce_fields(h, MPI_COMM_WORLD, c->op, c->in, c->outer, fields, n, c->out, values,
+                                           HIPREDUCE_RESULT_HOST);
+    }
     default:
         return hipreduce_mpi_reduce_axis(h, MPI_COMM_WORLD, c->op, c->in, x, c->outer, n, c->inner, c->out, values,
                                          HIPREDUCE_RESULT_HOST);
@@ -169,8 +176,9 @@ static hipreduce_status call(const call_case* c, hipreduce_handle h, const unsig
 static void sweep(const call_case* c, int victim, long* calls)
 {
     const size_t es = hipreduce_dtype_size(c->in), os = hipreduce_dtype_size(c->out);
-    const uint64_t n = extent_of(c, rank), rows = c->outer * c->inner, results = c->type == CALL_AXIS ? rows : 1;
-    const uint64_t elements = c->type == CALL_AXIS ? rows * n : n;
+    const uint64_t n = extent_of(c, rank), rows = c->outer * c->inner;
+    const uint64_t results = c->type == CALL_AXIS || c->type == CALL_FIELDS ? rows : 1;
+    const uint64_t elements = results * n;
     unsigned char* x = (unsigned char*)malloc((size_t)(elements * es) + 1);
     unsigned char* y = (unsigned char*)malloc((size_t)(elements * es) + 1);
     fill(c, x, elements, (uint64_t)rank);
@@ -314,6 +322,9 @@ int main(int argc, char** argv)
         {"sum axis f32 (columns)", CALL_AXIS, HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F32, 2, 300, {300, 13, 0, 250}},
         {"sum_exact f32", CALL_REDUCE, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F32, 1, 1, {5000, 0, 7, 100}},
         {"sum_exact axis f64", CALL_AXIS, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, HIPREDUCE_F64, 4, 3, {50, 0, 9, 1}},
+        {"fields sum f64", CALL_FIELDS, HIPREDUCE_OP_SUM, HIPREDUCE_F64, HIPREDUCE_F64, 5, 1, {2048 * 2 + 9, 3, 0, 2000}},
+        {"fields max f32", CALL_FIELDS, HIPREDUCE_OP_MAX, HIPREDUCE_F32, HIPREDUCE_F32, 3, 1, {5000, 0, 70, 1}},
+        {"fields sum_exact f32", CALL_FIELDS, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F64, 4, 1, {300, 9, 0, 40}},
     };
     const int count = (int)(sizeof cases / sizeof cases[0]);
     long calls = 0;

@@ -1,0 +1,367 @@
+/* The fields call (label mpi): hipreduce_mpi_reduce_fields against each field's own
+ * hipreduce_mpi_reduce and against hipreduce_reduce on the field's concatenation (a cpu-device
+ * handle: the single process), bit for bit, for random field counts, lengths and splits over the
+ * ranks (empty ranks included), fields at separate arrays or at the strided columns of one block,
+ * results in host or device memory; a contiguous block against hipreduce_mpi_reduce_axis. The
+ * rounds are counted (this executable's MPI_Allreduce, MPI_Allgather, MPI_Isend and MPI_Recv pass
+ * through to PMPI): the fields call makes exactly the MPI calls of one field's call. Then the
+ * statuses: a rank's bad argument, ranks that disagree on nfields, a rank's own work failing after
+ * the ranks agreed: its status there, MPI_MISMATCH elsewhere, nothing written, every rank returns.
+ *
+ *   test_mpi_fields [cpu|gpu|mixed] [quick]
+ * gpu: every rank's fields in device memory; mixed: the odd ranks'. Without a GPU both exit 77. */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hipreduce/hipreduce_mpi.h"
+#include "local_gpu.h"
+
+static int rank, ranks, quick, on_gpu, failures, checks;
+static hipreduce_handle cpu, mine;
+
+#define FAIL(...)                                                                 \
+    do {                                                                          \
+        if (failures < 20) {                                                      \
+            fprintf(stderr, "[rank %d of %d] ", rank, ranks);                     \
+            fprintf(stderr, __VA_ARGS__);                                         \
+            fprintf(stderr, "\n");                                                \
+        }                                                                         \
+        ++failures;                                                               \
+    } while (0)
+
+/* ---- the MPI calls the library makes, counted ---- */
+static long n_allreduce, n_allgather, n_isend, n_recv;
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    ++n_allreduce;
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    ++n_allgather;
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request)
+{
+    ++n_isend;
+    return PMPI_Isend(buf, count, type, dest, tag, comm, request);
+}
+int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status)
+{
+    ++n_recv;
+    return PMPI_Recv(buf, count, type, source, tag, comm, status);
+}
+static void counts_now(long* c) { c[0] = n_allreduce, c[1] = n_allgather, c[2] = n_isend, c[3] = n_recv; }
+
+/* ---- data ---- */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint64_t tile_of(hipreduce_dtype d) { return 256u * 4u * (16u / (unsigned)hipreduce_dtype_size(d)); }
+
+/* Element i of field f: floats over a spread of exponents (sums depend on the order), a few -0.0,
+ * +0.0 and small ties; integers from all their bits. */
+static void element(hipreduce_dtype d, uint64_t seed, uint64_t f, uint64_t i, unsigned char* out)
+{
+    const uint64_t h = mix(seed * 0x100000001b3ull ^ f << 40 ^ i);
+    const int small = (int)((h >> 8) % 5) - 2;
+    double v = ((double)(h >> 11) / 9007199254740992.0 - 0.5) * (double)(1ull << (h >> 5) % 40) / 1048576.0;
+    if (h % 13 == 0) v = small == 0 && (h >> 12 & 1) ? -0.0 : (double)small; /* ties, -0.0 and +0.0 */
+    switch (d) {
+    case HIPREDUCE_F32: { const float x = (float)v; memcpy(out, &x, 4); return; }
+    case HIPREDUCE_F64: memcpy(out, &v, 8); return;
+    case HIPREDUCE_F16: { const float x = (float)v / 64.0f; const uint16_t b = hipreduce_f32_to_f16(x); memcpy(out, &b, 2); return; }
+    case HIPREDUCE_BF16: { const uint16_t b = hipreduce_f32_to_bf16((float)v); memcpy(out, &b, 2); return; }
+    default: memcpy(out, &h, hipreduce_dtype_size(d)); /* little-endian low bytes */
+    }
+}
+
+/* Every rank's length, the same on every rank: seed % 3 == 0 even, 1 all on one rank, 2 random
+ * cuts (empty ranks among them). */
+static void split(uint64_t n, uint64_t seed, uint64_t* counts)
+{
+    uint64_t left = n;
+    const int holder = (int)(seed / 3 % (uint64_t)ranks);
+    for (int r = 0; r < ranks; ++r) {
+        const uint64_t h = mix(seed ^ (uint64_t)r * 7919u);
+        uint64_t c = seed % 3 == 0 ? n / (uint64_t)ranks : seed % 3 == 1 ? (r == holder ? n : 0) : h % (left + 1);
+        if (r == ranks - 1) c = left;
+        counts[r] = c;
+        left -= c;
+    }
+}
+
+typedef struct triple {
+    hipreduce_op op;
+    hipreduce_dtype in, out;
+} triple;
+
+static const triple cases[] = {
+    {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F32},        {HIPREDUCE_OP_SUM, HIPREDUCE_F64, HIPREDUCE_F64},
+    {HIPREDUCE_OP_SUM, HIPREDUCE_F16, HIPREDUCE_F32},        {HIPREDUCE_OP_PROD, HIPREDUCE_F64, HIPREDUCE_F64},
+    {HIPREDUCE_OP_SUM_ABS, HIPREDUCE_BF16, HIPREDUCE_BF16},  {HIPREDUCE_OP_SUM_SQUARES, HIPREDUCE_F32, HIPREDUCE_F64},
+    {HIPREDUCE_OP_NRM2, HIPREDUCE_F64, HIPREDUCE_F64},       {HIPREDUCE_OP_NRM2, HIPREDUCE_F32, HIPREDUCE_F32},
+    {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, HIPREDUCE_F64},  {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F32},
+    {HIPREDUCE_OP_SUM, HIPREDUCE_I32, HIPREDUCE_I64},        {HIPREDUCE_OP_MIN, HIPREDUCE_F32, HIPREDUCE_F32},
+    {HIPREDUCE_OP_MAX, HIPREDUCE_F64, HIPREDUCE_F64},        {HIPREDUCE_OP_MAX_ABS, HIPREDUCE_I16, HIPREDUCE_U16},
+    {HIPREDUCE_OP_XOR, HIPREDUCE_U8, HIPREDUCE_U8},
+};
+enum { NCASES = sizeof cases / sizeof cases[0] };
+
+/* This rank's slices where its handle reads: a block of ld elements a field (fields at its
+ * columns), in host memory or a device copy. */
+static unsigned char* place(const unsigned char* host, size_t bytes)
+{
+    if (!on_gpu) return (unsigned char*)host;
+    unsigned char* d = (unsigned char*)gm_alloc(bytes);
+    if (d == NULL || gm_to_device(d, host, bytes) != 0) FAIL("device copy of %zu bytes failed", bytes);
+    return d;
+}
+
+/* One case: nfields fields of n elements in all, split over the ranks. layout 0: a contiguous
+ * block (also checked against the axis call); 1: columns ld > n_local apart; 2: separate arrays. */
+static void fields_case(const triple* t, uint64_t nfields, uint64_t n, int layout, uint64_t seed)
+{
+    const size_t es = hipreduce_dtype_size(t->in), os = hipreduce_dtype_size(t->out);
+    uint64_t counts[256], offset = 0;
+    split(n, seed, counts);
+    for (int r = 0; r < rank; ++r) offset += counts[r];
+    const uint64_t nl = counts[rank], ld = layout == 1 ? nl + 1 + seed % 5 : nl;
+    unsigned char* full = (unsigned char*)malloc((size_t)(n * es) + 1);
+    unsigned char* block = (unsigned char*)malloc((size_t)(nfields * ld * es) + 1);
+    for (uint64_t f = 0; f < nfields; ++f)
+        for (uint64_t i = 0; i < nl; ++i) element(t->in, seed, f, offset + i, block + (f * ld + i) * es);
+    unsigned char** separate = (unsigned char**)calloc((size_t)nfields + 1, sizeof *separate);
+    const void** ptrs = (const void**)calloc((size_t)nfields + 1, sizeof *ptrs);
+    unsigned char* dblock = layout == 2 ? NULL : place(block, (size_t)(nfields * ld * es) + 1);
+    for (uint64_t f = 0; f < nfields; ++f) {
+        if (layout == 2) { /* an allocation of its own a field */
+            unsigned char* host = (unsigned char*)malloc((size_t)(nl * es) + 1);
+            memcpy(host, block + f * ld * es, (size_t)(nl * es));
+            separate[f] = place(host, (size_t)(nl * es) + 1);
+            if (separate[f] != host) free(host);
+            ptrs[f] = separate[f];
+        } else {
+            ptrs[f] = dblock + f * ld * es;
+        }
+    }
+    unsigned char* got = (unsigned char*)calloc((size_t)nfields + 1, os);
+    unsigned char* alone = (unsigned char*)calloc((size_t)nfields + 1, os);
+    unsigned char* want = (unsigned char*)calloc((size_t)nfields + 1, os);
+    const int device_results = on_gpu && seed % 3 == 0;
+    unsigned char* dres = device_results ? (unsigned char*)gm_alloc((size_t)(nfields * os) + 1) : got;
+    long before[4], after[4], one_before[4], one_after[4];
+    counts_now(before);
+    hipreduce_status s = hipreduce_mpi_reduce_fields(mine, MPI_COMM_WORLD, t->op, t->in, nfields, ptrs, nl, t->out, dres,
+                                                     device_results ? HIPREDUCE_RESULT_DEVICE : HIPREDUCE_RESULT_HOST);
+    counts_now(after);
+    if (device_results && gm_to_host(got, dres, (size_t)(nfields * os)) != 0) FAIL("device result copy failed");
+    ++checks;
+    if (s != HIPREDUCE_STATUS_SUCCESS)
+        FAIL("fields %s %s->%s x%llu n=%llu layout %d: status %d: %s", hipreduce_op_name(t->op), hipreduce_dtype_name(t->in),
+             hipreduce_dtype_name(t->out), (unsigned long long)nfields, (unsigned long long)n, layout, s,
+             hipreduce_mpi_last_error_message());
+    for (uint64_t f = 0; f < nfields; ++f) {
+        for (uint64_t i = 0; i < n; ++i) element(t->in, seed, f, i, full + i * es);
+        if (hipreduce_reduce(cpu, t->op, t->in, full, n, t->out, want + f * os, HIPREDUCE_RESULT_HOST) != HIPREDUCE_STATUS_SUCCESS)
+            FAIL("the single-process reference failed");
+        if (f == 0) counts_now(one_before);
+        const hipreduce_status s1 = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, t->op, t->in, ptrs[f], nl, t->out,
+                                                         alone + f * os, HIPREDUCE_RESULT_HOST);
+        if (f == 0) counts_now(one_after);
+        if (s1 != HIPREDUCE_STATUS_SUCCESS) FAIL("field %llu alone: status %d", (unsigned long long)f, s1);
+    }
+    ++checks;
+    if (s == HIPREDUCE_STATUS_SUCCESS && (memcmp(got, alone, (size_t)(nfields * os)) != 0 || memcmp(got, want, (size_t)(nfields * os)) != 0))
+        FAIL("fields %s %s->%s x%llu n=%llu layout %d seed %llu: bits differ from the fields alone or the single process",
+             hipreduce_op_name(t->op), hipreduce_dtype_name(t->in), hipreduce_dtype_name(t->out),
+             (unsigned long long)nfields, (unsigned long long)n, layout, (unsigned long long)seed);
+    /* one field's MPI calls, whatever nfields (up to the 1024 values of an associative round) */
+    ++checks;
+    for (int k = 0; k < 4 && nfields > 0 && nfields <= 1024; ++k)
+        if (after[k] - before[k] != one_after[k] - one_before[k]) {
+            FAIL("fields %s x%llu: %ld MPI calls of kind %d, one field alone %ld", hipreduce_op_name(t->op),
+                 (unsigned long long)nfields, after[k] - before[k], k, one_after[k] - one_before[k]);
+            break;
+        }
+    if (layout == 0) { /* the block: the axis call's rows */
+        memset(got, 0xa5, (size_t)(nfields * os));
+        s = hipreduce_mpi_reduce_axis(mine, MPI_COMM_WORLD, t->op, t->in, dblock, nfields, nl, 1, t->out, got,
+                                      HIPREDUCE_RESULT_HOST);
+        ++checks;
+        if (s != HIPREDUCE_STATUS_SUCCESS || memcmp(got, want, (size_t)(nfields * os)) != 0)
+            FAIL("block x%llu as the axis call: status %d or other bits", (unsigned long long)nfields, s);
+    }
+    if (device_results) gm_free(dres);
+    for (uint64_t f = 0; layout == 2 && f < nfields; ++f) {
+        if (on_gpu) gm_free(separate[f]);
+        else free(separate[f]);
+    }
+    if (on_gpu && dblock) gm_free(dblock);
+    free(full), free(block), free(separate), free(ptrs), free(got), free(alone), free(want);
+}
+
+/* A bad argument on the last rank, or ranks that disagree: its status there, MPI_MISMATCH on the
+ * others, nothing written anywhere, a message everywhere. */
+static void misuse_checks(void)
+{
+    double x[3][40];
+    for (int f = 0; f < 3; ++f)
+        for (int i = 0; i < 40; ++i) x[f][i] = f * 100.0 + i * 0.25 + rank;
+    unsigned char* dx = place((const unsigned char*)x, sizeof x);
+    const void* ptrs[3] = {dx, dx + sizeof x[0], dx + 2 * sizeof x[0]};
+    const void* holes[3] = {ptrs[0], NULL, ptrs[2]};
+    const hipreduce_status M = HIPREDUCE_STATUS_MPI_MISMATCH;
+    const struct {
+        const char* what;
+        hipreduce_op op;
+        uint64_t nfields;
+        const void* const* fields;
+        int null_results;
+        hipreduce_status own;
+    } bad[] = {
+        {"NULL fields", HIPREDUCE_OP_SUM, 3, NULL, 0, HIPREDUCE_STATUS_INVALID_POINTER},
+        {"a NULL field", HIPREDUCE_OP_SUM, 3, holes, 0, HIPREDUCE_STATUS_INVALID_POINTER},
+        {"NULL results", HIPREDUCE_OP_SUM, 3, ptrs, 1, HIPREDUCE_STATUS_INVALID_POINTER},
+        {"argmax", HIPREDUCE_OP_ARGMAX, 3, ptrs, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
+        {"dot", HIPREDUCE_OP_DOT, 3, ptrs, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
+        {"xor of f64", HIPREDUCE_OP_XOR, 3, ptrs, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
+        {"another nfields", HIPREDUCE_OP_SUM, 2, ptrs, 0, M},
+        {"another op", HIPREDUCE_OP_MAX, 3, ptrs, 0, M},
+    };
+    for (size_t c = 0; c < sizeof bad / sizeof bad[0]; ++c) {
+        if (ranks == 1 && bad[c].own == M) continue; /* one rank cannot disagree with itself */
+        const int me = rank == ranks - 1;
+        double r[3] = {42, 42, 42};
+        const hipreduce_status s = hipreduce_mpi_reduce_fields(
+            mine, MPI_COMM_WORLD, me ? bad[c].op : HIPREDUCE_OP_SUM, HIPREDUCE_F64, me ? bad[c].nfields : 3,
+            me ? bad[c].fields : ptrs, 40, HIPREDUCE_F64, me && bad[c].null_results ? NULL : r, HIPREDUCE_RESULT_HOST);
+        const hipreduce_status expect = me ? bad[c].own : M;
+        ++checks;
+        if (s != expect || r[0] != 42 || r[1] != 42 || r[2] != 42 || hipreduce_mpi_last_error_message()[0] == '\0')
+            FAIL("fields misuse (%s on rank %d): status %d, expected %d, a result written or no message (%s)", bad[c].what,
+                 ranks - 1, s, expect, hipreduce_mpi_last_error_message());
+    }
+    /* nfields 0 writes nothing; n_local 0 everywhere gives identities, NULL fields[f] allowed */
+    double r[3] = {42, 42, 42};
+    hipreduce_status s = hipreduce_mpi_reduce_fields(mine, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F64, 0, NULL, 40,
+                                                     HIPREDUCE_F64, r, HIPREDUCE_RESULT_HOST);
+    ++checks;
+    if (s != HIPREDUCE_STATUS_SUCCESS || r[0] != 42) FAIL("nfields 0: status %d or a result written", s);
+    const void* none[3] = {NULL, NULL, NULL};
+    s = hipreduce_mpi_reduce_fields(mine, MPI_COMM_WORLD, HIPREDUCE_OP_MAX, HIPREDUCE_F64, 3, none, 0, HIPREDUCE_F64, r,
+                                    HIPREDUCE_RESULT_HOST);
+    ++checks;
+    if (s != HIPREDUCE_STATUS_SUCCESS || r[0] != -1.0 / 0.0 || r[2] != -1.0 / 0.0) FAIL("n_local 0: status %d or not -inf", s);
+    if (on_gpu) gm_free(dx);
+}
+
+/* A rank's own work failing after the ranks agreed (a caller workspace of 8 bytes on the last
+ * rank, which holds every element): WORKSPACE_TOO_SMALL there with a message, MPI_MISMATCH on the
+ * others, in the associative mechanism and the tree (whose local calls take workspace where a rank
+ * holds a whole level-1 tile of tiles: f64, 2048^2 elements). */
+static void local_failure_checks(void)
+{
+    static const struct {
+        hipreduce_op op;
+        uint64_t n;
+    } ops[] = {{HIPREDUCE_OP_MAX, 300000}, {HIPREDUCE_OP_SUM, 2048u * 2048u + 5}};
+    for (int o = 0; o < (quick ? 1 : 2); ++o) {
+        const int last = rank == ranks - 1;
+        const uint64_t n = last ? ops[o].n : 0, nfields = 2;
+        double* x = last ? (double*)malloc((size_t)(nfields * n) * sizeof *x) : NULL;
+        for (uint64_t i = 0; i < nfields * n; ++i) x[i] = (double)(i % 1000) * 0.25;
+        const void* ptrs[2] = {x, x ? x + n : NULL};
+        size_t bytes = 0;
+        if (hipreduce_mpi_workspace_size(cpu, ops[o].op, HIPREDUCE_F64, 1, ops[o].n, 1, HIPREDUCE_F64, &bytes) !=
+                HIPREDUCE_STATUS_SUCCESS || bytes <= 8)
+            FAIL("%s: workspace query gave %zu bytes (nothing to shorten)", hipreduce_op_name(ops[o].op), bytes);
+        void* ws = malloc(bytes + 1);
+        /* the size the query gives serves the fields call */
+        double r[2] = {42, 42};
+        hipreduce_set_workspace(cpu, ws, bytes);
+        hipreduce_status s = hipreduce_mpi_reduce_fields(cpu, MPI_COMM_WORLD, ops[o].op, HIPREDUCE_F64, nfields, ptrs, n,
+                                                         HIPREDUCE_F64, r, HIPREDUCE_RESULT_HOST);
+        ++checks;
+        if (s != HIPREDUCE_STATUS_SUCCESS) FAIL("fields %s with the queried workspace: status %d", hipreduce_op_name(ops[o].op), s);
+        r[0] = r[1] = 42;
+        hipreduce_set_workspace(cpu, ws, last ? 8 : bytes);
+        s = hipreduce_mpi_reduce_fields(cpu, MPI_COMM_WORLD, ops[o].op, HIPREDUCE_F64, nfields, ptrs, n, HIPREDUCE_F64, r,
+                                        HIPREDUCE_RESULT_HOST);
+        hipreduce_set_workspace(cpu, NULL, 0);
+        const hipreduce_status expect = last ? HIPREDUCE_STATUS_WORKSPACE_TOO_SMALL : HIPREDUCE_STATUS_MPI_MISMATCH;
+        ++checks;
+        if (s != expect || r[0] != 42 || r[1] != 42 || hipreduce_mpi_last_error_message()[0] == '\0')
+            FAIL("fields %s, a short workspace on rank %d: status %d (expected %d), message \"%s\"",
+                 hipreduce_op_name(ops[o].op), ranks - 1, s, expect, hipreduce_mpi_last_error_message());
+        free(ws);
+        free(x);
+    }
+}
+
+int main(int argc, char** argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    const char* mode = argc > 1 ? argv[1] : "cpu";
+    quick = argc > 2 && strcmp(argv[2], "quick") == 0;
+    on_gpu = strcmp(mode, "gpu") == 0 || (strcmp(mode, "mixed") == 0 && rank % 2 == 1);
+    if (ranks > 256) MPI_Abort(MPI_COMM_WORLD, 2);
+    if (strcmp(mode, "cpu") != 0) {
+        int have = gm_count() > 0, all = 0;
+        MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!all) {
+            if (rank == 0) printf("no GPU: skipped\n");
+            MPI_Finalize();
+            return 77;
+        }
+    }
+    const int ordinal = strcmp(mode, "cpu") != 0 ? local_gpu(MPI_COMM_WORLD) : 0; /* collective */
+    if (hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS || (on_gpu && ordinal < 0) ||
+        hipreduce_create(&mine, on_gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, on_gpu ? ordinal : 0) !=
+            HIPREDUCE_STATUS_SUCCESS) {
+        fprintf(stderr, "[rank %d] hipreduce_create failed: %s\n", rank, hipreduce_create_error_message());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* the first call on a communicator makes its cache (one round more): before the counting */
+    double nothing = 0;
+    hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F64, NULL, 0, HIPREDUCE_F64, &nothing,
+                         HIPREDUCE_RESULT_HOST);
+    for (int c = 0; c < NCASES; ++c) {
+        const uint64_t tile = tile_of(cases[c].in);
+        const uint64_t sizes[] = {0, 1, 7, tile - 1, tile + 1, 3 * tile + 17};
+        for (int it = 0; it < (quick ? 3 : 9); ++it) {
+            const uint64_t seed = (uint64_t)c * 1000u + (uint64_t)it, h = mix(seed);
+            const uint64_t n = it < 6 ? sizes[(it + c) % 6] : h % (3 * tile + 40);
+            fields_case(&cases[c], 1 + (h >> 20) % 9, n, it % 3, seed);
+        }
+    }
+    if (!quick) {
+        /* more fields than a round of the associative and exact chunks; a deep tree */
+        fields_case(&cases[10], 1100, 30, 2, 4242); /* i32 sum */
+        fields_case(&cases[9], 4100, 5, 0, 4243);   /* f32 sum_exact */
+        fields_case(&cases[0], 1100, 20, 1, 4244);  /* f32 sum */
+        fields_case(&cases[1], 3, 2048u * 2048u + 2 * 2048u + 3, 1, 4245);
+    }
+    misuse_checks();
+    local_failure_checks();
+    int all_failures = 0, all_checks = 0;
+    PMPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    PMPI_Allreduce(&checks, &all_checks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("mpi fields %s%s, %d ranks: %d checks, %d failures\n", mode, quick ? " quick" : "", ranks, all_checks, all_failures);
+    hipreduce_destroy(mine);
+    hipreduce_destroy(cpu);
+    MPI_Finalize();
+    return all_failures != 0;
+}
