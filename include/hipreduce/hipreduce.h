@@ -145,18 +145,7 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_ARGMAX = 12,     /* value and first index of the maximum */
     HIPREDUCE_OP_DOT = 13,        /* sum of x*y over two inputs */
     HIPREDUCE_OP_SUM_EXACT = 14,  /* the exact sum, rounded once (floats; the rules above) */
-    HIPREDUCE_OP_DOT_EXACT = 15,  /* the exact sum of the exact products x*y, rounded once (hipreduce_dot_op) */
-    /* The statistics (their rules: the block "Statistics" below). */
-    HIPREDUCE_OP_MEAN = 16,          /* sum / n, one division in the sum's accumulator */
-    HIPREDUCE_OP_NANSUM = 17,        /* sum with each NaN taken as +0.0 */
-    HIPREDUCE_OP_NANMEAN = 18,       /* nansum / the count of non-NaN elements */
-    HIPREDUCE_OP_COUNT_NONZERO = 19, /* elements != 0 (NaN counts), into i64 */
-    HIPREDUCE_OP_ALL = 20,           /* 1 when every element is != 0, else 0, into u8 */
-    HIPREDUCE_OP_ANY = 21,           /* 1 when some element is != 0, else 0, into u8 */
-    HIPREDUCE_OP_VAR = 22,           /* variance with desc.correction (plans only) */
-    HIPREDUCE_OP_STD = 23,           /* sqrt of VAR (plans only) */
-    HIPREDUCE_OP_VAR_MEAN = 24,      /* VAR into values and MEAN into values2, one pass (plans only) */
-    HIPREDUCE_OP_STD_MEAN = 25       /* STD into values and MEAN into values2, one pass (plans only) */
+    HIPREDUCE_OP_DOT_EXACT = 15   /* the exact sum of the exact products x*y, rounded once (hipreduce_dot_op) */
 } hipreduce_op;
 
 /* Element types. */
