@@ -18,6 +18,11 @@ Large sizes (CUDA events, median of 20 after warm-up, and the spread): sum of 2*
 per row of 4096 x 65536 float32, segment sum of ragged segments of 0..511 elements, against torch
 (and cupy where installed). Usage: python bench/python_overhead.py [--device N] [--breakdown]
 [--csv FILE] (the per-call table as CSV too, for bench/report.sh).
+
+--cpu: the cpu device instead (no GPU needed; torch optional): per-call host time of the package on
+numpy arrays (and torch CPU tensors where torch is installed) of 1 and 2**10 float32 elements, whole
+and along axes, contiguous and as strided views (x[::2], x.T, a broadcast), against the C loop and
+numpy's (torch's) own call.
 """
 import argparse
 import csv
@@ -26,7 +31,11 @@ import time
 import timeit
 
 import numpy as np
-import torch
+
+try:
+    import torch
+except ImportError:  # --cpu runs without torch
+    torch = None
 
 import hipreduce as hr
 from hipreduce import _core
@@ -211,6 +220,53 @@ def large_sizes(dev, cupy):
         print(f"{name:<24} {cells[0]:>28} {cells[1]:>28} {cells[2]:>28}")
 
 
+def cpu_table(calls, rounds):
+    """Per-call host time of calls on the cpu device: each case's hipreduce call against the
+    framework's own, the C loop (hipreduce_reduce of the whole array from C) as the floor."""
+    def nosync():
+        pass
+
+    print(f"cpu device, per-call host time, us: median (min-max) of {rounds} rounds of {calls} calls, "
+          "the columns taking turns")
+    print(f"{'case':<34} {'hipreduce':>20} {'framework':>20} {'C loop':>20}")
+    for n in (1, 1 << 10):
+        a = np.ones(n, np.float32)
+        m = np.ones((32, n // 32 or 1), np.float32)
+        w = np.ones(2 * n, np.float32)
+        b = np.broadcast_to(np.float32(1), (4, n))
+        out0 = np.empty((), np.float32)
+        cases = {
+            f"numpy sum, n={n}": (lambda: hr.sum(a), lambda: np.sum(a)),
+            f"numpy sum out=, n={n}": (lambda: hr.sum(a, out=out0), lambda: np.sum(a, out=out0)),
+            f"numpy sum x[::2], n={n}": (lambda: hr.sum(w[::2]), lambda: np.sum(w[::2])),
+            f"numpy sum rows [32, n/32] axis=1": (lambda: hr.sum(m, axis=1), lambda: np.sum(m, axis=1)),
+            f"numpy sum cols [32, n/32] axis=0": (lambda: hr.sum(m, axis=0), lambda: np.sum(m, axis=0)),
+            f"numpy sum x.T axis=1, n={n}": (lambda: hr.sum(m.T, axis=1), lambda: np.sum(m.T, axis=1)),
+            f"numpy sum broadcast [4, n] axis=1": (lambda: hr.sum(b, axis=1), lambda: np.sum(b, axis=1)),
+            f"numpy argmax, n={n}": (lambda: hr.argmax(a), lambda: np.argmax(a)),
+        }
+        if torch is not None:
+            t = torch.ones(n)
+            tm = torch.ones(32, n // 32 or 1)
+            cases.update({
+                f"torch sum, n={n}": (lambda: hr.sum(t), lambda: torch.sum(t)),
+                f"torch sum axis=1 [32, n/32]": (lambda: hr.sum(tm, axis=1), lambda: torch.sum(tm, 1)),
+                f"torch sum x.T axis=1 [n/32, 32]": (lambda: hr.sum(tm.T, axis=1), lambda: torch.sum(tm.T, 1)),
+            })
+        res = np.empty(1, np.float32)
+        floor = (lambda k: _core._reduce_loop(-1, 0, 0, F32, a, n, F32, res, k), True)
+        variants = {"C loop": floor}
+        for name, (f_hr, f_fw) in cases.items():
+            variants[name + " hr"] = (f_hr, False)
+            variants[name + " fw"] = (f_fw, False)
+        for fn, in_c in variants.values():
+            fn(100) if in_c else [fn() for _ in range(100)]
+        got = interleaved_us(variants, calls, rounds, nosync)
+        for name in cases:
+            print(f"{name:<34} {cell(got[name + ' hr']):>20} {cell(got[name + ' fw']):>20} "
+                  f"{cell(got['C loop']):>20}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", type=int, default=0)
@@ -219,7 +275,13 @@ def main():
     ap.add_argument("--breakdown", action="store_true", help="also time each piece of the call path")
     ap.add_argument("--no-large", action="store_true", help="skip the large sizes")
     ap.add_argument("--csv", help="also write the per-call table to this CSV file")
+    ap.add_argument("--cpu", action="store_true", help="time the cpu device on host arrays instead")
     args = ap.parse_args()
+    if args.cpu:
+        print(f"hipreduce {hr.__version__} ({hr.backend()}), numpy {np.__version__}, "
+              f"torch {torch.__version__ if torch is not None else '-'}")
+        cpu_table(args.calls, args.rounds)
+        return
     dev = torch.device("cuda", args.device)
     torch.cuda.set_device(dev)
     try:

@@ -1,5 +1,5 @@
-"""The array frameworks: how to read an input's dtype, device and memory, make it contiguous, allocate
-results of the same framework on the same device, and find the framework's current stream.
+"""The array frameworks: how to read an input's dtype, device, memory and strides, allocate results of
+the same framework on the same device, and find the framework's current stream.
 
 numpy is the only import-time dependency; torch and cupy are looked up in sys.modules (an array of a
 framework that was never imported cannot exist). Anything else is taken through numpy.asarray (the
@@ -18,10 +18,12 @@ from . import _dtypes as dt
 CPU = -1  # the device value of host memory (the cpu device)
 
 
-# An adapter per framework. On the call path (__init__._reduce and friends): prepare(x) gives the
-# C-contiguous input, its dtype code and device in one call; size/ndim/shape; empty() allocates a
-# result like the input; stream(device) and memory(a, code) are what _core takes. Each is a few
-# attribute reads: a call on a small GPU array costs what these cost (bench/python_overhead.py).
+# An adapter per framework. On the call path (_calls.run and the public functions): prepare(x) gives
+# the input as it lies, its dtype code and device in one call; size/ndim/shape; empty() allocates a
+# result like the input; stream(device), tensor(x, code) (an input with its strides) and memory(a,
+# code) (a C-contiguous result) are what _core takes. Each is a few attribute reads: a call on a
+# small GPU array costs what these cost (bench/python_overhead.py). contiguous() and permuted_copy()
+# copy, where a call needs it (segments, the rows of reduce_by_key, a layout without a descriptor).
 
 class _NumpyShape:
     """shape/size/ndim as numpy's API spells them (numpy and cupy arrays alike)."""
@@ -45,8 +47,13 @@ class NumpyArrays(_NumpyShape):
     @staticmethod
     def prepare(x, differentiable=True):
         # differentiable: whether the result would carry a gradient in the framework (torch's check).
-        x = NumpyArrays.contiguous(x)
-        return x, dt.code_of_numpy(x.dtype), CPU
+        # Any layout is reduced where it lies; a byte-swapped array is converted to the native order
+        # (a conversion of its values, which the library cannot read).
+        d = x.dtype
+        if not d.isnative:
+            x = NumpyArrays.contiguous(x)
+            d = x.dtype
+        return x, dt.code_of_numpy(d), CPU
 
     @staticmethod
     def contiguous(x):
@@ -77,8 +84,15 @@ class NumpyArrays(_NumpyShape):
     @staticmethod
     def memory(x, code):
         # The array itself: _core reads it through the buffer protocol (checked, no copy). bfloat16
-        # (ml_dtypes) has no buffer format, so it goes as its uint16 bits.
+        # (ml_dtypes) has no buffer format, so it goes as its uint16 bits (a view of any layout).
         return x.view(np.uint16) if code == dt.BF16 else x
+
+    # An input of any layout: _core reads its shape and byte strides from the buffer.
+    tensor = memory
+
+    @staticmethod
+    def permuted_copy(x, axes, shape):
+        return np.ascontiguousarray(x.transpose(axes)).reshape(shape)
 
     @staticmethod
     def stream(device):
@@ -125,24 +139,35 @@ def host_offsets(offsets, n):
 
 
 def raise_requires_grad(what):
-    """The package has no gradients: a tensor that autograd tracks is refused rather than detached."""
-    raise NotImplementedError(f"hipreduce: {what} requires grad, and hipreduce computes no gradients (yet): "
-                              "pass x.detach() for a result outside the autograd graph, or call under "
-                              "torch.no_grad()")
+    """The plain functions record no gradients: a tensor that autograd tracks is refused rather than
+    detached. hipreduce.torch has the same reductions as torch operators with backward formulas."""
+    raise NotImplementedError(f"hipreduce: {what} requires grad, and the plain functions record no gradients: "
+                              "use hipreduce.torch (import hipreduce.torch; hipreduce.torch.sum(x), ...: "
+                              "torch operators with gradients), or pass x.detach() for a result outside "
+                              "the autograd graph, or call under torch.no_grad()")
 
 
 def _span(a):
-    """(first byte, bytes) of a C-contiguous numpy array, torch tensor or cupy array."""
-    if isinstance(a, np.ndarray):
-        return a.__array_interface__["data"][0], a.nbytes
+    """(first byte, bytes) of the memory a torch tensor or cupy array of any strides lies in: from its
+    lowest element to the end of its highest."""
     data_ptr = getattr(a, "data_ptr", None)
-    if data_ptr is not None:
-        return data_ptr(), a.nbytes  # torch
-    return a.data.ptr, a.nbytes  # cupy
+    if data_ptr is not None:  # torch: strides in elements
+        size = a.element_size()
+        ptr, steps = data_ptr(), [s * size for s in a.stride()]
+    else:  # cupy: in bytes
+        size = a.itemsize
+        ptr, steps = a.data.ptr, a.strides
+    shape = tuple(a.shape)
+    if 0 in shape:
+        return ptr, 0
+    low = sum((e - 1) * s for e, s in zip(shape, steps) if s < 0)
+    high = sum((e - 1) * s for e, s in zip(shape, steps) if s > 0)
+    return ptr + low, high - low + size
 
 
 def spans_overlap(a, b):
-    """Whether two C-contiguous arrays share a byte: their [pointer, pointer + bytes) ranges meet."""
+    """Whether two torch tensors (or two cupy arrays) may share a byte: the ranges their elements lie
+    in meet (bounds only, as numpy.may_share_memory; exact for C-contiguous arrays)."""
     pa, na = _span(a)
     pb, nb = _span(b)
     return na > 0 and nb > 0 and pa < pb + nb and pb < pa + na
@@ -167,8 +192,6 @@ class TorchArrays:
     def prepare(self, x, differentiable=True):
         if differentiable and x.requires_grad and self.torch.is_grad_enabled():
             raise_requires_grad("the input")
-        if not x.is_contiguous():
-            x = x.contiguous()
         code = self.codes.get(x.dtype)
         if code is None:
             code = self.code(x)  # raises
@@ -195,9 +218,23 @@ class TorchArrays:
     @staticmethod
     def memory(x, code):
         # (pointer, device, bytes) for _core, which checks them against the call. get_device(): the
-        # CUDA ordinal, -1 for a CPU tensor. Every tensor here is C-contiguous (prepare() made the
-        # inputs so, the results were checked or allocated), so its bytes start at the pointer.
+        # CUDA ordinal, -1 for a CPU tensor. Only C-contiguous tensors come here (results checked or
+        # allocated, contiguous() inputs), so their bytes start at the pointer.
         return x.data_ptr(), x.get_device(), x.nbytes
+
+    @staticmethod
+    def tensor(x, code):
+        # An input of any layout: (pointer of element (0, .., 0), device, shape, strides in
+        # elements); data_ptr() includes the storage offset. torch has no negative strides.
+        return x.data_ptr(), x.get_device(), x.shape, x.stride()
+
+    @staticmethod
+    def contiguous(x):
+        return x.contiguous()
+
+    @staticmethod
+    def permuted_copy(x, axes, shape):
+        return x.permute(axes).contiguous().reshape(shape)
 
     def stream(self, device):
         return 0 if device == CPU else self._raw_stream(device)
@@ -282,9 +319,8 @@ class CupyArrays(_NumpyShape):
         self._get_device = cupy.cuda.runtime.getDevice
         self._current_stream = cupy.cuda.get_current_stream
 
-    def prepare(self, x, differentiable=True):
-        if not x.flags.c_contiguous:
-            x = self.cupy.ascontiguousarray(x)
+    @staticmethod
+    def prepare(x, differentiable=True):
         return x, dt.code_of_numpy(x.dtype), x.device.id
 
     @staticmethod
@@ -297,8 +333,24 @@ class CupyArrays(_NumpyShape):
 
     @staticmethod
     def memory(x, code):
-        # (pointer, device, bytes), as TorchArrays.memory; every array here is C-contiguous.
+        # (pointer, device, bytes), as TorchArrays.memory; only C-contiguous arrays come here.
         return x.data.ptr, x.device.id, x.nbytes
+
+    @staticmethod
+    def tensor(x, code):
+        # (pointer of element (0, .., 0), device, shape, strides in elements), as TorchArrays.tensor;
+        # None where a byte stride is not a whole number of elements (run() then copies).
+        size = x.itemsize
+        if any(s % size for s in x.strides):
+            return None
+        return x.data.ptr, x.device.id, x.shape, tuple(s // size for s in x.strides)
+
+    def contiguous(self, x):
+        return x if x.flags.c_contiguous else self.cupy.ascontiguousarray(x)
+
+    def permuted_copy(self, x, axes, shape):
+        with self._on(x.device.id):
+            return self.cupy.ascontiguousarray(x.transpose(axes)).reshape(shape)
 
     def _on(self, device):
         """cupy allocates and names streams for its current device: the array's device, made current
@@ -365,6 +417,12 @@ _cupy = None
 # The adapter of each exact array type seen so far (np.ndarray, torch.Tensor, cupy.ndarray): one
 # dict lookup per call. Subclasses and other array-likes go through framework_of every time.
 BY_TYPE = {np.ndarray: NUMPY}
+
+
+def is_torch(x):
+    """Whether x is a torch tensor (without importing torch)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(x, torch.Tensor)
 
 
 def framework_of(x):

@@ -6,6 +6,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <string>
 
 #include <hipreduce/hipreduce.h>
 
@@ -29,6 +30,14 @@ hipreduce_handle handle_for(int device, nb::handle stream);
 // sizes, offsets), NotImplementedError (a RuntimeError: valid values this device cannot run),
 // RuntimeError (the run).
 [[noreturn]] void raise_status(hipreduce_status s, const char* call, hipreduce_handle h);
+
+// The size of dtype code d; TypeError for a code the library does not know.
+size_t size_of(int d);
+
+// A refused array argument: "hipreduce: <name> <why>" as a ValueError (or a TypeError).
+[[noreturn]] void refuse(const char* name, const std::string& why, bool type_error = false);
+// "host memory" or "the memory of GPU <device>".
+std::string where(int device);
 
 inline hipreduce_location location_of(int device)
 {
@@ -86,7 +95,8 @@ private:
     void* ptr_ = nullptr;
 };
 
-// tensor_path.cpp's functions, added to the module.
+// tensor_path.cpp's and plan_path.cpp's functions, added to the module.
 void bind_tensor_path(nb::module_& m);
+void bind_plan_path(nb::module_& m);
 
 }  // namespace hrpy

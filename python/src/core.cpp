@@ -3,8 +3,8 @@
 // and turns a status into an exception. It decides nothing about dtypes, shapes or defaults (the
 // Python layer and the library do); hipreduce/__init__.py is the public API. The parts: this file
 // binds the C calls; handles.cpp holds the threads' handles and the statuses' exceptions,
-// memory.cpp the checks of array arguments, tensor_path.cpp the fast path of whole-tensor
-// reductions of torch tensors.
+// memory.cpp the checks of array arguments, plan_path.cpp the reductions over axes and by key
+// (plans), tensor_path.cpp the fast path of whole-tensor reductions of torch tensors.
 //
 // An array argument is either an object with the buffer protocol (numpy: host memory, for the cpu
 // device only) or a tuple (pointer, device, bytes) from a C-contiguous torch/cupy array that the
@@ -14,75 +14,15 @@
 #include <string>
 
 namespace hrpy {
+
+size_t size_of(int d)
+{
+    const size_t s = hipreduce_dtype_size(static_cast<hipreduce_dtype>(d));
+    if (s == 0) throw nb::type_error(("hipreduce: unknown dtype code " + std::to_string(d)).c_str());
+    return s;
+}
+
 namespace {
-
-hipreduce_dtype dtype_arg(int d)
-{
-    if (hipreduce_dtype_size(static_cast<hipreduce_dtype>(d)) == 0)
-        throw nb::type_error(("hipreduce: unknown dtype code " + std::to_string(d)).c_str());
-    return static_cast<hipreduce_dtype>(d);
-}
-
-size_t size_of(int d) { return hipreduce_dtype_size(dtype_arg(d)); }
-
-void reduce_axis(int device, nb::handle stream, int op, int in_dt, nb::handle x, uint64_t outer, uint64_t extent,
-                 uint64_t inner, int out_dt, nb::handle out)
-{
-    const uint64_t in_bytes = mul(outer, extent, inner, size_of(in_dt));
-    memory in(x, device, in_bytes, false, "x");
-    memory res(out, device, mul(outer, inner, size_of(out_dt)), true, "out");
-    hipreduce_handle h = handle_for(device, stream);
-    const hipreduce_location loc = location_of(device);
-    const auto o = static_cast<hipreduce_op>(op);
-    const auto id = static_cast<hipreduce_dtype>(in_dt);
-    const auto od = static_cast<hipreduce_dtype>(out_dt);
-    // A single row is hipreduce_reduce (the same bits as the axis call's row, by the contract).
-    hipreduce_status s = run(device, in_bytes, [&] {
-        return outer == 1 && inner == 1
-                   ? hipreduce_reduce(h, o, id, in.get(), extent, od, res.get(), loc)
-                   : hipreduce_reduce_axis(h, o, id, in.get(), outer, extent, inner, od, res.get(), loc);
-    });
-    if (s != HIPREDUCE_STATUS_SUCCESS)
-        raise_status(s, outer == 1 && inner == 1 ? "hipreduce_reduce" : "hipreduce_reduce_axis", h);
-}
-
-void argreduce_axis(int device, nb::handle stream, int op, int dt, nb::handle x, uint64_t outer, uint64_t extent,
-                    uint64_t inner, nb::handle values, nb::handle indices)
-{
-    const uint64_t in_bytes = mul(outer, extent, inner, size_of(dt));
-    memory in(x, device, in_bytes, false, "x");
-    memory val(values, device, mul(outer, inner, size_of(dt)), true, "values");
-    memory idx(indices, device, mul(outer, inner, sizeof(int64_t)), true, "indices");
-    hipreduce_handle h = handle_for(device, stream);
-    const hipreduce_location loc = location_of(device);
-    const auto o = static_cast<hipreduce_op>(op);
-    const auto d = static_cast<hipreduce_dtype>(dt);
-    auto* index = static_cast<int64_t*>(idx.get());
-    hipreduce_status s = run(device, in_bytes, [&] {
-        return outer == 1 && inner == 1
-                   ? hipreduce_argreduce(h, o, d, in.get(), extent, val.get(), index, loc)
-                   : hipreduce_argreduce_axis(h, o, d, in.get(), outer, extent, inner, val.get(), index, loc);
-    });
-    if (s != HIPREDUCE_STATUS_SUCCESS)
-        raise_status(s, outer == 1 && inner == 1 ? "hipreduce_argreduce" : "hipreduce_argreduce_axis", h);
-}
-
-// hipreduce_dot_op: op is HIPREDUCE_OP_DOT (hipreduce_dot) or HIPREDUCE_OP_DOT_EXACT.
-void dot(int device, nb::handle stream, int op, int in_dt, nb::handle x, nb::handle y, uint64_t n, int out_dt,
-         nb::handle out)
-{
-    const uint64_t in_bytes = mul(n, size_of(in_dt));
-    memory a(x, device, in_bytes, false, "x");
-    memory b(y, device, in_bytes, false, "y");
-    memory res(out, device, size_of(out_dt), true, "out");
-    hipreduce_handle h = handle_for(device, stream);
-    const hipreduce_location loc = location_of(device);
-    hipreduce_status s = run(device, 2 * in_bytes, [&] {
-        return hipreduce_dot_op(h, static_cast<hipreduce_op>(op), static_cast<hipreduce_dtype>(in_dt), a.get(),
-                                b.get(), n, static_cast<hipreduce_dtype>(out_dt), res.get(), loc);
-    });
-    if (s != HIPREDUCE_STATUS_SUCCESS) raise_status(s, "hipreduce_dot_op", h);
-}
 
 // Segments: x must hold offsets[num_segments] elements; the Python layer checks that for host
 // offsets and clamps device offsets to x's length (the library reads input[0 .. offsets[last])).
@@ -161,18 +101,8 @@ NB_MODULE(_core, m)
     m.doc() = "hipreduce's binding of the C API (private: use the hipreduce package's functions)";
     init_handles();
     bind_tensor_path(m);
+    bind_plan_path(m);
 
-    m.def("reduce_axis", &reduce_axis, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"),
-          nb::arg("x").none(), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"), nb::arg("out_dtype"),
-          nb::arg("out").none(),
-          "hipreduce_reduce_axis (hipreduce_reduce when outer == inner == 1) into out's outer * inner "
-          "elements; device -1 is the cpu device. stream: an int, or an object with .ptr held while the "
-          "thread's handle uses it. Arrays: a buffer (host) or (pointer, device, bytes).");
-    m.def("argreduce_axis", &argreduce_axis, nb::arg("device"), nb::arg("stream"), nb::arg("op"),
-          nb::arg("dtype"), nb::arg("x").none(), nb::arg("outer"), nb::arg("extent"), nb::arg("inner"),
-          nb::arg("values").none(), nb::arg("indices").none(), "hipreduce_argreduce_axis (hipreduce_argreduce for one row).");
-    m.def("dot", &dot, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"), nb::arg("x").none(), nb::arg("y").none(),
-          nb::arg("n"), nb::arg("out_dtype"), nb::arg("out").none(), "hipreduce_dot_op (op: DOT or DOT_EXACT).");
     m.def("reduce_segments", &reduce_segments, nb::arg("device"), nb::arg("stream"), nb::arg("op"),
           nb::arg("in_dtype"), nb::arg("x").none(), nb::arg("x_size"), nb::arg("num_segments"), nb::arg("offsets").none(),
           nb::arg("out_dtype"), nb::arg("out").none(), "hipreduce_reduce_segments.");

@@ -5,22 +5,18 @@
 #include <string>
 
 namespace hrpy {
-namespace {
 
 std::string where(int device)
 {
     return device == cpu_device ? std::string("host memory") : "the memory of GPU " + std::to_string(device);
 }
 
-// A refused array argument: "hipreduce: <name> <why>" as a ValueError (or a TypeError).
-[[noreturn]] void refuse(const char* name, const std::string& why, bool type_error = false)
+void refuse(const char* name, const std::string& why, bool type_error)
 {
     const std::string what = std::string("hipreduce: ") + name + " " + why;
     if (type_error) throw nb::type_error(what.c_str());
     throw nb::value_error(what.c_str());
 }
-
-}  // namespace
 
 memory::memory(nb::handle obj, int device, uint64_t bytes, bool writable, const char* name)
 {

@@ -58,26 +58,30 @@ def split(shape, axis):
     return math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:])
 
 
+def rows(x, axis):
+    """x's elements as [kept, reduced] rows, C-contiguous: each result's elements in the row-major order
+    of the reduced axes (None: all; an int or a tuple), the rows in the row-major order of the kept
+    axes; the order the package's reductions follow, computed here with numpy alone."""
+    x = np.asarray(x)
+    reduced = tuple(range(x.ndim)) if axis is None else tuple(sorted(a % x.ndim for a in np.atleast_1d(axis)))
+    kept = tuple(a for a in range(x.ndim) if a not in reduced)
+    k = math.prod(x.shape[a] for a in kept)
+    r = math.prod(x.shape[a] for a in reduced)
+    return np.ascontiguousarray(x.transpose(kept + reduced)).reshape(k, r)
+
+
 def reduce(op, x, axis, out_dtype):
-    """op over axis of x (C-contiguous copy), results [outer][inner] as a numpy array of out_dtype:
-    rows (inner == 1) through hipreduce_reduce one row at a time (the contract says a row has the
-    bits of the whole-array call over it), columns through hipreduce_reduce_axis."""
-    x = np.ascontiguousarray(x)
-    outer, extent, inner = split(x.shape, axis)
-    code = dt.code_of(x.dtype)
+    """op over axis (None, an int or a tuple) of x, results in the row-major order of the kept axes as
+    a numpy array of out_dtype: each result through hipreduce_reduce over its own elements (rows())."""
+    r = rows(x, axis)
+    code = dt.code_of(r.dtype)
     out_code = dt.code_of(out_dtype)
-    res = np.empty(outer * inner, out_dtype)
-    flat = _bits(x).reshape(-1)
+    res = np.empty(r.shape[0], out_dtype)
     rb = _bits(res)
-    if inner == 1:
-        for o in range(outer):
-            row = np.ascontiguousarray(flat[o * extent:(o + 1) * extent])
-            cell = rb[o:o + 1]
-            _check(_lib.hipreduce_reduce(_handle, dt.OPS[op], code, _ptr(row), extent, out_code, _ptr(cell), 0),
-                   "reduce")
-    else:
-        _check(_lib.hipreduce_reduce_axis(_handle, dt.OPS[op], code, _ptr(flat), outer, extent, inner, out_code,
-                                          _ptr(rb), 0), "reduce_axis")
+    for o in range(r.shape[0]):
+        row = _bits(r[o])
+        _check(_lib.hipreduce_reduce(_handle, dt.OPS[op], code, _ptr(row), r.shape[1], out_code, _ptr(rb[o:o + 1]), 0),
+               "reduce")
     return res
 
 

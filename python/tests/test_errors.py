@@ -37,10 +37,20 @@ def test_bad_dtype_argument():
 
 
 @pytest.mark.parametrize("axis, exc", [(3, ValueError), (-4, ValueError), (1.0, TypeError), ("0", TypeError),
-                                       ((0, 2), ValueError), ((1, 1), ValueError), ((), ValueError)])
+                                       ((1, 1), ValueError), ((0, -3), ValueError), ((0, 3), ValueError),
+                                       ((0, None), TypeError)])
 def test_bad_axis(axis, exc):
     with pytest.raises(exc):
         hr.sum(X, axis=axis)
+    with pytest.raises(exc):  # numpy raises the same kind
+        np.sum(X, axis=axis)
+
+
+def test_torch_spellings_are_for_torch():
+    with pytest.raises(TypeError, match="torch"):
+        hr.sum(X, dim=0)
+    with pytest.raises(TypeError, match="torch"):
+        hr.argmax(X, keepdim=True)
 
 
 def test_axis_of_a_0d_array():
@@ -113,61 +123,74 @@ def test_bad_segment_arguments():
 
 
 def test_private_binding_checks_buffers():
-    # _core is private, but a wrong call through it must still raise, not crash.
+    # _core is private, but a wrong call through it must still raise, not crash. reduce_plan(device,
+    # stream, op, in_dtype, out_dtype, x, y, reduced axes, values, indices).
     f32 = 10
-    with pytest.raises(ValueError, match="bytes"):
-        _core.reduce_axis(-1, 0, 0, f32, np.ones(3, np.float32), 1, 4, 1, f32, np.empty(1, np.float32))
-    with pytest.raises(ValueError, match="bytes"):
-        _core.reduce_axis(-1, 0, 0, f32, np.ones(3, np.float32), 1, 2**62, 2**62, f32, np.empty(1, np.float32))
-    with pytest.raises(ValueError, match="bytes"):
-        _core.reduce_axis(-1, 0, 0, f32, np.ones(4, np.float32), 2, 2, 1, f32, np.empty(1, np.float32))
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(ValueError, match="bytes"):  # 2 results, room for 1
+        _core.reduce_plan(-1, 0, 0, f32, f32, x, None, 2, np.empty(1, np.float32), None)
     with pytest.raises(ValueError, match="contiguous"):
-        _core.reduce_axis(-1, 0, 0, f32, np.ones(8, np.float32)[::2], 1, 4, 1, f32, np.empty(1, np.float32))
+        _core.reduce_plan(-1, 0, 0, f32, f32, x, None, 2, np.empty(4, np.float32)[::2], None)
     with pytest.raises(TypeError, match="dtype code"):
-        _core.reduce_axis(-1, 0, 0, 99, np.ones(4, np.float32), 1, 4, 1, f32, np.empty(1, np.float32))
-    with pytest.raises(TypeError):  # hipreduce_reduce: not an operator
-        _core.reduce_axis(-1, 0, 77, f32, np.ones(4, np.float32), 1, 4, 1, f32, np.empty(1, np.float32))
+        _core.reduce_plan(-1, 0, 0, 99, f32, x, None, -1, np.empty(1, np.float32), None)
+    with pytest.raises(TypeError, match="4-byte elements"):  # x's elements are not the dtype's
+        _core.reduce_plan(-1, 0, 0, 11, 11, x, None, -1, np.empty(1, np.float64), None)
+    with pytest.raises(TypeError, match="hipreduce_plan_create"):  # not an operator
+        _core.reduce_plan(-1, 0, 77, f32, f32, x, None, -1, np.empty(1, np.float32), None)
+    with pytest.raises(ValueError, match="axes outside"):
+        _core.reduce_plan(-1, 0, 0, f32, f32, x, None, 4, np.empty(1, np.float32), None)
+    with pytest.raises(ValueError, match="shapes"):  # dot of two shapes
+        _core.reduce_plan(-1, 0, 13, f32, f32, x, x.T, -1, np.empty(1, np.float32), None)
+    with pytest.raises(ValueError, match="indices"):  # argmax without indices
+        _core.reduce_plan(-1, 0, 12, f32, f32, x, None, -1, np.empty(1, np.float32), None)
+    # Layouts without a descriptor: False, nothing done (the package then reduces a copy).
+    out = np.full(1, 7.0, np.float32)
+    assert _core.reduce_plan(-1, 0, 0, f32, f32, np.ones((1,) * 9, np.float32), None, -1, out, None) is False
+    odd = np.ndarray((3,), np.float32, buffer=np.ones(32, np.uint8), strides=(6,))  # 6-byte steps
+    assert _core.reduce_plan(-1, 0, 0, f32, f32, odd, None, -1, out, None) is False
+    assert out[0] == 7.0
     with pytest.raises(ValueError):  # the library's own check: no valid offsets pointer
         _core.reduce_segments(-1, 0, 0, f32, np.ones(4, np.float32), 4, 1, None, f32, np.empty(1, np.float32))
 
 
 def test_private_binding_checks_pointers():
-    # A torch/cupy array reaches _core as (pointer, device, bytes): checked against the call's device
-    # and size before the library sees the pointer; a host buffer is for the cpu device only, and a
-    # bare int is no array. (A GPU result handed to a host call, or the reverse, crashed nothing
-    # only by luck before.) Device -1 is the host; the call checks memory before it needs a handle,
-    # so the GPU cases raise the same on every backend.
+    # A torch/cupy input reaches reduce_plan as (pointer, device, shape, strides), a result as (pointer,
+    # device, bytes): checked against the call's device (and a result's size) before the library sees
+    # the pointer; a host buffer is for the cpu device only, and a bare int is no array. Device -1 is
+    # the host; the call checks memory before it needs a handle, so the GPU cases raise the same on
+    # every backend.
     f32 = 10
-    x = np.ones(4, np.float32)
+    x = np.arange(8, dtype=np.float32)
     out = np.empty(1, np.float32)
-    host_x = (x.ctypes.data, -1, x.nbytes)
+    host_x = (x.ctypes.data, -1, (4,), (2,))  # x[::2]
     host_out = (out.ctypes.data, -1, out.nbytes)
-    _core.reduce_axis(-1, 0, 0, f32, host_x, 1, 4, 1, f32, host_out)  # host memory, the cpu device
-    assert out[0] == 4.0
+    assert _core.reduce_plan(-1, 0, 0, f32, f32, host_x, None, -1, host_out, None)  # host memory, the cpu device
+    assert out[0] == 12.0
     with pytest.raises(ValueError, match="memory of GPU 0"):
-        _core.reduce_axis(-1, 0, 0, f32, host_x, 1, 4, 1, f32, (out.ctypes.data, 0, 4))
+        _core.reduce_plan(-1, 0, 0, f32, f32, host_x, None, -1, (out.ctypes.data, 0, 4), None)
     with pytest.raises(ValueError, match="host memory"):
-        _core.reduce_axis(0, 0, 0, f32, (1 << 40, 0, 16), 1, 4, 1, f32, host_out)
+        _core.reduce_plan(0, 0, 0, f32, f32, host_x, None, -1, host_out, None)
     with pytest.raises(ValueError, match="memory of GPU 1"):
-        _core.reduce_axis(0, 0, 0, f32, (1 << 40, 0, 16), 1, 4, 1, f32, (1 << 40, 1, 4))
+        _core.reduce_plan(0, 0, 0, f32, f32, (1 << 40, 0, (4,), (1,)), None, -1, (1 << 40, 1, 4), None)
     with pytest.raises(ValueError, match="host memory"):  # a numpy buffer for a GPU call
-        _core.reduce_axis(0, 0, 0, f32, (1 << 40, 0, 16), 1, 4, 1, f32, out)
-    with pytest.raises(ValueError, match="holds 12 bytes"):
-        _core.reduce_axis(-1, 0, 0, f32, (x.ctypes.data, -1, 12), 1, 4, 1, f32, host_out)
+        _core.reduce_plan(0, 0, 0, f32, f32, (1 << 40, 0, (4,), (1,)), None, -1, out, None)
+    with pytest.raises(ValueError, match="host memory"):
+        _core.reduce_plan(0, 0, 0, f32, f32, x, None, -1, (1 << 40, 0, 4), None)
     with pytest.raises(ValueError, match="holds 0 bytes"):
-        _core.dot(-1, 0, 13, f32, host_x, host_x, 4, f32, (out.ctypes.data, -1, 0))
+        _core.reduce_plan(-1, 0, 13, f32, f32, host_x, host_x, -1, (out.ctypes.data, -1, 0), None)
     with pytest.raises(ValueError, match="NULL"):
-        _core.reduce_axis(-1, 0, 0, f32, (0, -1, 16), 1, 4, 1, f32, host_out)
-    for bad in (x.ctypes.data, (x.ctypes.data, -1), (x.ctypes.data, -1, "16"), (-1, -1, 16)):
+        _core.reduce_plan(-1, 0, 0, f32, f32, (0, -1, (4,), (1,)), None, -1, host_out, None)
+    for bad in (x.ctypes.data, (x.ctypes.data, -1), (x.ctypes.data, -1, (4,), "1"), (x.ctypes.data, -1, (4,), (1, 1)),
+                (x.ctypes.data, -1, (-4,), (1,)), (-1, -1, (4,), (1,))):
         with pytest.raises(TypeError):
-            _core.reduce_axis(-1, 0, 0, f32, bad, 1, 4, 1, f32, host_out)
-    assert out[0] == 4.0  # every refused call wrote nothing
+            _core.reduce_plan(-1, 0, 0, f32, f32, bad, None, -1, host_out, None)
+    assert out[0] == 12.0  # every refused call wrote nothing
 
 
 def test_refused_buffers_are_released():
     x = np.ones(3, np.float32)
     with pytest.raises(ValueError):
-        _core.reduce_axis(-1, 0, 0, 10, x, 1, 4, 1, 10, np.empty(1, np.float32))
+        _core.reduce_plan(-1, 0, 0, 10, 10, x, None, -1, np.empty(0, np.float32), None)
     x.resize(10, refcheck=True)  # raises while a buffer export of x is still held
 
 
@@ -181,4 +204,4 @@ def test_failed_call_writes_nothing():
 @pytest.mark.skipif(hr.backend() != "cpu", reason="checks the cpu backend's answer to a GPU request")
 def test_gpu_request_on_cpu_backend():
     with pytest.raises(RuntimeError, match="backend 'cpu'"):
-        _core.reduce_axis(0, 0, 0, 10, (0, 0, 0), 1, 0, 1, 10, (1 << 40, 0, 4))
+        _core.reduce_plan(0, 0, 0, 10, 10, (0, 0, (0,), (1,)), None, -1, (1 << 40, 0, 4), None)
