@@ -17,37 +17,10 @@
 
 #include "gpu_memory.h"
 #include "hipreduce/hipreduce.h"
+#include "test_check.h"
 #include "test_run.h"
 
-static int failures;
 static uint64_t compared_results, compared_rows; /* what the runs compared, for the summary */
-#define CHECK(cond, ...)                                        \
-    do {                                                        \
-        if (!(cond)) {                                          \
-            ++failures;                                         \
-            if (failures <= 20) {                               \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-                fprintf(stderr, __VA_ARGS__);                   \
-                fputc('\n', stderr);                            \
-            }                                                   \
-        }                                                       \
-    } while (0)
-
-static uint64_t rng = 0x2545f4914f6cdd1du;
-static uint64_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static uint64_t below(uint64_t n) { return n ? next_random() % n : 0; }
-
-typedef struct op_case {
-    hipreduce_op op;
-    hipreduce_dtype in, out;
-} op_case;
-
 static const op_case cases[] = {
     {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F32},         {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F64},
     {HIPREDUCE_OP_SUM, HIPREDUCE_F64, HIPREDUCE_F64},         {HIPREDUCE_OP_SUM, HIPREDUCE_I32, HIPREDUCE_I64},
@@ -456,6 +429,7 @@ static void bad_inputs(hipreduce_handle h, int gpu)
 
 int main(int argc, char** argv)
 {
+    rng = UINT64_C(0x2545f4914f6cdd1d);
     const int gpu = test_wants_gpu(argc, argv);
     if (gpu < 0) return 2;
     env e = {.gpu = gpu};

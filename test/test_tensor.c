@@ -12,35 +12,8 @@
 
 #include "gpu_memory.h"
 #include "hipreduce/hipreduce.h"
+#include "test_check.h"
 #include "test_run.h"
-
-static int failures;
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (!(cond)) {                                    \
-            ++failures;                                   \
-            if (failures <= 20) {                         \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-                fprintf(stderr, __VA_ARGS__);             \
-                fputc('\n', stderr);                      \
-            }                                             \
-        }                                                 \
-    } while (0)
-
-static uint64_t rng = 0x9e3779b97f4a7c15u;
-static uint64_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-static uint64_t below(uint64_t n) { return n ? next_random() % n : 0; }
-
-typedef struct op_case {
-    hipreduce_op op;
-    hipreduce_dtype in, out;
-} op_case;
 
 static const op_case cases[] = {
     {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F32},        {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F64},
