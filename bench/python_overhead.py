@@ -122,7 +122,7 @@ def breakdown(dev, cupy):
     out = torch.empty((), device=dev)
     fw, _ = _arrays.framework_of(t)
     stream = fw.stream(dev.index)
-    x_mem, out_mem = fw.memory(t, F32), fw.memory(out, F32)
+    x_mem, x_tensor, out_mem = fw.memory(t, F32), fw.tensor(t, F32), fw.memory(out, F32)
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     def frame(x, axis=None, dtype=None, keepdims=False, out=None, exact=False):
         """hipreduce.sum's Python frame and its test for the fast path, with nothing inside."""
@@ -130,9 +130,9 @@ def breakdown(dev, cupy):
             return None
         return None
 
-    env = dict(t=t, out=out, fw=fw, torch=torch, dev=dev, stream=stream, x_mem=x_mem, out_mem=out_mem,
-               core=_core, raw=raw, f32=torch.float32, hr=hr, cupy=cupy, frame=frame, empty=torch.empty,
-               empty_strided=torch.empty_strided, empty_like=torch.empty_like)
+    env = dict(t=t, out=out, fw=fw, torch=torch, dev=dev, stream=stream, x_mem=x_mem, x_tensor=x_tensor,
+               out_mem=out_mem, core=_core, raw=raw, f32=torch.float32, hr=hr, cupy=cupy, frame=frame,
+               empty=torch.empty, empty_strided=torch.empty_strided, empty_like=torch.empty_like)
     pieces = [
         "t.dtype", "t.is_cuda", "t.get_device()", "t.device", "t.is_contiguous()", "t.contiguous()",
         "t.numel()", "t.shape", "t.dim()", "t.data_ptr()", "t.nbytes",
@@ -143,8 +143,8 @@ def breakdown(dev, cupy):
         "torch.empty((), dtype=f32, device=0)", "empty_strided((), (), dtype=f32, device=dev)",
         "torch.empty_like(out)", "empty_like(out)", "out.new_empty(())",
         "torch.ops.aten.empty_like.default(out)", "core.new_scalar(t, 10, 0)", "core.new_scalar(t, 10, 0).data_ptr()",
-        "fw.prepare(t)", "fw.empty((), 10, t)", "fw.memory(t, 10)", "fw.stream(0)",
-        "core.reduce_axis(0, stream, 0, 10, x_mem, 1, 1, 1, 10, out_mem)  # launches",
+        "fw.prepare(t)", "fw.empty((), 10, t)", "fw.memory(t, 10)", "fw.tensor(t, 10)", "fw.stream(0)",
+        "core.reduce_plan(0, stream, 0, 10, 10, x_tensor, None, -1, out_mem, None)  # launches",
         "core.reduce_whole(0, t, -1, out)  # launches", "core.reduce_whole(0, t, -1, None)  # launches",
         "core.reduce_whole(0, t, -1, empty_like(out))  # launches",
         "hr.sum(t)  # launches", "hr.sum(t, out=out)  # launches", "hr.sum(t, axis=0)  # launches",
@@ -239,10 +239,10 @@ def cpu_table(calls, rounds):
             f"numpy sum, n={n}": (lambda: hr.sum(a), lambda: np.sum(a)),
             f"numpy sum out=, n={n}": (lambda: hr.sum(a, out=out0), lambda: np.sum(a, out=out0)),
             f"numpy sum x[::2], n={n}": (lambda: hr.sum(w[::2]), lambda: np.sum(w[::2])),
-            f"numpy sum rows [32, n/32] axis=1": (lambda: hr.sum(m, axis=1), lambda: np.sum(m, axis=1)),
-            f"numpy sum cols [32, n/32] axis=0": (lambda: hr.sum(m, axis=0), lambda: np.sum(m, axis=0)),
+            "numpy sum rows [32, n/32] axis=1": (lambda: hr.sum(m, axis=1), lambda: np.sum(m, axis=1)),
+            "numpy sum cols [32, n/32] axis=0": (lambda: hr.sum(m, axis=0), lambda: np.sum(m, axis=0)),
             f"numpy sum x.T axis=1, n={n}": (lambda: hr.sum(m.T, axis=1), lambda: np.sum(m.T, axis=1)),
-            f"numpy sum broadcast [4, n] axis=1": (lambda: hr.sum(b, axis=1), lambda: np.sum(b, axis=1)),
+            "numpy sum broadcast [4, n] axis=1": (lambda: hr.sum(b, axis=1), lambda: np.sum(b, axis=1)),
             f"numpy argmax, n={n}": (lambda: hr.argmax(a), lambda: np.argmax(a)),
         }
         if torch is not None:
@@ -250,8 +250,8 @@ def cpu_table(calls, rounds):
             tm = torch.ones(32, n // 32 or 1)
             cases.update({
                 f"torch sum, n={n}": (lambda: hr.sum(t), lambda: torch.sum(t)),
-                f"torch sum axis=1 [32, n/32]": (lambda: hr.sum(tm, axis=1), lambda: torch.sum(tm, 1)),
-                f"torch sum x.T axis=1 [n/32, 32]": (lambda: hr.sum(tm.T, axis=1), lambda: torch.sum(tm.T, 1)),
+                "torch sum axis=1 [32, n/32]": (lambda: hr.sum(tm, axis=1), lambda: torch.sum(tm, 1)),
+                "torch sum x.T axis=1 [n/32, 32]": (lambda: hr.sum(tm.T, axis=1), lambda: torch.sum(tm.T, 1)),
             })
         res = np.empty(1, np.float32)
         floor = (lambda k: _core._reduce_loop(-1, 0, 0, F32, a, n, F32, res, k), True)

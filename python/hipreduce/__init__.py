@@ -97,15 +97,22 @@ def _reduce(op, x, axis, dtype, keepdims, out):
     if fw is None:
         fw, x = framework_of(x)
     x, code, device = fw.prepare(x)
-    _c.check_exact(op, code)
-    mask, shape = _c.axes(fw, x, axis, keepdims, op)
+    if op in dt.EXACT_OPS:
+        _c.check_exact(op, code)
+    if axis is None and not keepdims and op not in dt.NO_IDENTITY:  # _calls.axes' common case
+        mask, shape = -1, ()
+    else:
+        mask, shape = _c.axes(fw, x, axis, keepdims, op)
     if out is None:  # the result dtype: dtype=, else out's, else the framework's default
         out_code = fw.defaults[op][code] if dtype is None else dt.code_of(dtype)
         res = fw.empty(shape, out_code, x)
     else:
         out_code = _c.checked_out(fw, out, shape, _c.code_of(dtype), device)
         res = _c.out_target(fw, out, shape, out_code, x)
-    _c.run(fw, device, op, code, out_code, x, None, mask, res, None)
+    # _calls.run's first step, inlined (a frame less on the path of small calls).
+    if not _core.reduce_plan(device, fw.stream(device), op, code, out_code, fw.tensor(x, code), None, mask,
+                             fw.memory(res, out_code), None):
+        _c.run(fw, device, op, code, out_code, x, None, mask, res, None)
     if out is not None:
         if res is not out:
             fw.copy_into(out, res)

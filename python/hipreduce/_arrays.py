@@ -7,7 +7,6 @@ buffer protocol, __array__ or DLPack on the CPU).
 """
 from __future__ import annotations
 
-import contextlib
 import sys
 
 import numpy as np
@@ -25,7 +24,7 @@ CPU = -1  # the device value of host memory (the cpu device)
 # small GPU array costs what these cost (bench/python_overhead.py). contiguous() and permuted_copy()
 # copy, where a call needs it (segments, the rows of reduce_by_key, a layout without a descriptor).
 
-class _NumpyShape:
+class NumpyShape:
     """shape/size/ndim as numpy's API spells them (numpy and cupy arrays alike)."""
 
     @staticmethod
@@ -41,7 +40,7 @@ class _NumpyShape:
         return a.ndim
 
 
-class NumpyArrays(_NumpyShape):
+class NumpyArrays(NumpyShape):
     defaults = dt.DEFAULTS[False]  # numpy's default result dtypes, [op][code]
 
     @staticmethod
@@ -311,106 +310,6 @@ def device_offsets_torch(torch, offsets, device, n):
     return offsets.to(torch.int64).clamp(0, n).contiguous()
 
 
-class CupyArrays(_NumpyShape):
-    defaults = dt.DEFAULTS[False]
-
-    def __init__(self, cupy):
-        self.cupy = cupy
-        self._get_device = cupy.cuda.runtime.getDevice
-        self._current_stream = cupy.cuda.get_current_stream
-
-    @staticmethod
-    def prepare(x, differentiable=True):
-        return x, dt.code_of_numpy(x.dtype), x.device.id
-
-    @staticmethod
-    def code(x):
-        return dt.code_of_numpy(x.dtype)
-
-    @staticmethod
-    def device(x):
-        return x.device.id
-
-    @staticmethod
-    def memory(x, code):
-        # (pointer, device, bytes), as TorchArrays.memory; only C-contiguous arrays come here.
-        return x.data.ptr, x.device.id, x.nbytes
-
-    @staticmethod
-    def tensor(x, code):
-        # (pointer of element (0, .., 0), device, shape, strides in elements), as TorchArrays.tensor;
-        # None where a byte stride is not a whole number of elements (run() then copies).
-        size = x.itemsize
-        if any(s % size for s in x.strides):
-            return None
-        return x.data.ptr, x.device.id, x.shape, tuple(s // size for s in x.strides)
-
-    def contiguous(self, x):
-        return x if x.flags.c_contiguous else self.cupy.ascontiguousarray(x)
-
-    def permuted_copy(self, x, axes, shape):
-        with self._on(x.device.id):
-            return self.cupy.ascontiguousarray(x.transpose(axes)).reshape(shape)
-
-    def _on(self, device):
-        """cupy allocates and names streams for its current device: the array's device, made current
-        for the duration when it is not."""
-        return contextlib.nullcontext() if self._get_device() == device else self.cupy.cuda.Device(device)
-
-    def stream(self, device):
-        # The Stream object, not its pointer: _core holds it while the thread's handle uses its stream
-        # (cupy destroys a stream when its object is collected).
-        if self._get_device() == device:
-            return self._current_stream()
-        with self.cupy.cuda.Device(device):
-            return self._current_stream()
-
-    def empty(self, shape, code, like):
-        d = dt.NUMPY[code]
-        if d is None:
-            raise TypeError("hipreduce: cupy has no bfloat16 dtype")
-        device = like.device.id
-        if self._get_device() == device:
-            return self.cupy.empty(shape, d)
-        with self.cupy.cuda.Device(device):
-            return self.cupy.empty(shape, d)
-
-    @staticmethod
-    def describe(a):
-        return a.shape, dt.code_of_numpy(a.dtype), a.device.id, a.flags.c_contiguous
-
-    @staticmethod
-    def overlaps(out, a):
-        return spans_overlap(out, a)
-
-    def copy_into(self, out, a):
-        with self._on(out.device.id):
-            self.cupy.copyto(out, a)  # on the device's current stream, as the call that wrote a
-
-    def is_array(self, a):
-        return isinstance(a, self.cupy.ndarray)
-
-    @staticmethod
-    def scalar(a):
-        return a  # a 0-d cupy array, as cupy.sum(x) gives
-
-    def offsets(self, offsets, device, n):
-        cupy = self.cupy
-        if not isinstance(offsets, cupy.ndarray):
-            o = host_offsets(offsets, n)
-            with self._on(device):
-                return cupy.asarray(o)
-        if offsets.ndim != 1 or offsets.shape[0] < 1:
-            raise ValueError("hipreduce: offsets must be a 1-d array of num_segments + 1 values")
-        if offsets.dtype.kind not in "iu":
-            raise TypeError(f"hipreduce: offsets must be integers, not {offsets.dtype}")
-        if offsets.device.id != device:
-            raise ValueError(f"hipreduce: offsets are on GPU {offsets.device.id}, the input on GPU {device}")
-        with self._on(device):
-            # Clamped, not read back (see device_offsets_torch).
-            return cupy.clip(offsets.astype(cupy.int64), 0, n).astype(cupy.uint64)
-
-
 NUMPY = NumpyArrays()
 _torch = None
 _cupy = None
@@ -444,6 +343,7 @@ def framework_of(x):
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(x, cupy.ndarray):
         if _cupy is None:
+            from ._cupy_arrays import CupyArrays  # noqa: PLC0415 (only once a cupy array is seen)
             _cupy = CupyArrays(cupy)
             BY_TYPE[cupy.ndarray] = _cupy
         return _cupy, x

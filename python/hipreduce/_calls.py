@@ -122,13 +122,11 @@ def run(fw, device, op, code, out_code, x, y, mask, values, indices):
     for argmin/argmax), one plan run on x as it lies. Where the library's descriptor cannot describe
     the layout (more than 8 dimensions, strides that are not whole elements) the reduced axes are
     moved last in a contiguous copy, [kept, reduced], whose results have the same bits."""
-    tx = fw.tensor(x, code)
-    ty = None if y is None else fw.tensor(y, code)
     vals = fw.memory(values, code if op in dt.ARG_OPS else out_code)
     idx = None if indices is None else fw.memory(indices, dt.I64)
     stream = fw.stream(device)
-    if tx is not None and (y is None or ty is not None) and \
-            _core.reduce_plan(device, stream, op, code, out_code, tx, ty, mask, vals, idx):
+    if _core.reduce_plan(device, stream, op, code, out_code, fw.tensor(x, code),
+                         None if y is None else fw.tensor(y, code), mask, vals, idx):
         return
     x = _grouped(fw, x, mask)
     y = None if y is None else _grouped(fw, y, mask)

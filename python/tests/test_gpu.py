@@ -157,6 +157,72 @@ def test_dot_and_segments_bits(framework):
                     assert bits(host) == bits(hr.segment_reduce(x, offsets, op, dtype=host.dtype)), (dtype, op)
 
 
+def gpu_views(framework, x):
+    """Views of the GPU copy of x (4-d) and the same views of x: transposed, strided, channels-last,
+    broadcast (stride 0), and for cupy negative strides."""
+    g = to_gpu(framework, x)
+    views = [((3, 1, 0, 2), None), (None, (slice(None), slice(None, None, 2), slice(1, None, 3))),
+             (None, (slice(None, 1),))]
+    out = []
+    for perm, index in views:
+        if perm is not None:
+            out.append((g.permute(perm) if framework == "torch" else g.transpose(perm), x.transpose(perm)))
+        else:
+            out.append((g[index], x[index]))
+    b = (6,) + x.shape[1:]
+    out.append((g[:1].expand(b) if framework == "torch" else _cupy().broadcast_to(g[:1], b),
+                np.broadcast_to(x[:1], b)))
+    if framework == "torch":
+        out.append((g.contiguous(memory_format=_torch().channels_last), x))
+    else:
+        out.append((g[::-1, :, ::-2], x[::-1, :, ::-2]))
+    return out
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_views_reduced_in_place(framework):
+    # Each result has the cpu device's bits for the same view of a numpy array (both: the bits of the
+    # contiguous copy), over any axes; argmin/argmax and dot too.
+    need(framework)
+    for dtype in gpu_dtypes(framework):
+        x = random_array((5, 4, 6, 3), dtype, seed=17)
+        for g, v in gpu_views(framework, x):
+            n = v.ndim
+            for axis in (None, 0, -1, (0, 2, 3), (n - 1, 1), ()):
+                for op in ("sum", "max", "sum_squares"):
+                    r = getattr(hr, op)(g, axis=axis)
+                    host = to_host(framework, r)
+                    ref = getattr(hr, op)(v, axis=axis, dtype=host.dtype)
+                    assert bits(host) == bits(np.asarray(ref)), (framework, dtype, op, v.strides, axis)
+            idx = to_host(framework, hr.argmax(g, axis=1))
+            assert np.array_equal(idx, hr.argmax(v, axis=1)), (framework, dtype, v.strides)
+            d = to_host(framework, hr.dot(g, g, axis=(0, 2)))
+            assert bits(d) == bits(np.asarray(hr.dot(v, v, axis=(0, 2), dtype=d.dtype))), (framework, dtype)
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_reduce_by_key_bits(framework):
+    need(framework)
+    rng = np.random.default_rng(6)
+    for dtype in gpu_dtypes(framework):
+        values = random_array((3001, 5), dtype, seed=3)
+        keys = rng.integers(0, 300, 3001)
+        vg, kg = to_gpu(framework, values), to_gpu(framework, keys)
+        for op in ("sum", "max", "argmin", "sum_exact"):
+            if op == "sum_exact" and dtype.kind in "iu":
+                continue
+            r, counts = hr.reduce_by_key(vg, kg, 300, op=op, counts=True)
+            check_framework_result(framework, r, vg, (300, 5))
+            host = to_host(framework, r)
+            ref = hr.reduce_by_key(values, keys, 300, op=op, dtype=None if op == "argmin" else host.dtype)
+            assert bits(host) == bits(ref), (framework, dtype, op)
+            assert np.array_equal(to_host(framework, counts), np.bincount(keys, minlength=300))
+    # A GPU reads the keys in its kernels only: a key out of range skips its row (not reduced, not counted).
+    keys = np.array([0, 5, 1, -1, 1])
+    r, counts = hr.reduce_by_key(to_gpu(framework, np.ones(5, np.float32)), to_gpu(framework, keys), 2, counts=True)
+    assert to_host(framework, r).tolist() == [1.0, 2.0] and to_host(framework, counts).tolist() == [1, 2]
+
+
 def _calibrated_sleep_cycles(torch, seconds):
     torch.cuda.synchronize()
     t0 = time.perf_counter()
@@ -283,7 +349,7 @@ def test_torch_out_and_errors():
     assert hr.sum(torch.empty(0, 3, device="cuda"), axis=1).shape == (0,)
     with pytest.raises(ValueError):
         hr.sum(x.T.contiguous(), axis=2)
-    # A non-contiguous tensor is reduced as its contiguous copy.
+    # A non-contiguous tensor is reduced where it lies, with the values of its contiguous copy.
     assert hr.sum(x.T, axis=1).cpu().tolist() == [12.0, 15.0, 18.0, 21.0]
 
 
