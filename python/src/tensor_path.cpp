@@ -6,8 +6,8 @@
 // (another type, a non-contiguous tensor, a dtype without a code, a device that is neither the host
 // nor a GPU, an empty min/max, an out that is not a 0-d tensor of the input's kind and device or
 // that shares memory with the input, a tensor that requires grad) it returns None, and the Python
-// layer's general path copies, converts, computes into a temporary, or raises the error the argument
-// deserves.
+// layer's general path (a plan over the tensor's strides, plan_path.cpp) converts, computes into a
+// temporary, or raises the error the argument deserves.
 #include "binding.h"
 
 #include <vector>
