@@ -20,7 +20,7 @@ hipreduce_status mpi_tree_geometry(const mpi_call* c, mpi_tree_geo* t)
 {
     uint64_t tile;
     size_t acc;
-    const hipreduce_status s = hipreduce_partials_geometry(c->op, c->in, c->out, &tile, &acc);
+    const hipreduce_status s = hr_internal_partials_geometry(c->op, c->in, c->out, &tile, &acc);
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
     t->g = (mpi_geometry){c->inner > 1 ? HR_STRIDED_BLOCK : tile, c->inner, c->inner > 1};
     t->tile = t->g.tile;
