@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 import torch
@@ -19,19 +19,22 @@ import torch
 from . import _core
 from . import _dtypes as dt
 from . import argmax as _argmax, argmin as _argmin, dot as _dot, max as _max, max_abs as _max_abs
-from . import min as _min, norm as _norm, prod as _prod, segment_reduce as _segment_reduce
+from . import min as _min, norm as _norm, prod as _prod, reduce_by_key as _reduce_by_key
+from . import segment_reduce as _segment_reduce
 from . import sum as _sum, sum_abs as _sum_abs, sum_squares as _sum_squares
 from ._arrays import CPU
 
 DOT = _dot  # the package's functions, hipreduce.torch's direct path
 SEGMENT_REDUCE = _segment_reduce
+REDUCE_BY_KEY = _reduce_by_key
 # The reductions with the package's signature (x, axis, dtype, keepdims, out).
 REDUCTIONS = {"sum": _sum, "prod": _prod, "min": _min, "max": _max, "sum_abs": _sum_abs,
               "sum_squares": _sum_squares, "max_abs": _max_abs, "norm": _norm}
 ARG_REDUCTIONS = {"argmin": _argmin, "argmax": _argmax}
-# segment_reduce's ops: the package's, and "mean" (the segment's sum divided by its length, computed
-# here: 0/0 = NaN for an empty segment, as torch.segment_reduce).
+# segment_reduce's and reduce_by_key's ops: the package's, and "mean" (the sum over the number of
+# elements, computed here: 0/0 = NaN for an empty segment or bin, as torch.segment_reduce).
 SEGMENT_OPS = tuple(dt.OPS) + ("mean",)
+_SIZES = (1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8)  # bytes of each dtype code
 _DEVICES = ("cpu", "cuda", "meta")  # meta: tensors without data, for the fake functions only
 
 
@@ -55,14 +58,12 @@ def _dtype_code(dtype):
 @functools.lru_cache(maxsize=None)
 def _refusal(kind, op, code, out_code):
     """The library's TypeError message for (op, input dtype, result dtype), or None where it allows the
-    triple: a call over zero elements on the cpu device, which checks the triple and reads nothing. So the
+    triple: a plan over zero elements on the cpu device, which checks the triple and reads nothing. So the
     fake functions refuse exactly what the library refuses, by the library's own rule."""
-    buf = np.zeros(16, np.uint8)
+    x = np.zeros(0, np.dtype(f"u{_SIZES[code]}"))
     try:
-        if kind == "dot":
-            _core.dot(CPU, 0, op, code, buf, buf, 0, out_code, buf)
-        else:
-            _core.reduce_axis(CPU, 0, op, code, buf, 1, 0, 1, out_code, buf)
+        _core.reduce_plan(CPU, 0, op, code, out_code, x, x if kind == "dot" else None, -1,
+                          np.zeros(8, np.uint8), None)
     except TypeError as e:
         return str(e)
     return None
@@ -85,22 +86,18 @@ def result_dtype(kind, op, code, dtype):
 
 
 def reduced_axes(ndim, axis):
-    """The sorted axes that axis (None: all) names, under the package's rules (ValueError otherwise)."""
+    """The sorted axes that axis (None: all) names, under the package's rules: any axes, in any order,
+    a repeated one a ValueError; [] reduces none (each result is the op over one element)."""
     if axis is None:
         return tuple(range(ndim))
-    axes = []
+    axes = set()
     for a in axis:
         if not -ndim <= a < ndim:
             raise ValueError(f"hipreduce: axis {a} is out of bounds for an array of dimension {ndim}")
-        axes.append(a % ndim)
-    axes.sort()
-    if not axes:
-        raise ValueError("hipreduce: axis=() reduces nothing")
-    if len(set(axes)) != len(axes):
-        raise ValueError("hipreduce: repeated axis in axis")
-    if axes != list(range(axes[0], axes[-1] + 1)):
-        raise ValueError(f"hipreduce: axes {tuple(axis)} are not adjacent (reduce one at a time)")
-    return tuple(axes)
+        if a % ndim in axes:
+            raise ValueError("hipreduce: duplicate value in 'axis'")
+        axes.add(a % ndim)
+    return tuple(sorted(axes))
 
 
 def reduced_shape(shape, axes, keepdims):
@@ -108,7 +105,7 @@ def reduced_shape(shape, axes, keepdims):
 
 
 def _empty_check(name, shape, axes):
-    if math.prod(shape[a] for a in axes) == 0:
+    if axes and math.prod(shape[a] for a in axes) == 0:
         raise ValueError(f"hipreduce: {name} of an empty axis (no identity, as in numpy)")
 
 
@@ -213,7 +210,8 @@ argmax = _define_arg_reduction("argmax")
 
 # ---- dot ----
 
-def _meta_dot(x, y, dtype, exact):
+def _meta_dot(x, y, axis, keepdims, dtype, exact):
+    """(result shape, result dtype) of dot."""
     code = _code(x)
     if _code(y) != code:
         raise TypeError(f"hipreduce: dot of {dt.NAMES[code]} and {dt.NAMES[_code(y)]} (cast one first)")
@@ -221,66 +219,72 @@ def _meta_dot(x, y, dtype, exact):
         raise ValueError("hipreduce: dot of arrays on two devices")
     if tuple(x.shape) != tuple(y.shape):
         raise ValueError(f"hipreduce: dot of shapes {tuple(x.shape)} and {tuple(y.shape)}")
-    return result_dtype("dot", dt.OPS_DOT_EXACT if exact else dt.OPS_DOT, code, dtype)
+    shape = reduced_shape(x.shape, reduced_axes(x.dim(), axis), keepdims)
+    return shape, result_dtype("dot", dt.OPS_DOT_EXACT if exact else dt.OPS_DOT, code, dtype)
 
 
-@torch.library.custom_op("hipreduce::dot", mutates_args=())
-def dot(x: torch.Tensor, y: torch.Tensor, dtype: Optional[torch.dtype] = None, exact: bool = False) -> torch.Tensor:
-    out = torch.empty((), dtype=_meta_dot(x, y, dtype, exact), device=x.device)
-    _dot(x, y, None, out=out, exact=exact)
+def _dot_impl(x: torch.Tensor, y: torch.Tensor, axis: Optional[List[int]] = None, keepdims: bool = False,
+              dtype: Optional[torch.dtype] = None, exact: bool = False) -> torch.Tensor:
+    shape, rdtype = _meta_dot(x, y, axis, keepdims, dtype, exact)
+    out = torch.empty(shape, dtype=rdtype, device=x.device)
+    _dot(x, y, None, out=out, exact=exact, axis=_axis_arg(axis), keepdims=keepdims)
     return out
 
 
+_dot_impl.__name__ = _dot_impl.__qualname__ = "dot"
+dot = torch.library.custom_op(
+    "hipreduce::dot", _dot_impl, mutates_args=(),
+    schema="(Tensor x, Tensor y, int[]? axis=None, bool keepdims=False, ScalarType? dtype=None, "
+           "bool exact=False) -> Tensor")
+
+
 @dot.register_fake
-def _dot_fake(x, y, dtype=None, exact=False):
-    return x.new_empty((), dtype=_meta_dot(x, y, dtype, exact))
+def _dot_fake(x, y, axis=None, keepdims=False, dtype=None, exact=False):
+    shape, rdtype = _meta_dot(x, y, axis, keepdims, dtype, exact)
+    return x.new_empty(shape, dtype=rdtype)
 
 
-# ---- segment_reduce ----
+# ---- segment_reduce, reduce_by_key ----
+
+def _ragged_dtype(code, op, dtype):
+    """The result dtype of segment_reduce's or reduce_by_key's op on an input of code."""
+    if op not in SEGMENT_OPS:
+        raise ValueError(f"hipreduce: unknown op {op!r} (one of {', '.join(SEGMENT_OPS)})")
+    if op in ("argmin", "argmax"):
+        if dtype is not None:
+            raise TypeError("hipreduce: argmin/argmax give int64 indices (no dtype=)")
+        return torch.int64
+    if op == "mean":
+        if code not in dt.FLOATS:
+            raise TypeError(f"hipreduce: the mean takes float inputs, not {dt.NAMES[code]}")
+        return result_dtype("reduce", dt.OPS["sum"], code, dtype)
+    return result_dtype("reduce", dt.OPS[op], code, dtype)
+
 
 def _meta_segments(x, offsets, op, dtype):
     """(number of segments, result dtype) of segment_reduce."""
     code = _code(x)
-    if op not in SEGMENT_OPS:
-        raise ValueError(f"hipreduce: unknown op {op!r} (one of {', '.join(SEGMENT_OPS)})")
+    rdtype = _ragged_dtype(code, op, dtype)
     if x.dim() != 1:
         raise ValueError(f"hipreduce: segment_reduce takes a 1-d array, not shape {tuple(x.shape)}")
     if offsets.dim() != 1 or offsets.shape[0] < 1:
         raise ValueError("hipreduce: offsets must be a 1-d array of num_segments + 1 values")
     if offsets.dtype.is_floating_point or offsets.dtype.is_complex or offsets.dtype == torch.bool:
         raise TypeError(f"hipreduce: offsets must be integers, not {offsets.dtype}")
-    segments = offsets.shape[0] - 1
-    if op in ("argmin", "argmax"):
-        if dtype is not None:
-            raise TypeError("hipreduce: argmin/argmax give int64 indices (no dtype=)")
-        return segments, torch.int64
-    if op == "mean":
-        if code not in dt.FLOATS:
-            raise TypeError(f"hipreduce: the mean of segments takes float inputs, not {dt.NAMES[code]}")
-        return segments, result_dtype("reduce", dt.OPS["sum"], code, dtype)
-    return segments, result_dtype("reduce", dt.OPS[op], code, dtype)
-
-
-def _segment_mean(x, offsets, out):
-    """Each segment's sum (float32 for 16-bit results, so they round once) over its length."""
-    acc = torch.float32 if out.dtype in (torch.float16, torch.bfloat16) else out.dtype
-    sums = _segment_reduce(x, offsets, "sum", dtype=acc)
-    n = x.shape[0]
-    ends = offsets.to(device=x.device, dtype=torch.int64).clamp(0, n)  # as the library reads them
-    lengths = (ends[1:] - ends[:-1]).clamp_(min=0)
-    out.copy_(sums / lengths.to(acc))
+    return offsets.shape[0] - 1, rdtype
 
 
 def segment_values(x: torch.Tensor, offsets: torch.Tensor, op: str = "sum",
                    dtype: Optional[torch.dtype] = None) -> torch.Tensor:
     """The operator's implementation (hipreduce.torch's eager calls of "mean" take it directly)."""
-    segments, rdtype = _meta_segments(x, offsets, op, dtype)
-    out = torch.empty((segments,), dtype=rdtype, device=x.device)
-    if op == "mean":
-        _segment_mean(x, offsets, out)
-    else:
-        _segment_reduce(x, offsets, op, out=out)
-    return out
+    # The package allocates the result through torch (x.new_empty, on x's device), as for an out=.
+    _, rdtype = _meta_segments(x, offsets, op, dtype)
+    if op != "mean":
+        return _segment_reduce(x, offsets, op, dtype)
+    acc = torch.float32 if rdtype in (torch.float16, torch.bfloat16) else rdtype  # 16-bit means round once
+    sums = _segment_reduce(x, offsets, "sum", dtype=acc)
+    ends = offsets.to(device=x.device, dtype=torch.int64).clamp(0, x.shape[0])  # as the library reads them
+    return (sums / (ends[1:] - ends[:-1]).clamp_(min=0).to(acc)).to(rdtype)
 
 
 segment_reduce = torch.library.custom_op("hipreduce::segment_reduce", segment_values, mutates_args=())
@@ -290,3 +294,48 @@ segment_reduce = torch.library.custom_op("hipreduce::segment_reduce", segment_va
 def _segment_reduce_fake(x, offsets, op="sum", dtype=None):
     segments, rdtype = _meta_segments(x, offsets, op, dtype)
     return x.new_empty((segments,), dtype=rdtype)
+
+
+def _meta_by_key(values, keys, num_bins, op, dtype):
+    """(result shape, result dtype) of reduce_by_key."""
+    code = _code(values)
+    rdtype = _ragged_dtype(code, op, dtype)
+    shape = tuple(values.shape)
+    if len(shape) not in (1, 2):
+        raise ValueError(f"hipreduce: reduce_by_key takes values [n] or [n, d], not shape {shape}")
+    if len(shape) == 2 and shape[1] == 0:
+        raise ValueError(f"hipreduce: values of shape {shape} have no feature to reduce")
+    if num_bins < 0:
+        raise ValueError(f"hipreduce: num_bins = {num_bins} is negative")
+    if keys.dtype not in (torch.int32, torch.int64):
+        raise TypeError(f"hipreduce: keys must be int32 or int64, not {keys.dtype}")
+    if keys.device != values.device:
+        raise ValueError("hipreduce: keys are on another device than the values")
+    if tuple(keys.shape) != shape[:1]:
+        raise ValueError(f"hipreduce: keys of shape {tuple(keys.shape)} for {shape[0]} rows of values "
+                         f"(keys must be [{shape[0]}])")
+    return (num_bins,) + shape[1:], rdtype
+
+
+def by_key_values(values: torch.Tensor, keys: torch.Tensor, num_bins: int, op: str = "sum",
+                  dtype: Optional[torch.dtype] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+    """The operator's implementation: (result, counts) (hipreduce.torch's eager "mean" takes it directly)."""
+    shape, rdtype = _meta_by_key(values, keys, num_bins, op, dtype)
+    if op != "mean":
+        out = torch.empty(shape, dtype=rdtype, device=values.device)
+        return _reduce_by_key(values, keys, num_bins, op, out=out, counts=True)
+    acc = torch.float32 if rdtype in (torch.float16, torch.bfloat16) else rdtype  # 16-bit means round once
+    sums, counts = _reduce_by_key(values, keys, num_bins, "sum", dtype=acc, counts=True)
+    n = counts.to(acc)
+    return (sums / (n if values.dim() == 1 else n[:, None])).to(rdtype), counts
+
+
+reduce_by_key = torch.library.custom_op(
+    "hipreduce::reduce_by_key", by_key_values, mutates_args=(),
+    schema='(Tensor values, Tensor keys, int num_bins, str op="sum", ScalarType? dtype=None) -> (Tensor, Tensor)')
+
+
+@reduce_by_key.register_fake
+def _reduce_by_key_fake(values, keys, num_bins, op="sum", dtype=None):
+    shape, rdtype = _meta_by_key(values, keys, num_bins, op, dtype)
+    return values.new_empty(shape, dtype=rdtype), values.new_empty((num_bins,), dtype=torch.int64)

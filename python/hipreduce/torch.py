@@ -1,19 +1,24 @@
 """hipreduce's reductions for torch code that trains or compiles: ``import hipreduce.torch as hrt``.
 
 Each function is a torch operator of the namespace ``hipreduce`` (``torch.ops.hipreduce.sum`` ...):
-autograd records it and its backward is registered (sum, prod, min, max, sum_abs, sum_squares,
-max_abs, norm, dot, segment_reduce's sum/sum_exact/mean/sum_squares/sum_abs/norm/min/max/max_abs),
-torch.compile(fullgraph=True) traces it without a graph break through its fake (meta) function, and
-under CUDA-graph capture it allocates its result through torch and runs on torch's current stream.
-The forward values are those of the package's function of the same name, bit for bit (the operator
-calls it); backward formulas and their tie rules: hipreduce._torch_grad.
+autograd records it with a backward formula, torch.compile(fullgraph=True) traces it without a graph
+break through its fake (meta) function, and under CUDA-graph capture it allocates its results through
+torch and runs on torch's current stream. The values are those of the package's function of the same
+name, bit for bit (the operator calls it with an out= that torch allocated).
 
-Eager calls that need neither (no tensor that autograd tracks, not under torch.compile, a plain
-torch.Tensor) take the package's function directly, which skips torch's dispatcher (about 20 us a
-call on this project's 2-core CI machine; docs/PYTHON.md has the figures).
+Gradients (hipreduce._torch_grad has the formulas): sum (also exact=True), prod (zeros as torch: the
+product of the others), min, max and max_abs (spread evenly over ties, as torch.amax), sum_abs
+(sign), sum_squares (2x), norm (x / norm, 0 at a zero norm), dot (y*g, x*g), and for segment_reduce
+and reduce_by_key the ops sum, sum_exact, mean, sum_squares, sum_abs, norm, min, max and max_abs.
+argmin/argmax indices and counts carry none; prod and the bitwise ops of segments and keys raise
+NotImplementedError when a gradient is needed.
 
-Signatures follow the package's (axis, dtype, keepdims; segment_reduce's op names plus "mean"), with
-no out= (a torch operator returns new tensors). axis: None, an int or a sequence of ints.
+Eager calls that need neither autograd nor tracing (a plain torch.Tensor that autograd does not
+track, outside torch.compile and any dispatch mode) call the package's function directly: torch's
+dispatcher costs several microseconds a call (docs/PYTHON.md has the figures). Signatures follow the
+package's, with torch's dim=/keepdim= accepted for axis=/keepdims=, and no out= (an operator returns
+new tensors). segment_reduce and reduce_by_key have one more op, "mean" (the sum over the number of
+elements; NaN where that is 0, as torch.segment_reduce).
 """
 from __future__ import annotations
 
@@ -25,7 +30,7 @@ from . import _torch_grad  # noqa: F401 (registers the backward formulas)
 from . import _torch_ops as _ops
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
-           "norm", "dot", "segment_reduce"]
+           "norm", "dot", "segment_reduce", "reduce_by_key"]
 
 Axis = Union[None, int, Sequence[int]]
 _Tensor = torch.Tensor
@@ -50,26 +55,43 @@ def _axes(axis):
     return [axis]
 
 
+def _aliases(axis, keepdims, dim, keepdim):
+    """axis and keepdims from torch's spellings dim= and keepdim=."""
+    if dim is not None:
+        if axis is not None:
+            raise TypeError("hipreduce: axis= and dim= name the same argument: pass one")
+        axis = dim
+    if keepdim is not None:
+        if keepdims:
+            raise TypeError("hipreduce: keepdims= and keepdim= name the same argument: pass one")
+        keepdims = keepdim
+    return axis, keepdims
+
+
 def _reduction(name):
     op = getattr(_ops, name)
     fn = _ops.REDUCTIONS[name]
 
-    def reduction(x: torch.Tensor, axis: Axis = None, dtype: Optional[torch.dtype] = None,
-                  keepdims: bool = False) -> torch.Tensor:
+    def reduction(x: torch.Tensor, axis: Axis = None, dtype: Optional[torch.dtype] = None, keepdims: bool = False,
+                  *, dim: Axis = None, keepdim: Optional[bool] = None) -> torch.Tensor:
+        if dim is not None or keepdim is not None:
+            axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
         if _direct(x):
             return fn(x, axis, dtype, keepdims)
         return op(x, _axes(axis), keepdims, dtype)
 
     reduction.__name__ = reduction.__qualname__ = name
-    reduction.__doc__ = (f"hipreduce.{name} as a torch operator (torch.ops.hipreduce.{name}): "
-                         f"differentiable, compilable. See hipreduce.{name} for the values and dtypes.")
+    reduction.__doc__ = (f"hipreduce.{name} as a torch operator (torch.ops.hipreduce.{name}): differentiable, "
+                         f"compilable. See hipreduce.{name} for the values, dtypes and axes.")
     return reduction
 
 
 def sum(x: torch.Tensor, axis: Axis = None, dtype: Optional[torch.dtype] = None, keepdims: bool = False,
-        exact: bool = False) -> torch.Tensor:
-    """hipreduce.sum as a torch operator (torch.ops.hipreduce.sum): differentiable (its gradient is
-    the incoming gradient broadcast back, also with exact=True; twice differentiable), compilable."""
+        exact: bool = False, *, dim: Axis = None, keepdim: Optional[bool] = None) -> torch.Tensor:
+    """hipreduce.sum as a torch operator (torch.ops.hipreduce.sum): its gradient is the incoming one
+    broadcast back (also with exact=True; twice differentiable), compilable."""
+    if dim is not None or keepdim is not None:
+        axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
     if _direct(x):
         return _ops.REDUCTIONS["sum"](x, axis, dtype, keepdims, exact=exact)
     return _ops.sum(x, _axes(axis), keepdims, dtype, exact)
@@ -88,7 +110,10 @@ def _arg_reduction(name):
     op = getattr(_ops, name)
     fn = _ops.ARG_REDUCTIONS[name]
 
-    def arg_reduction(x: torch.Tensor, axis: Optional[int] = None, keepdims: bool = False) -> torch.Tensor:
+    def arg_reduction(x: torch.Tensor, axis: Optional[int] = None, keepdims: bool = False, *,
+                      dim: Optional[int] = None, keepdim: Optional[bool] = None) -> torch.Tensor:
+        if dim is not None or keepdim is not None:
+            axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
         # Indices carry no gradient: a tensor that autograd tracks may take the direct path.
         if type(x) is _Tensor and not _is_compiling() and not _dispatch_modes():
             return fn(x, axis, keepdims)
@@ -104,22 +129,40 @@ argmin = _arg_reduction("argmin")
 argmax = _arg_reduction("argmax")
 
 
-def dot(x: torch.Tensor, y: torch.Tensor, dtype: Optional[torch.dtype] = None, exact: bool = False) -> torch.Tensor:
+def dot(x: torch.Tensor, y: torch.Tensor, dtype: Optional[torch.dtype] = None, exact: bool = False,
+        axis: Axis = None, keepdims: bool = False, *, dim: Axis = None,
+        keepdim: Optional[bool] = None) -> torch.Tensor:
     """hipreduce.dot as a torch operator (torch.ops.hipreduce.dot): gradients y*g and x*g, compilable."""
+    if dim is not None or keepdim is not None:
+        axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
     if _direct(x) and _direct(y):
-        return _ops.DOT(x, y, dtype, exact=exact)
-    return _ops.dot(x, y, dtype, exact)
+        return _ops.DOT(x, y, dtype, exact=exact, axis=axis, keepdims=keepdims)
+    return _ops.dot(x, y, _axes(axis), keepdims, dtype, exact)
 
 
 def segment_reduce(x: torch.Tensor, offsets: Any, op: str = "sum",
                    dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    """hipreduce.segment_reduce as a torch operator (torch.ops.hipreduce.segment_reduce), with one more
-    op, "mean" (each segment's sum over its length; NaN for an empty segment, as torch.segment_reduce).
-    offsets: a tensor of num_segments + 1 integers (another sequence is made one on the CPU); for CUDA
-    graphs, on x's GPU (host offsets are copied to the GPU, which waits for the host). Gradients: see
-    the module docstring."""
+    """hipreduce.segment_reduce as a torch operator (torch.ops.hipreduce.segment_reduce), with "mean".
+    offsets: a tensor of num_segments + 1 integers (another sequence becomes a CPU tensor); for CUDA
+    graphs, on x's GPU (host offsets are copied to the GPU, which waits for the host). Gradients need
+    non-decreasing offsets (host offsets are checked; GPU offsets are not read back)."""
     if not isinstance(offsets, _Tensor):
         offsets = torch.as_tensor(offsets)
     if _direct(x):
         return _ops.segment_values(x, offsets, op, dtype) if op == "mean" else _ops.SEGMENT_REDUCE(x, offsets, op, dtype)
     return _ops.segment_reduce(x, offsets, op, dtype)
+
+
+def reduce_by_key(values: torch.Tensor, keys: torch.Tensor, num_bins: int, op: str = "sum",
+                  dtype: Optional[torch.dtype] = None, counts: bool = False) -> Any:
+    """hipreduce.reduce_by_key as a torch operator (torch.ops.hipreduce.reduce_by_key, which returns
+    (result, counts)), with "mean"; counts=True returns both. keys: an int32/int64 tensor on the values'
+    device. A key outside [0, num_bins) gets no gradient (the GPU skips such rows; the cpu device
+    refuses them)."""
+    if _direct(values):
+        if op == "mean":
+            r, c = _ops.by_key_values(values, keys, num_bins, op, dtype)
+            return (r, c) if counts else r
+        return _ops.REDUCE_BY_KEY(values, keys, num_bins, op, dtype, counts=counts)
+    r, c = _ops.reduce_by_key(values, keys, num_bins, op, dtype)
+    return (r, c) if counts else r

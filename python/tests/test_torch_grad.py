@@ -10,7 +10,7 @@ import hipreduce.torch as hrt  # noqa: E402
 from torch.autograd import gradcheck, gradgradcheck  # noqa: E402
 
 DIFFERENTIABLE = ["sum", "prod", "min", "max", "sum_abs", "sum_squares", "max_abs", "norm"]
-AXES = [None, 0, 1, 2, -1, (0, 1), (1, 2)]
+AXES = [None, 0, 1, 2, -1, (0, 1), (1, 2), (0, 2), (2, 0), ()]
 
 
 def f64(shape, seed=0, low=None):
@@ -49,6 +49,8 @@ def test_gradcheck_dot_and_exact_sums():
     assert gradcheck(lambda a, b: hrt.dot(a, b), (x, y))
     assert gradcheck(lambda a, b: hrt.dot(a, b, exact=True), (x, y))
     assert gradcheck(lambda a: hrt.sum(a, 1, exact=True), (x,))
+    for axis, keepdims in ((1, False), (0, True), ((), False)):
+        assert gradcheck(lambda a, b: hrt.dot(a, b, axis=axis, keepdims=keepdims), (x, y))
     gx, = grad_of(lambda a: hrt.dot(a, y.detach()), x)  # y without grad: only x's
     assert torch.equal(gx, y.detach())
 
@@ -137,16 +139,42 @@ def test_segment_gradients_equal_torch():
     assert torch.equal(with_empty, theirs)
 
 
+@pytest.mark.parametrize("op", ["sum", "sum_exact", "mean", "sum_squares", "sum_abs", "norm", "min", "max", "max_abs"])
+def test_gradcheck_by_key(op):
+    keys = torch.tensor([3, 0, 2, 2, 0, 3, 1, 0, 2, 3, 0, 0])
+    for values in (f64((12,), 11, low=0.1), f64((12, 3), 12, low=0.1)):
+        assert gradcheck(lambda t: hrt.reduce_by_key(t, keys, 4, op), (values,))
+        if op not in ("mean", "min", "max"):  # an empty bin: NaN (mean) or an infinity (min, max)
+            assert gradcheck(lambda t: hrt.reduce_by_key(t, keys.to(torch.int32), 6, op), (values,))
+
+
+def test_by_key_gradients_equal_torch():
+    keys = torch.tensor([3, 0, 2, 2, 0, 3, 1, 0, 2, 3, 0, 0])
+    values = f64((12, 3), 13)
+    values.data[10] = values.data[7]  # ties in bin 0
+    zeros = torch.zeros(4, 3, dtype=torch.float64)
+    index = keys[:, None].expand(12, 3)
+    ours, = grad_of(lambda t: hrt.reduce_by_key(t, keys, 4), values)
+    theirs, = grad_of(lambda t: zeros.index_add(0, keys, t), values)
+    assert torch.equal(ours, theirs)
+    for op, reduce in (("max", "amax"), ("min", "amin"), ("mean", "mean")):
+        ours, = grad_of(lambda t: hrt.reduce_by_key(t, keys, 4, op), values)
+        theirs, = grad_of(lambda t: zeros.scatter_reduce(0, index, t, reduce, include_self=False), values)
+        assert torch.allclose(ours, theirs, rtol=1e-14, atol=0), op
+
+
 def test_segments_without_a_gradient():
     x, offsets = f64((10,), 8), torch.tensor([0, 4, 10])
     with pytest.raises(NotImplementedError, match="'prod' has no gradient"):
         hrt.segment_reduce(x, offsets, "prod")
+    with pytest.raises(NotImplementedError, match="'prod' has no gradient"):
+        hrt.reduce_by_key(torch.ones(3, dtype=torch.float64, requires_grad=True), torch.tensor([0, 1, 0]), 2, "prod")
     assert hrt.segment_reduce(x.detach(), offsets, "prod").shape == (2,)
     idx = hrt.segment_reduce(x, offsets, "argmax")
     assert not idx.requires_grad and torch.equal(idx, hr.segment_reduce(x.detach(), offsets, "argmax"))
 
 
-def _model(w, x, r, offsets):
+def _model(w, x, r, offsets, keys):
     """A loss from every differentiable operator, joined by elementwise torch operations of equal shapes
     (torch's own reductions, and the sums that autograd makes for broadcasting, are inductor's code
     under torch.compile and need not keep eager's bits: only hipreduce's are the same)."""
@@ -156,7 +184,9 @@ def _model(w, x, r, offsets):
     loss = (hrt.sum(pooled * pooled, exact=True) + hrt.dot(rows, r[:, 1]) + hrt.sum(hrt.max(h, 0) * r[0])
             - hrt.sum(hrt.min(h, 1) * r[:, 2]) + hrt.sum_abs(hrt.sum(w, 1) * r[:, 3]) + hrt.max_abs(h)
             + 0.5 * hrt.sum_squares(w) + hrt.sum(hrt.prod(w[:3] + 1, 0) * r[1])
-            + hrt.sum(hrt.segment_reduce(h[:, 0], offsets[:3] // 16 + torch.tensor([0, 1, 2]), "max")))
+            + hrt.sum(hrt.segment_reduce(h[:, 0], offsets[:3] // 16 + torch.tensor([0, 1, 2]), "max"))
+            + hrt.dot(hrt.reduce_by_key(h, keys, 3, "mean"), r[:3]) + hrt.sum(hrt.sum(h, (0, 1)) * r[0, 0])
+            + hrt.sum(hrt.reduce_by_key(h[:, 1], keys, 3, "max")))
     return loss, hrt.argmax(h, 1)
 
 
@@ -166,10 +196,11 @@ def test_compile_fullgraph_trains_a_step_as_eager():
     g = torch.Generator().manual_seed(9)
     x, r = torch.randn(24, 16, generator=g), torch.randn(24, 16, generator=g)
     offsets = torch.tensor([0, 40, 41, 200, 384])
+    keys = torch.arange(24) % 3
     results = []
     for fn in (_model, torch.compile(_model, fullgraph=True)):
         w = (torch.randn(24, 16, generator=torch.Generator().manual_seed(10)) * 0.3).requires_grad_()
-        loss, idx = fn(w, x, r, offsets)
+        loss, idx = fn(w, x, r, offsets, keys)
         loss.backward()
         with torch.no_grad():
             w -= 0.01 * w.grad
@@ -187,6 +218,9 @@ def test_compile_every_operator_and_dynamic_shapes():
         parts += [hrt.sum(x, 0, dtype=torch.float64).float(), hrt.dot(x, y)[None], hrt.dot(x, y, exact=True)[None],
                   hrt.argmin(x, 0).float(), hrt.argmax(x).float()[None]]
         parts += [hrt.segment_reduce(x.reshape(-1), offsets, op).float() for op in ("sum", "mean", "argmin", "norm")]
+        parts += [hrt.reduce_by_key(x[:, 0], torch.arange(x.shape[0]) % 2, 2, op, counts=True)[0].float()
+                  for op in ("sum", "max", "argmax")]
+        parts += [hrt.sum(x, (0, 2)), hrt.sum(x, ()), hrt.dot(x, y, axis=(0, 2), keepdims=True)]
         return torch.cat([p.reshape(-1) for p in parts])
 
     compiled = torch.compile(fn, fullgraph=True, backend="aot_eager", dynamic=True)

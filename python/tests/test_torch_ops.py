@@ -16,7 +16,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
 OPS = torch.ops.hipreduce
 REDUCTIONS = ["sum", "prod", "min", "max", "sum_abs", "sum_squares", "max_abs", "norm"]
 SHAPES = [((), [None]), ((7,), [None, 0, -1]), ((3, 0, 4), [None, 0, 2]),
-          ((4, 9, 5), [None, 0, 1, 2, (0, 1), (1, 2), (0, 1, 2), (-2, -1)])]
+          ((4, 9, 5), [None, 0, 1, 2, (0, 1), (1, 2), (0, 2), (2, 0), (0, 1, 2), (-2, -1), (), (1, 1), (1, -2)])]
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int8, torch.uint8, torch.int32,
           torch.int64]
 
@@ -86,7 +86,7 @@ def test_exact_sums_and_their_errors():
         want = hr.sum(x, axis, exact=True)
         assert same(OPS.sum(x, axes_arg(axis), False, None, True), want)
         assert same(hrt.sum(x.clone().requires_grad_(), axis, exact=True).detach(), want)
-    for op_call in (lambda t: OPS.sum(t, None, False, None, True), lambda t: OPS.dot(t, t, None, True)):
+    for op_call in (lambda t: OPS.sum(t, None, False, None, True), lambda t: OPS.dot(t, t, None, False, None, True)):
         with pytest.raises(TypeError, match="exact=True sums float inputs only"):
             op_call(torch.arange(4))
         with FakeTensorMode() as mode, pytest.raises(TypeError, match="exact=True sums float inputs only"):
@@ -117,16 +117,18 @@ def test_arg_reductions(name):
 
 def test_dot():
     for dtype in (torch.float32, torch.float16, torch.int8, torch.float64):
-        x, y = tensor((3, 40), dtype, 1), tensor((3, 40), dtype, 2)
+        x, y = tensor((3, 40, 2), dtype, 1), tensor((3, 40, 2), dtype, 2)
         for rdtype in (None, torch.float64):
-            want, err = outcome(lambda: hr.dot(x, y, rdtype))
-            got, got_err = outcome(lambda: OPS.dot(x, y, rdtype))
-            with FakeTensorMode() as mode:
-                fake, fake_err = outcome(lambda: OPS.dot(mode.from_tensor(x), mode.from_tensor(y), rdtype))
-            assert got_err is err and fake_err is err, (dtype, rdtype)
-            if err is None:
-                assert same(got, want) and same(hrt.dot(x, y, rdtype), want)
-                assert (fake.shape, fake.dtype) == (want.shape, want.dtype)
+            for axis, keepdims in ((None, False), (1, False), ((0, 2), True), ((), False), (None, True)):
+                want, err = outcome(lambda: hr.dot(x, y, rdtype, axis=axis, keepdims=keepdims))
+                got, got_err = outcome(lambda: OPS.dot(x, y, axes_arg(axis), keepdims, rdtype))
+                with FakeTensorMode() as mode:
+                    fake, fake_err = outcome(lambda: OPS.dot(mode.from_tensor(x), mode.from_tensor(y), axes_arg(axis),
+                                                             keepdims, rdtype))
+                assert got_err is err and fake_err is err, (dtype, rdtype, axis)
+                if err is None:
+                    assert same(got, want) and same(hrt.dot(x, y, rdtype, axis=axis, keepdims=keepdims), want)
+                    assert (fake.shape, fake.dtype) == (want.shape, want.dtype)
     x = tensor((5,), torch.float32)
     for bad, err in (((x, tensor((6,), torch.float32)), ValueError), ((x, x.double()), TypeError)):
         with pytest.raises(err):
@@ -177,6 +179,56 @@ def test_segment_mean():
         hrt.segment_reduce(torch.arange(4), [0, 4], "mean")
 
 
+def test_torch_spellings():
+    x = tensor((4, 9, 5), torch.float32)
+    assert same(hrt.sum(x, dim=(0, 2), keepdim=True), hr.sum(x, (0, 2), keepdims=True))
+    assert same(hrt.max(x, dim=1), hr.max(x, 1)) and same(hrt.argmax(x, dim=2, keepdim=True), hr.argmax(x, 2, True))
+    assert same(hrt.dot(x, x, dim=1), hr.dot(x, x, axis=1))
+    with pytest.raises(TypeError, match="same argument"):
+        hrt.sum(x, 1, dim=1)
+
+
+BY_KEY_OPS = ["sum", "prod", "min", "max", "sum_abs", "sum_squares", "max_abs", "norm", "argmin", "argmax",
+              "sum_exact", "mean", "or"]
+
+
+def test_reduce_by_key():
+    keys = torch.tensor([3, 0, 2, 2, 0, 3, 1, 0, 2, 3, 0, 0], dtype=torch.int32)
+    for shape in ((12,), (12, 3)):
+        for dtype in (torch.float32, torch.bfloat16, torch.int16):
+            v = tensor(shape, dtype, seed=7)
+            for name in BY_KEY_OPS:
+                for rdtype in (None, torch.float64):
+                    got, err = outcome(lambda: OPS.reduce_by_key(v, keys, 5, name, rdtype))
+                    with FakeTensorMode() as mode:
+                        fake, fake_err = outcome(lambda: OPS.reduce_by_key(mode.from_tensor(v), mode.from_tensor(keys),
+                                                                           5, name, rdtype))
+                    assert fake_err is err, (shape, dtype, name, rdtype)
+                    if name != "mean":
+                        want, want_err = outcome(lambda: hr.reduce_by_key(v, keys, 5, name, rdtype, counts=True))
+                        assert want_err is err, (shape, dtype, name, rdtype)
+                        if err is None:
+                            assert same(got[0], want[0]) and same(got[1], want[1])
+                    if err is None:
+                        assert [(f.shape, f.dtype) for f in fake] == [(g.shape, g.dtype) for g in got]
+                        direct = hrt.reduce_by_key(v, keys, 5, name, rdtype, counts=True)
+                        assert same(direct[0], got[0]) and same(direct[1], got[1])
+                        assert same(hrt.reduce_by_key(v, keys, 5, name, rdtype), got[0])
+    v = tensor((12, 3), torch.float32, seed=8)
+    mean = hrt.reduce_by_key(v, keys, 5, "mean")
+    sums, counts = hr.reduce_by_key(v, keys, 5, "sum", counts=True)
+    assert same(mean, sums / counts[:, None].float()) and torch.isnan(mean[4]).all()  # bin 4 is empty
+    bad = [((v, keys, -1), ValueError), ((v, keys.float(), 5), TypeError), ((v, keys[:5], 5), ValueError),
+           ((v[:, :0], keys, 5), ValueError), ((v[None], keys, 5), ValueError), ((v, keys, 5, "median"), ValueError)]
+    for args, err in bad:
+        with pytest.raises(err):
+            OPS.reduce_by_key(*args)
+        with FakeTensorMode() as mode, pytest.raises(err):
+            OPS.reduce_by_key(*(mode.from_tensor(a) if isinstance(a, torch.Tensor) else a for a in args))
+    with pytest.raises(ValueError):  # a key out of range: the cpu device refuses it (the fake cannot read keys)
+        OPS.reduce_by_key(v, keys, 3)
+
+
 def test_segment_errors_in_fake_and_real():
     x, off = tensor((10,), torch.float32), torch.tensor([0, 4, 10])
     bad = [((x.reshape(2, 5), off, "sum"), ValueError), ((x, off, "median"), ValueError),
@@ -194,7 +246,7 @@ def test_segment_errors_in_fake_and_real():
 def test_reduction_errors_in_fake_and_real():
     x = tensor((4, 5, 6), torch.float32)
     bad = [(lambda t: OPS.sum(t, [3]), ValueError), (lambda t: OPS.sum(t, [1, 1]), ValueError),
-           (lambda t: OPS.sum(t, []), ValueError), (lambda t: OPS.sum(t, None, False, torch.int64), TypeError),
+           (lambda t: OPS.sum(t, [0, -3]), ValueError), (lambda t: OPS.sum(t, None, False, torch.int64), TypeError),
            (lambda t: OPS.min(t, [0], False, torch.float64), TypeError), (lambda t: OPS.max(t[:0], [0]), ValueError),
            (lambda t: OPS.norm(t.to(torch.int32)), TypeError), (lambda t: OPS.sum(t.to(torch.complex64)), TypeError)]
     for call, err in bad:
@@ -251,12 +303,16 @@ def test_opcheck():
         calls += [(op, (x, None, False, None)), (op, (x, [1], True, None)), (op, (x, [0, 1], False, None))]
         if name not in ("min", "max", "max_abs"):
             calls.append((op, (x, [2], False, torch.float64)))
-    calls += [(OPS.sum.default, (x, [2], False, None, True)), (OPS.argmin.default, (x, 1, True)),
-              (OPS.argmax.default, (x, None, False)), (OPS.dot.default, (x, y, None, False)),
-              (OPS.dot.default, (x, y, torch.float64, True))]
+    calls += [(OPS.sum.default, (x, [2], False, None, True)), (OPS.sum.default, (x, [2, 0], True, None)),
+              (OPS.sum.default, (x, [], False, None)), (OPS.argmin.default, (x, 1, True)),
+              (OPS.argmax.default, (x, None, False)), (OPS.dot.default, (x, y, None, False, None, False)),
+              (OPS.dot.default, (x, y, [0, 2], True, torch.float64, True))]
     v, off = tensor((40,), torch.float64).requires_grad_(), torch.tensor([0, 7, 8, 20, 40])  # no empty mean: NaN
     calls += [(OPS.segment_reduce.default, (v, off, name, None))
               for name in ("sum", "sum_exact", "mean", "max", "max_abs", "norm", "sum_abs", "argmin")]
+    values, keys = tensor((9, 2), torch.float64).requires_grad_(), torch.tensor([1, 0, 2, 1, 1, 0, 2, 2, 0])
+    calls += [(OPS.reduce_by_key.default, (values, keys, 3, name, None)) for name in ("sum", "mean", "min", "argmax")]
+    calls.append((OPS.reduce_by_key.default, (values[:, 0], keys, 3, "norm", None)))
     for op, args in calls:
         report = torch.library.opcheck(op, args)
         assert set(report.values()) == {"SUCCESS"}, (op, args, report)
