@@ -151,9 +151,13 @@ def _span(a):
     lowest element to the end of its highest."""
     data_ptr = getattr(a, "data_ptr", None)
     if data_ptr is not None:  # torch: strides in elements
+        if a.is_contiguous():  # the common case, in two reads
+            return data_ptr(), a.nbytes
         size = a.element_size()
         ptr, steps = data_ptr(), [s * size for s in a.stride()]
     else:  # cupy: in bytes
+        if a.flags.c_contiguous:
+            return a.data.ptr, a.nbytes
         size = a.itemsize
         ptr, steps = a.data.ptr, a.strides
     shape = tuple(a.shape)
@@ -196,7 +200,9 @@ class TorchArrays:
             code = self.code(x)  # raises
         if x.is_cuda:  # also ROCm builds of torch; get_device() is the ordinal, without a torch.device
             return x, code, x.get_device()
-        return x, code, self.device(x)
+        if x.is_cpu:  # without building x.device (1 us)
+            return x, code, CPU
+        return x, code, self.device(x)  # raises
 
     def code(self, x):
         code = self.codes.get(x.dtype)

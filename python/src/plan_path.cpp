@@ -164,7 +164,7 @@ void zero_desc(hipreduce_reduction_desc& d, int op, int in_dt, int out_dt)
 // argmin/argmax; y: dot's second input, of x's extents), results in the row-major order of the kept
 // axes. False: x's (or y's) layout has no descriptor (strided::read), nothing done.
 bool reduce_plan(int device, nb::handle stream, int op, int in_dt, int out_dt, nb::handle x, nb::handle y,
-                 int64_t reduced, nb::handle values, nb::handle indices)
+                 nb::handle reduced, nb::handle values, nb::handle indices)
 {
     const size_t elem = size_of(in_dt);
     const size_t out_elem = is_arg(op) ? elem : size_of(out_dt);
@@ -175,8 +175,11 @@ bool reduce_plan(int device, nb::handle stream, int op, int in_dt, int out_dt, n
         if (in_y.rank != in.rank || !std::equal(in.extents, in.extents + in.rank, in_y.extents))
             throw nb::value_error("hipreduce: x and y have different shapes");
     }
+    // An int of any size (an array past 8 dimensions, whose mask may not fit 64 bits, returned above).
+    int64_t bits = 0;
+    if (!nb::try_cast(reduced, bits)) throw nb::type_error("hipreduce: reduced must be an int (a bit mask)");
     const uint64_t all = in.rank == 0 ? 0 : (uint64_t{1} << in.rank) - 1;
-    const uint64_t mask = reduced < 0 ? all : static_cast<uint64_t>(reduced);
+    const uint64_t mask = bits < 0 ? all : static_cast<uint64_t>(bits);
     if ((mask & ~all) != 0)
         throw nb::value_error(("hipreduce: reduced axes outside the " + std::to_string(in.rank) + " of x").c_str());
     hipreduce_reduction_desc d;
