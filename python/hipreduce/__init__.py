@@ -20,7 +20,7 @@ host wait): cupy streams are kept alive for that, torch never frees its own; a s
 ExternalStream must exist until then (destroying it earlier is undefined in CUDA/HIP). An input of
 any layout is reduced where it lies, through its strides (negative and zero ones included), without
 a copy; the copies left: a byte-swapped numpy array is converted to the native order, an array of
-more than 8 dimensions that do not merge, or with strides that are not whole elements, is reduced
+more than 8 dimensions (the library's most), or with strides that are not whole elements, is reduced
 from a contiguous copy, and segment_reduce and reduce_by_key copy a non-contiguous input. An out=
 that shares memory with an input gets the result of an out apart from it (numpy's rule: computed
 into a new array, then copied into out).

@@ -184,6 +184,8 @@ def test_more_than_eight_dimensions():
     for axis in (None, 0, (1, 3, 5, 7, 9), (0, 2)):
         assert bits(hr.sum(v, axis=axis)) == bits(capi.reduce("sum", v, axis, np.float32)), axis
     assert np.array_equal(hr.argmax(v, axis=3), np.argmax(v, axis=3))
+    w = np.ones((1,) * 62 + (2, 3), np.int16)  # numpy's most: 64, past a 64-bit mask of axes
+    assert hr.sum(w, axis=(63, -2)).shape == (1,) * 62 and hr.sum(w, axis=(63, -2)).item() == 6
 
 
 def test_out_overlapping_a_strided_input():
