@@ -28,6 +28,13 @@ def _setup_reduce(ctx, inputs, output):
     ctx.save_for_backward(x, output)
 
 
+def _setup_sum(ctx, inputs, output):
+    x, axis, keepdims = inputs[0], inputs[1], inputs[2]
+    ctx.axes = ops.reduced_axes(x.dim(), axis)
+    ctx.keepdims = keepdims
+    ctx.shape, ctx.dtype = x.shape, x.dtype  # sum's gradient needs neither x nor the result
+
+
 def _restore(ctx, r):
     """r (of the result's shape) with the reduced axes back as size 1, so it broadcasts against x."""
     if not ctx.keepdims:
@@ -212,8 +219,9 @@ def register():
     for op, backward in ((ops.prod, _prod_backward), (ops.min, _extreme_backward),
                          (ops.max, _extreme_backward), (ops.sum_abs, _sum_abs_backward),
                          (ops.sum_squares, _sum_squares_backward), (ops.max_abs, _max_abs_backward),
-                         (ops.norm, _norm_backward), (ops.sum, _sum_backward)):
+                         (ops.norm, _norm_backward)):
         op.register_autograd(backward, setup_context=_setup_reduce)
+    ops.sum.register_autograd(_sum_backward, setup_context=_setup_sum)
     ops.dot.register_autograd(_dot_backward, setup_context=_setup_dot)
     ops.segment_reduce.register_autograd(_segments_backward, setup_context=_setup_segments)
     ops.reduce_by_key.register_autograd(_by_key_backward, setup_context=_setup_by_key)

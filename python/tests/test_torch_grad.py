@@ -256,12 +256,12 @@ def test_cuda_graph_capture_replays_as_eager():
 
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):  # warm-up: handles, workspaces, torch's autograd state
+    with torch.cuda.stream(side):  # warm-up: the thread's handle, its workspace, torch's autograd state
         for _ in range(3):
             step()
     torch.cuda.current_stream().wait_stream(side)
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
+    with torch.cuda.graph(graph, stream=side):  # the warm-up's stream: the handle's stream stays
         captured = step()
     for i in range(20):
         x.copy_(torch.randn(512, 64, device="cuda", generator=torch.Generator("cuda").manual_seed(i)))
