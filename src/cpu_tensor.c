@@ -47,17 +47,55 @@ size_t hr_cpu_tensor_workspace_size(const hr_call* call)
     return hr_cpu_workspace_size(&row) + gather_bytes(call, rows);
 }
 
-/* Copies rows [r0, r0 + rows) of the contiguous copy of `base` (strides s) to dst. */
+/* One element of elem bytes (1, 2, 4 or 8), as one load and one store. */
+static inline void copy_element(unsigned char* dst, const unsigned char* src, size_t elem)
+{
+    switch (elem) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+    }
+}
+
+/* Rows walked together when the kept axis is the inner one in memory: their writes, a row apart
+ * (often a multiple of 4 KiB), must share an L1 set's ways; 8 rows: 4096 x 4096 f32 column sums
+ * 58-86 ms against 500-560 row by row and 240-900 with 256 rows (a loaded 2-core host). */
+enum { HR_GATHER_ROWS = 8 };
+
+/* Copies rows [r0, r0 + rows) of the contiguous copy of `base` (strides s) to dst. The walk goes
+ * along whichever of the innermost kept and reduced dimensions has the smaller stride, so that
+ * the reads follow memory: row by row for rows, across 8 rows at a time for columns and
+ * transposes (the block's writes stay in cache either way). */
 static void gather(const hr_call* call, const unsigned char* base, const int64_t* s, uint64_t r0, uint64_t rows,
                    unsigned char* dst)
 {
     const hr_tensor* t = &call->tensor;
     const size_t elem = (size_t)hr_dtype_bytes(call->in_dtype);
     const int last = t->kept + t->reduced - 1;
-    /* The innermost reduced dimension is walked by its stride; the others by the index. */
+    const uint64_t reduced = call->extent;
+    const int64_t reduced_step = t->reduced ? s[last] : 0;
+    const int64_t kept_step = t->kept ? s[t->kept - 1] : 0;
+    const uint64_t mag_r = (uint64_t)(reduced_step < 0 ? -reduced_step : reduced_step);
+    const uint64_t mag_k = (uint64_t)(kept_step < 0 ? -kept_step : kept_step);
+    if (t->kept && t->reduced && rows > 1 && mag_k < mag_r) {
+        int64_t row[HR_GATHER_ROWS];
+        for (uint64_t c0 = 0; c0 < rows; c0 += HR_GATHER_ROWS) {
+            const uint64_t count = rows - c0 < HR_GATHER_ROWS ? rows - c0 : HR_GATHER_ROWS;
+            for (uint64_t i = 0; i < count; ++i) row[i] = hr_tensor_offset(t, s, 0, t->kept, r0 + c0 + i);
+            unsigned char* out = dst + c0 * reduced * elem;
+            for (uint64_t j = 0; j < reduced; ++j) {
+                const int64_t at = hr_tensor_offset(t, s, t->kept, t->reduced, j);
+                for (uint64_t i = 0; i < count; ++i)
+                    copy_element(out + (i * reduced + j) * elem, base + (row[i] + at) * (int64_t)elem, elem);
+            }
+        }
+        return;
+    }
+    /* Row by row: the innermost reduced dimension is walked by its stride, the others by the index. */
     const uint64_t inner = t->reduced ? t->extent[last] : 1;
-    const int64_t step = t->reduced ? s[last] * (int64_t)elem : 0;
-    const uint64_t outer_reduced = call->extent / inner;
+    const int64_t step = reduced_step * (int64_t)elem;
+    const uint64_t outer_reduced = reduced / inner;
     for (uint64_t r = r0; r < r0 + rows; ++r) {
         const int64_t row = hr_tensor_offset(t, s, 0, t->kept, r);
         for (uint64_t o = 0; o < outer_reduced; ++o) {
@@ -68,7 +106,7 @@ static void gather(const hr_call* call, const unsigned char* base, const int64_t
                 dst += inner * elem;
                 continue;
             }
-            for (uint64_t i = 0; i < inner; ++i, p += step, dst += elem) memcpy(dst, p, elem);
+            for (uint64_t i = 0; i < inner; ++i, p += step, dst += elem) copy_element(dst, p, elem);
         }
     }
 }
