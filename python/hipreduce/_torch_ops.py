@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 import torch
@@ -27,7 +27,7 @@ from . import segment_reduce as _segment_reduce
 from . import sum as _sum, sum_abs as _sum_abs, sum_squares as _sum_squares
 from ._arrays import CPU
 
-DOT = _dot  # the package's functions, hipreduce.torch's direct path
+SUM, DOT = _sum, _dot  # the package's functions, hipreduce.torch's direct path
 SEGMENT_REDUCE = _segment_reduce
 REDUCE_BY_KEY = _reduce_by_key
 # The reductions with the package's signature (x, axis, dtype, keepdims, out).
@@ -81,7 +81,7 @@ def result_dtype(kind, op, code, dtype):
     return d
 
 
-_RESULT_DTYPES = {}  # (kind, op, code, dtype) -> result dtype, for those the library allows
+_RESULT_DTYPES: Dict[tuple, torch.dtype] = {}  # (kind, op, code, dtype) -> result dtype the library allows
 
 
 def _result_dtype(kind, op, code, dtype):

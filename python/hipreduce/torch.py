@@ -93,7 +93,7 @@ def sum(x: torch.Tensor, axis: Axis = None, dtype: Optional[torch.dtype] = None,
     if dim is not None or keepdim is not None:
         axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
     if _direct(x):
-        return _ops.REDUCTIONS["sum"](x, axis, dtype, keepdims, exact=exact)
+        return _ops.SUM(x, axis, dtype, keepdims, exact=exact)
     return _ops.sum(x, _axes(axis), keepdims, dtype, exact)
 
 
@@ -149,7 +149,9 @@ def segment_reduce(x: torch.Tensor, offsets: Any, op: str = "sum",
     if not isinstance(offsets, _Tensor):
         offsets = torch.as_tensor(offsets)
     if _direct(x):
-        return _ops.segment_values(x, offsets, op, dtype) if op == "mean" else _ops.SEGMENT_REDUCE(x, offsets, op, dtype)
+        if op == "mean":
+            return _ops.segment_values(x, offsets, op, dtype)
+        return _ops.SEGMENT_REDUCE(x, offsets, op, dtype)
     return _ops.segment_reduce(x, offsets, op, dtype)
 
 
