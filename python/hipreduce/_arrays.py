@@ -147,10 +147,15 @@ def raise_requires_grad(what):
 
 
 def _span(a):
-    """(first byte, bytes) of the memory a torch tensor or cupy array of any strides lies in: from its
-    lowest element to the end of its highest."""
+    """(first byte, bytes) of the memory a torch tensor, cupy or numpy array of any strides lies in: from
+    its lowest element to the end of its highest."""
     data_ptr = getattr(a, "data_ptr", None)
-    if data_ptr is not None:  # torch: strides in elements
+    if isinstance(a, np.ndarray):  # host memory: offsets given as a list, say
+        if a.flags.c_contiguous:
+            return a.__array_interface__["data"][0], a.nbytes
+        size = a.itemsize
+        ptr, steps = a.__array_interface__["data"][0], a.strides
+    elif data_ptr is not None:  # torch: strides in elements
         if a.is_contiguous():  # the common case, in two reads
             return data_ptr(), a.nbytes
         size = a.element_size()

@@ -120,3 +120,12 @@ def test_torch_out_inside_the_input():
     s = torch.arange(10.0)
     hr.segment_reduce(s, torch.arange(10), "sum", out=s[1:10])
     assert s.tolist() == [0.0] + list(range(9))
+
+
+def test_torch_out_with_list_offsets():
+    """Offsets given as a list (a numpy array inside) beside a torch out=: the overlap check reads
+    both spans."""
+    torch = pytest.importorskip("torch")
+    x = torch.arange(6.0)
+    got = hr.segment_reduce(x, [0, 2, 6], out=torch.empty(2))
+    assert got.tolist() == [1.0, 14.0]
