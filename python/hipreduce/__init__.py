@@ -28,8 +28,8 @@ into a new array, then copied into out).
 Errors: TypeError for a dtype the library does not reduce or a result dtype it does not allow for
 the operator, ValueError for a bad axis, shape, out, offsets or keys, NotImplementedError (a
 RuntimeError) for valid arguments the device cannot run (exact sums on a GPU where the library has
-no kernels for them) and for a torch tensor that autograd tracks (requires_grad in grad mode: the
-package computes no gradients; pass x.detach()), RuntimeError for a failure at run time; each
+no kernels for them) and for a torch tensor that autograd tracks (requires_grad in grad mode: these
+functions compute no gradients; hipreduce.torch's operators do, or pass x.detach()), RuntimeError for a failure at run time; each
 carries the library's message.
 """
 from __future__ import annotations
