@@ -4,9 +4,9 @@
 ! C's uint64_t fields are integer(c_int64_t) here (Fortran has no unsigned integers; values below
 ! 2^63 are the same bits), C's enums integer(c_int).
 module hipreduce_types
-  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_ptr, c_null_ptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_double, c_ptr, c_null_ptr
   implicit none
-  private :: c_int, c_int64_t, c_ptr, c_null_ptr ! a program takes them from iso_c_binding itself
+  private :: c_int, c_int64_t, c_double, c_ptr, c_null_ptr ! a program takes them from iso_c_binding itself
 
   ! Status codes (hipreduce_status).
   integer(c_int), parameter :: HIPREDUCE_STATUS_SUCCESS = 0
@@ -47,6 +47,16 @@ module hipreduce_types
   integer(c_int), parameter :: HIPREDUCE_OP_DOT = 13
   integer(c_int), parameter :: HIPREDUCE_OP_SUM_EXACT = 14
   integer(c_int), parameter :: HIPREDUCE_OP_DOT_EXACT = 15
+  integer(c_int), parameter :: HIPREDUCE_OP_MEAN = 16
+  integer(c_int), parameter :: HIPREDUCE_OP_NANSUM = 17
+  integer(c_int), parameter :: HIPREDUCE_OP_NANMEAN = 18
+  integer(c_int), parameter :: HIPREDUCE_OP_COUNT_NONZERO = 19
+  integer(c_int), parameter :: HIPREDUCE_OP_ALL = 20
+  integer(c_int), parameter :: HIPREDUCE_OP_ANY = 21
+  integer(c_int), parameter :: HIPREDUCE_OP_VAR = 22      ! plans only (desc%correction)
+  integer(c_int), parameter :: HIPREDUCE_OP_STD = 23      ! plans only
+  integer(c_int), parameter :: HIPREDUCE_OP_VAR_MEAN = 24 ! plans only (the means at operands%values2)
+  integer(c_int), parameter :: HIPREDUCE_OP_STD_MEAN = 25 ! plans only
 
   ! Element types (hipreduce_dtype). A Fortran program has I8, I16, I32, I64 (integer(1/2/4/8)),
   ! F32 and F64 (real(4/8)); the others are raw bits in integer variables of their width.
@@ -98,7 +108,8 @@ module hipreduce_types
     integer(c_int64_t) :: num_bins = 0
     integer(c_int64_t) :: row = 0
     integer(c_int) :: key_dtype = HIPREDUCE_I32
-    integer(c_int64_t) :: reserved(6) = 0
+    real(c_double) :: correction = 0 ! VAR, STD, VAR_MEAN, STD_MEAN: the divisor is max(n - correction, 0)
+    integer(c_int64_t) :: reserved(5) = 0
   end type hipreduce_reduction_desc
 
   ! hipreduce_operands: the data of one plan run (c_loc of host arrays, or device pointers).
@@ -110,6 +121,7 @@ module hipreduce_types
     type(c_ptr) :: indices = c_null_ptr
     type(c_ptr) :: keys = c_null_ptr
     type(c_ptr) :: counts = c_null_ptr
-    type(c_ptr) :: reserved(2) = c_null_ptr
+    type(c_ptr) :: values2 = c_null_ptr ! VAR_MEAN, STD_MEAN: the means
+    type(c_ptr) :: reserved(1) = c_null_ptr
   end type hipreduce_operands
 end module hipreduce_types
