@@ -247,7 +247,7 @@ def test_cuda_graph_capture_replays_as_eager():
     """A step capturing the operators (and the direct path) in a CUDA graph: the results come from the
     graph's pool, on the capture stream; 20 replays over new inputs equal eager calls bit for bit."""
     x = torch.randn(512, 64, device="cuda")
-    offsets = torch.tensor([0, 100, 100, 4000, 32768], device="cuda")  # on the GPU: nothing read back
+    offsets = torch.tensor([0, 100, 101, 4000, 32768], device="cuda")  # on the GPU: nothing read back; no empty segment (its mean is NaN)
     w = torch.randn(64, device="cuda", requires_grad=True)
 
     def step():
