@@ -147,7 +147,7 @@ done
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
 cuda=$([ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
-anchors=$(for f in "$out"/*.csv; do [ "$(basename "$f")" = python.csv ] || cut -d, -f3 "$f"; done |
+anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | tensor.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
     grep -v -e '^algorithm$' -e '^auto$' -e '^torch' | sed 's/ gpu_to_gpu//' | sort -u | tr '\n' ' ')
 torch=$(python3 -c "import torch; print(torch.__version__)" 2>/dev/null)
 {
