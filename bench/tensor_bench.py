@@ -27,13 +27,13 @@ class Desc(C.Structure):
                 ("x_strides", C.c_int64 * MAX_RANK), ("y_strides", C.c_int64 * MAX_RANK),
                 ("num_axes", C.c_int), ("axes", C.c_int * MAX_RANK), ("num_segments", C.c_uint64),
                 ("length", C.c_uint64), ("num_bins", C.c_uint64), ("row", C.c_uint64),
-                ("key_dtype", C.c_int), ("reserved", C.c_uint64 * 6)]
+                ("key_dtype", C.c_int), ("correction", C.c_double), ("reserved", C.c_uint64 * 5)]
 
 
 class Operands(C.Structure):
     _fields_ = [("x", C.c_void_p), ("y", C.c_void_p), ("offsets", C.c_void_p), ("values", C.c_void_p),
                 ("indices", C.c_void_p), ("keys", C.c_void_p), ("counts", C.c_void_p),
-                ("reserved", C.c_void_p * 2)]
+                ("values2", C.c_void_p), ("reserved", C.c_void_p * 1)]
 
 
 def load(path):

@@ -50,6 +50,9 @@ typedef struct hr_call {
     uint64_t n;
     void* result;                /* one out_dtype element (argreduce: the value) */
     int64_t* index;              /* argreduce: the index; NULL otherwise */
+    void* result2;               /* two-output ops (hr_op_outputs 2: var_mean, std_mean): the second
+                                  * results, as many as `result`'s; NULL otherwise */
+    double correction;           /* var, std and their means: the divisor is n - correction */
     hipreduce_location location;
     /* The shape (FULL: n elements, one result). AXIS: n = outer * extent * inner, outer * inner
      * results at result (and index). SEGMENTS: num_segments results, offsets in the input's

@@ -46,14 +46,15 @@ template <class R, int V, int L>
 __device__ __forceinline__ bool store_columns16(const strided_args& a, bool top, uint64_t first, uint64_t id,
                                                 const typename R::acc (&l)[V][L])
 {
-    static_assert(!R::keyed, "vectors of columns are sums': no index to store");
+    static_assert(!R::keyed && hr_acc_bytes(R::acc_kind) <= 8, "vectors of columns are sums': no index or second result");
     unsigned char bytes[16];
     unsigned char* dst;
     if (top) {
         if ((int)hr_dtype_bytes(a.out) * V != 16) return false;
         dst = (unsigned char*)a.result + first * (16 / V);
 #pragma unroll
-        for (int c = 0; c < V; ++c) R::store(l[c][0], a.count == 0, a.out, bytes + c * (16 / V), nullptr);
+        for (int c = 0; c < V; ++c)
+            R::store(l[c][0], a.extent, a.out, a.finish, a.correction, bytes + c * (16 / V), nullptr, nullptr);
     } else {
         if constexpr (sizeof(typename R::acc) * V != 16) return false;
         dst = (unsigned char*)a.partial + id * 16;
@@ -157,7 +158,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void strided_kernel(strided_args a)
             }
 #pragma unroll
             for (int c = 0; c < V; ++c) {
-                if (top) store_result<R>(a, o * a.inner + i + c, l[c][0], a.count == 0);
+                if (top) store_result<R>(a, o * a.inner + i + c, l[c][0], a.extent);
                 else ((acc*)a.partial)[id * V + c] = l[c][0];
             }
         }

@@ -94,6 +94,37 @@ template <> struct combine_unit<HR_CB_NRM2, HR_ACC_NRM2_F64> : combine_base<HR_A
     static HR_HD acc apply(acc a, acc b) { return acc{a.sml + b.sml, a.med + b.med, a.big + b.big}; }
 };
 
+/* nanmean's sum and count (stats.h): the sum from -0.0 as a float sum's, the counts added. */
+template <> struct combine_unit<HR_CB_ADD, HR_ACC_SUMN_F32> : combine_base<HR_ACC_SUMN_F32> {
+    using acc = hr_sumn_f32;
+    template <class Domain> static HR_HD acc identity() { return hr_sumn_identity_f32(); }
+    template <class Domain> static HR_HD acc empty() { return hr_sumn_identity_f32(); }
+    static HR_HD acc apply(acc a, acc b) { return hr_sumn_add_f32(a, b); }
+};
+template <> struct combine_unit<HR_CB_ADD, HR_ACC_SUMN_F64> : combine_base<HR_ACC_SUMN_F64> {
+    using acc = hr_sumn_f64;
+    template <class Domain> static HR_HD acc identity() { return hr_sumn_identity_f64(); }
+    template <class Domain> static HR_HD acc empty() { return hr_sumn_identity_f64(); }
+    static HR_HD acc apply(acc a, acc b) { return hr_sumn_add_f64(a, b); }
+};
+
+/* var/std's moments: Chan's merge (stats.h), commutative bit for bit; the identity has count 0. */
+template <int A> struct combine_unit<HR_CB_WELFORD, A> : combine_base<A> {
+    using acc = acc_t<A>;
+    static_assert(is_mom_acc<A>(), "WELFORD: the moments' accumulators");
+    template <class Domain> static HR_HD acc identity()
+    {
+        if constexpr (A == HR_ACC_MOM_F32) return hr_mom_identity_f32();
+        else return hr_mom_identity_f64();
+    }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b)
+    {
+        if constexpr (A == HR_ACC_MOM_F32) return hr_mom_merge_f32(a, b);
+        else return hr_mom_merge_f64(a, b);
+    }
+};
+
 /* argmin/argmax over (key, index): the better key wins, equal keys the smaller index. The
  * identity has the worst key and an index past every element, so it loses every tie. */
 template <bool Min, int A> struct arg_unit : combine_base<A> {

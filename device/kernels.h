@@ -237,7 +237,7 @@ __device__ __forceinline__ void climb(const tree_levels& lv, const tree_args& a,
 {
     for (;; ++level) {
         if (level == lv.levels - 1) {
-            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, false);
+            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, lv.count[0]);
             return;
         }
         if (threadIdx.x == 0) level_partial<typename R::acc>(lv, level)[index] = v;
@@ -268,7 +268,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
         if (lv.count[0] == 0 || lv.levels == 2) { /* empty, or one tile: block 0 alone */
             typename R::acc v = R::identity();
             if (lv.count[0]) v = reduce_tile<R>(x, y, lv.count[0], 0, inputs_aligned<R>(x, y), smem);
-            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, lv.count[0] == 0);
+            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, lv.count[0]);
             return;
         }
         const uint64_t b = tree_block(lv);
@@ -285,7 +285,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void tree_ker
 #pragma unroll 4
             for (uint64_t i = threadIdx.x; i < blocks; i += HR_TILE_LANES) v = R::apply(v, load_one<acc, true>(partial + i));
             v = block_reduce_segments<R, HR_TILE_LANES>(v, smem);
-            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, false);
+            if (threadIdx.x == 0) store_result<R>(a, tree_row(lv), v, lv.count[0]);
             return;
         }
         stream_tiles<R>(x, y, lv.count[0], first, end, level_partial<typename R::acc>(lv, 1), smem);

@@ -8,7 +8,7 @@
  *    converted once: one dependent instruction per element instead of three or four;
  *  - float max_abs: an unsigned max of the magnitude bits (NaN magnitudes are above
  *    infinity's), the canonical NaN once at the end;
- *  - integer sums of 8/16-bit inputs (|x|, x*x, x*y of 8-bit ones): 32 bits within the tile,
+ *  - integer sums of 8/16-bit inputs (|x|, x != 0; x*x, x*y of 8-bit ones): 32 bits within the tile,
  *    widened once (a lane holds at most 64 elements of a tile, so the 32-bit sum is exact;
  *    integer results do not depend on the order), 8-bit ones four per instruction (dp4a);
  *  - integer products of 8/16-bit inputs into 64 bits: four (8-bit) or two (16-bit) elements
@@ -37,7 +37,8 @@ template <class R> constexpr int fold_kind()
     if (R::float_in && order && R::transform == HR_TF_IDENT) return FOLD_FLOAT_ORDER;
     if (R::float_in && R::combine == HR_CB_MAX && R::transform == HR_TF_ABS) return FOLD_FLOAT_MAX_ABS;
     const int bytes = hr_dtype_bytes(R::dtype);
-    const bool narrow = R::transform == HR_TF_IDENT || R::transform == HR_TF_ABS ? bytes <= 2 : bytes == 1;
+    const bool narrow = R::transform == HR_TF_IDENT || R::transform == HR_TF_ABS || R::transform == HR_TF_NONZERO ? bytes <= 2
+                                                                                                              : bytes == 1;
     if (!R::float_in && R::combine == HR_CB_ADD && narrow) return FOLD_NARROW_SUM;
     if (!R::float_in && R::combine == HR_CB_MUL && bytes <= 2 && sizeof(typename R::acc) == 8) return FOLD_NARROW_PRODUCT;
     return FOLD_GENERIC;
@@ -137,6 +138,7 @@ template <class R> struct input_fold<R, FOLD_NARROW_SUM> {
     {
         const uint32_t e = (uint32_t)x;
         if constexpr (R::transform == HR_TF_ABS && std::is_signed<T>::value) return x < 0 ? 0u - e : e;
+        else if constexpr (R::transform == HR_TF_NONZERO) return e != 0;
         else if constexpr (R::transform == HR_TF_SQUARE) return e * e;
         else return e;
     }
@@ -144,7 +146,7 @@ template <class R> struct input_fold<R, FOLD_NARROW_SUM> {
     HR_HD void add(T x, T y, uint32_t) { sum += (uint32_t)x * (uint32_t)y; }
     /* Four 8-bit elements of a 32-bit word at once (dp4a on NVIDIA: one instruction for
      * four products and their sum; x = x * 1 for plain sums). Not for |x|. */
-    static constexpr bool words = sizeof(T) == 1 && R::transform != HR_TF_ABS;
+    static constexpr bool words = sizeof(T) == 1 && R::transform != HR_TF_ABS && R::transform != HR_TF_NONZERO;
     static HR_HD uint32_t dot4(uint32_t a, uint32_t b)
     {
 #if defined(__CUDA_ARCH__)

@@ -11,6 +11,7 @@
 #include "half.h"
 #include "hipreduce/hipreduce.h"
 #include "rules.h"
+#include "stats.h"
 
 namespace hr {
 
@@ -51,7 +52,17 @@ template <> struct acc_type<HR_ACC_F64> { using type = double; };
 template <> struct acc_type<HR_ACC_NRM2_F64> { using type = nrm2_acc; };
 template <> struct acc_type<HR_ACC_KEY32> { using type = key_acc<int32_t>; };
 template <> struct acc_type<HR_ACC_KEY64> { using type = key_acc<int64_t>; };
+template <> struct acc_type<HR_ACC_SUMN_F32> { using type = hr_sumn_f32; };
+template <> struct acc_type<HR_ACC_SUMN_F64> { using type = hr_sumn_f64; };
+template <> struct acc_type<HR_ACC_MOM_F32> { using type = hr_mom_f32; };
+template <> struct acc_type<HR_ACC_MOM_F64> { using type = hr_mom_f64; };
 template <int A> using acc_t = typename acc_type<A>::type;
+
+/* The statistics' accumulators (stats.h): SUMN and MOM kinds, and the float type they compute in. */
+template <int A> constexpr bool is_sumn_acc() { return A == HR_ACC_SUMN_F32 || A == HR_ACC_SUMN_F64; }
+template <int A> constexpr bool is_mom_acc() { return A == HR_ACC_MOM_F32 || A == HR_ACC_MOM_F64; }
+template <int A>
+using stats_float_t = typename std::conditional<A == HR_ACC_SUMN_F64 || A == HR_ACC_MOM_F64, double, float>::type;
 
 template <class T> struct is_float_t : std::is_floating_point<T> {};
 

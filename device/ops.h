@@ -6,7 +6,7 @@
  *   a combine (combines.h)      apply, and with the transform's domain identity and empty;
  *   a store policy (stores.h)   the accumulator written once in the result dtype.
  * Kernels read the composition only: value_t, acc, identity(), apply(a, b), lift(x),
- * lift2(x, y), empty(), store(v, is_empty, out, result, index), key_of(x), and the flags
+ * lift2(x, y), empty(), store(v, count, out, finish, correction, result, result2, index), key_of(x), and the flags
  * below. A new transform or combine is one unit beside the others; red changes only for a
  * combine with a finish of its own (its store policy, as NRM2's).
  * op_sum<T> .. op_xor<T>: the original 7 operators with in == out over a C++ type, which
@@ -37,15 +37,27 @@ struct red : combine_unit<Combine, A>, transform_unit<Transform, D, A, combine_u
     static HR_HD acc identity() { return combine_t::template identity<transform_t>(); }
     static HR_HD acc empty() { return combine_t::template empty<transform_t>(); }
 
-    /* Writes the result of accumulator v (is_empty: n == 0) in result dtype `out`. */
-    static HR_HD void store(acc v, bool is_empty, int out, void* result, int64_t* index)
+    /* Writes the result of accumulator v, the reduction of a slice of `count` elements (0: the
+     * empty result), in result dtype `out`, with the op row's finish (op_table.h) and, for var
+     * and std, the correction; result2: the second output of VAR_MEAN / STD_MEAN, else null. */
+    static HR_HD void store(acc v, uint64_t count, int out, int finish, double correction, void* result, void* result2,
+                            int64_t* index)
     {
         if constexpr (keyed) {
-            store_arg<transform_t>::store(v, is_empty, result, index);
+            store_arg<transform_t>::store(v, count == 0, result, index);
         } else {
-            if (is_empty) v = empty();
-            if constexpr (Combine == HR_CB_NRM2) store_norm<A>::store(v, out, result);
-            else store_round<D, A>::store(v, out, result);
+            if (count == 0) v = empty();
+            if constexpr (Combine == HR_CB_NRM2) {
+                store_norm<A>::store(v, out, result);
+            } else if constexpr (is_sumn_acc<A>() || is_mom_acc<A>()) {
+                store_stats<D, A>::store(v, out, finish, correction, result, result2);
+            } else if constexpr (Transform == HR_TF_NONZERO) {
+                store_count::store(v, count, finish, result);
+            } else {
+                if constexpr (float_acc)
+                    if (finish == HR_FN_MEAN) v = v / acc(count); /* count 0: 0 / 0, NaN */
+                store_round<D, A>::store(v, out, result);
+            }
         }
     }
 };

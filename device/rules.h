@@ -81,7 +81,7 @@ HR_RULE int hr_dtype_is_float(int dtype)
 HR_RULE int hr_op_transform(int op)
 {
     switch (op) {
-#define HR_RULE_CASE(E, NAME, T, C, R) \
+#define HR_RULE_CASE(E, NAME, T, C, R, F) \
     case E: return HR_TF_##T;
         HR_OP_ROWS(HR_RULE_CASE)
 #undef HR_RULE_CASE
@@ -91,7 +91,7 @@ HR_RULE int hr_op_transform(int op)
 HR_RULE int hr_op_combine(int op)
 {
     switch (op) {
-#define HR_RULE_CASE(E, NAME, T, C, R) \
+#define HR_RULE_CASE(E, NAME, T, C, R, F) \
     case E: return HR_CB_##C;
         HR_OP_ROWS(HR_RULE_CASE)
 #undef HR_RULE_CASE
@@ -101,7 +101,7 @@ HR_RULE int hr_op_combine(int op)
 HR_RULE int hr_op_results(int op)
 {
     switch (op) {
-#define HR_RULE_CASE(E, NAME, T, C, R) \
+#define HR_RULE_CASE(E, NAME, T, C, R, F) \
     case E: return HR_RS_##R;
         HR_OP_ROWS(HR_RULE_CASE)
 #undef HR_RULE_CASE
@@ -109,10 +109,28 @@ HR_RULE int hr_op_results(int op)
     }
 }
 
+HR_RULE int hr_op_finish(int op)
+{
+    switch (op) {
+#define HR_RULE_CASE(E, NAME, T, C, R, F) \
+    case E: return HR_FN_##F;
+        HR_OP_ROWS(HR_RULE_CASE)
+#undef HR_RULE_CASE
+    default: return -1;
+    }
+}
+
+/* Results an op writes per reduced slice: 2 for the finishes with a second output (values2). */
+HR_RULE int hr_finish_outputs(int finish) { return finish == HR_FN_VAR_MEAN || finish == HR_FN_STD_MEAN ? 2 : 1; }
+HR_RULE int hr_op_outputs(int op) { return hr_finish_outputs(hr_op_finish(op)); }
+/* Whether an op reads the plan's correction (var, std and their means). */
+HR_RULE int hr_finish_corrected(int finish) { return finish >= HR_FN_VAR && finish <= HR_FN_STD_MEAN; }
+HR_RULE int hr_op_corrected(int op) { return hr_finish_corrected(hr_op_finish(op)); }
+
 HR_RULE const char* hr_op_name(int op)
 {
     switch (op) {
-#define HR_RULE_CASE(E, NAME, T, C, R) \
+#define HR_RULE_CASE(E, NAME, T, C, R, F) \
     case E: return #NAME;
         HR_OP_ROWS(HR_RULE_CASE)
 #undef HR_RULE_CASE
@@ -120,15 +138,17 @@ HR_RULE const char* hr_op_name(int op)
     }
 }
 
-/* Which public call takes an op: PRODUCT is hipreduce_dot's, ARG hipreduce_argreduce's, every
- * other row hipreduce_reduce's (and the axis and segment calls of the same kind). */
-typedef enum hr_call_kind { HR_CALL_REDUCE, HR_CALL_ARGREDUCE, HR_CALL_DOT } hr_call_kind;
+/* Which public call takes an op: PRODUCT is hipreduce_dot's, ARG hipreduce_argreduce's, an op
+ * with a correction or a second output only a plan's (hipreduce_plan_create), every other row
+ * hipreduce_reduce's (and the axis and segment calls of the same kind). */
+typedef enum hr_call_kind { HR_CALL_REDUCE, HR_CALL_ARGREDUCE, HR_CALL_DOT, HR_CALL_PLAN } hr_call_kind;
 
 HR_RULE int hr_op_call(int op)
 {
-    return hr_op_transform(op) == HR_TF_PRODUCT ? HR_CALL_DOT
-           : hr_op_results(op) == HR_RS_ARG     ? HR_CALL_ARGREDUCE
-                                                : HR_CALL_REDUCE;
+    return hr_op_transform(op) == HR_TF_PRODUCT                 ? HR_CALL_DOT
+           : hr_op_results(op) == HR_RS_ARG                     ? HR_CALL_ARGREDUCE
+           : hr_op_corrected(op) || hr_op_outputs(op) > 1       ? HR_CALL_PLAN
+                                                                : HR_CALL_REDUCE;
 }
 
 /* ---- triples ---- */
@@ -151,6 +171,9 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
     case HR_RS_MAGNITUDE: return in_int ? oc == HR_CLASS_UNSIGNED && ob == ib : out == in;
     case HR_RS_NORM: return !in_int && (out == HIPREDUCE_F32 || out == HIPREDUCE_F64);
     case HR_RS_FLOAT: return !in_int && hr_result_allowed(HIPREDUCE_OP_SUM, in, out);
+    case HR_RS_STAT: return !in_int && (out == in || (ic == HR_CLASS_HALF && out == HIPREDUCE_F32));
+    case HR_RS_COUNT: return out == HIPREDUCE_I64;
+    case HR_RS_TRUTH: return out == HIPREDUCE_U8;
     default: return 0;
     }
 }
@@ -162,7 +185,11 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
  *   float ADD/MUL/MIN/MAX: F64 when the input or the result is f64, else F32 (f16/bf16 in f32);
  *   NRM2: F64 from f16/bf16/f32 (x*x is exact in f64: no scaling), NRM2_F64 from f64;
  *   ARGMIN/ARGMAX: KEY32 for <= 32-bit inputs, else KEY64;
- *   EXACT: EXACT (a superaccumulator, whatever the dtypes).
+ *   EXACT: EXACT (a superaccumulator, whatever the dtypes);
+ *   NONZERO (count_nonzero, all, any): U64, a count of any length, whatever the result;
+ *   WELFORD: MOM_F64 from or into f64, else MOM_F32;
+ *   NANZERO with the MEAN finish (nanmean): SUMN_F64 / SUMN_F32 (the sum and its own count);
+ *     nansum: F64 / F32 as a sum.
  * HR_ACC_NONE for a triple that is not allowed. */
 HR_RULE int hr_acc_of(int op, int in, int out)
 {
@@ -170,6 +197,9 @@ HR_RULE int hr_acc_of(int op, int in, int out)
     const int wide = hr_dtype_bytes(in) == 8 || hr_dtype_bytes(out) == 8;
     if (!hr_result_allowed(op, in, out)) return HR_ACC_NONE;
     if (combine == HR_CB_EXACT) return HR_ACC_EXACT;
+    if (hr_op_transform(op) == HR_TF_NONZERO) return HR_ACC_U64;
+    if (combine == HR_CB_WELFORD) return wide ? HR_ACC_MOM_F64 : HR_ACC_MOM_F32;
+    if (hr_op_transform(op) == HR_TF_NANZERO && hr_op_finish(op) == HR_FN_MEAN) return wide ? HR_ACC_SUMN_F64 : HR_ACC_SUMN_F32;
     if (combine == HR_CB_NRM2) return in == HIPREDUCE_F64 ? HR_ACC_NRM2_F64 : HR_ACC_F64;
     if (combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX) return hr_dtype_bytes(in) == 8 ? HR_ACC_KEY64 : HR_ACC_KEY32;
     if (hr_dtype_is_float(in)) return wide ? HR_ACC_F64 : HR_ACC_F32;

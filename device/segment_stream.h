@@ -49,7 +49,7 @@ __device__ __forceinline__ void segment_climb(const tile_args& a, uint64_t s, ui
                                                  threadIdx.x);
         v = block_reduce_segments<R, HR_TILE_LANES>(v, smem);
         if (k + 1 == lv.top) {
-            if (threadIdx.x == 0) store_result<R>(a, s, v, false);
+            if (threadIdx.x == 0) store_result<R>(a, s, v, count);
             return;
         }
         const uint64_t up = lv.offset(k + 1);
@@ -223,7 +223,7 @@ template <class R, int W> __device__ HR_NOINLINE void stream_past_capacity(const
         const uint64_t s = a.long_ids[r];
         segment_span(a.offsets, a.items, s, &first, &count);
         const typename R::acc v = stream_slice<R>((const T*)a.x + first, count, g);
-        if (g == 0) store_result<R>(a, s, v, false);
+        if (g == 0) store_result<R>(a, s, v, count);
     }
 }
 
@@ -298,7 +298,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
             const bool one_tile = count <= TI; /* the tile's value is the segment's */
             if (threadIdx.x == 0) {
                 if (one_tile) {
-                    store_result<R>(a, block_uniform(it.s), v, false);
+                    store_result<R>(a, block_uniform(it.s), v, count);
                 } else {
                     ((acc*)a.partials + at)[tile] = v;
                     if (tile < LANE0) own.v[tile] = v;
@@ -317,7 +317,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_TREE_MIN_OCCUPANCY) void segment_
                     if (threadIdx.x == 0) {
                         partial_fold<R> f(R::identity());
                         for (uint64_t m = 0; m < members; ++m) f.add(own.v[m]);
-                        store_result<R>(a, block_uniform(it.s), f.result(), false);
+                        store_result<R>(a, block_uniform(it.s), f.result(), count);
                     }
                     complete = false;
                 } else if (complete) {

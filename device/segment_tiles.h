@@ -188,7 +188,7 @@ __device__ __forceinline__ void reduce_listed(const tile_args& a, uint64_t lo, c
         const bool real = i < n;
         const typename R::acc v = group_tile<R, G, G == W>((const T*)a.x + (real ? first[i] : 0), 0,
                                                            real ? count[i] : 0, threadIdx.x % G);
-        if (real && threadIdx.x % G == 0) store_result<R>(a, lo + at[i], v, false);
+        if (real && threadIdx.x % G == 0) store_result<R>(a, lo + at[i], v, count[i]);
     }
 }
 
@@ -229,7 +229,7 @@ __global__ __launch_bounds__(HR_TILE_LANES, HR_SEGMENT_SIZES_OCCUPANCY) void seg
                 const uint64_t valid[1] = {count};
                 typename R::acc v[1];
                 group_short_tiles<R, 1, ONE_LANES, 1, false>(v, slice, valid, 0);
-                store_result<R>(a, s, v[0], count == 0);
+                store_result<R>(a, s, v[0], count);
             }
             const bool to4 = real && count > one && count <= four;
             const bool to32 = real && count > four && !is_long(a, count);

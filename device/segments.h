@@ -351,7 +351,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
                 } else {
                     v = group_tile<R, G, skip>(slice, 0, count, g);
                 }
-                if (real && g == 0) store_result<R>(a, item, v, count == 0);
+                if (real && g == 0) store_result<R>(a, item, v, count);
             } else {
                 const T* slices[K];
                 uint64_t valid[K];
@@ -366,7 +366,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void segments_kernel(seg_args a)
 #pragma unroll
                 for (int j = 0; j < K; ++j) {
                     const uint64_t item = base + (uint64_t)j * (W / G) + mine;
-                    if (item < a.items && g == 0) store_result<R>(a, item, v[j], a.extent == 0);
+                    if (item < a.items && g == 0) store_result<R>(a, item, v[j], a.extent);
                 }
             }
         }
@@ -403,7 +403,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void rows_prefetch_kernel(seg_args a
             HR_MEMCPY(v, next, sizeof v);
             load(base + stride + mine);
             const typename R::acc r = chunk0_tile<R, HR_SEGMENT, SEG_SLOTS, HR_SEGMENT == W>(v, a.extent, g);
-            if (base + mine < a.items && g == 0) store_result<R>(a, base + mine, r, false);
+            if (base + mine < a.items && g == 0) store_result<R>(a, base + mine, r, a.extent);
         }
     }
 }
@@ -468,7 +468,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void short_rows_kernel(seg_args a)
                 for (int j = 1; j < K; ++j)
                     if ((unsigned)j == m) mine_result = r[j];
                 const uint64_t item = base + (uint64_t)m * groups + w.mine;
-                if (item < a.items) store_result<R>(a, item, mine_result, false);
+                if (item < a.items) store_result<R>(a, item, mine_result, a.extent);
             }
         }
     }

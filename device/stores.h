@@ -2,7 +2,11 @@
  * 0, once), the result dtype being a run-time argument (kernels are never instantiated per it).
  *   store_round<D, A>  the accumulator rounded once into the result dtype (a NaN: the canonical one);
  *   store_norm<A>      nrm2's finish: the root of the sum of squares (of Blue's three sums);
- *   store_arg<Key>     argmin/argmax: the element of the best key and its index. */
+ *   store_stats<D, A>  nanmean's, var's and std's finishes (stats.h; a second result: the mean);
+ *   store_count        count_nonzero's count, all's and any's 0 or 1;
+ *   store_arg<Key>     argmin/argmax: the element of the best key and its index.
+ * The op row's finish (op_table.h) is a run-time argument too, so that mean shares sum's
+ * kernels: MEAN divides a float accumulator by the slice's element count first. */
 #ifndef HIPREDUCE_STORES_H
 #define HIPREDUCE_STORES_H
 
@@ -74,6 +78,44 @@ template <int A> struct store_norm {
     {
         if constexpr (A == HR_ACC_NRM2_F64) put_norm(blue_finish(v), out, result);
         else put_norm(sqrt(v), out, result);
+    }
+};
+
+/* The statistics' finishes (stats.h), each value rounded once into the result dtype as a float
+ * sum's accumulator of the same type is: SUMN (nanmean) the sum / its count; MOM (var, std) the
+ * variance with the correction, or its root, and for VAR_MEAN / STD_MEAN the mean at result2. */
+template <int D, int A> struct store_stats {
+    using F = stats_float_t<A>;
+    using round = store_round<D, std::is_same<F, float>::value ? HR_ACC_F32 : HR_ACC_F64>;
+    static HR_HD void store(acc_t<A> v, int out, int finish, double correction, void* result, void* result2)
+    {
+        if constexpr (A == HR_ACC_SUMN_F32) {
+            round::store(hr_sumn_mean_f32(v), out, result);
+        } else if constexpr (A == HR_ACC_SUMN_F64) {
+            round::store(hr_sumn_mean_f64(v), out, result);
+        } else {
+            const bool root = finish == HR_FN_STD || finish == HR_FN_STD_MEAN;
+            if constexpr (A == HR_ACC_MOM_F32) {
+                const float var = hr_mom_var_f32(v, correction);
+                round::store(root ? hr_stats_sqrt_f32(var) : var, out, result);
+                if (hr_finish_outputs(finish) > 1) round::store(hr_mom_mean_f32(v), out, result2);
+            } else {
+                const double var = hr_mom_var_f64(v, correction);
+                round::store(root ? hr_stats_sqrt_f64(var) : var, out, result);
+                if (hr_finish_outputs(finish) > 1) round::store(hr_mom_mean_f64(v), out, result2);
+            }
+        }
+    }
+};
+
+/* count_nonzero, all, any: the count of nonzero elements (U64) as an i64, or all's count == n
+ * and any's count != 0 as a u8 0 or 1. */
+struct store_count {
+    static HR_HD void store(uint64_t v, uint64_t n, int finish, void* result)
+    {
+        if (finish == HR_FN_ALL) put<uint8_t>(result, (uint8_t)(v == n));
+        else if (finish == HR_FN_ANY) put<uint8_t>(result, (uint8_t)(v != 0));
+        else put<uint64_t>(result, v);
     }
 };
 

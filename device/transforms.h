@@ -6,7 +6,8 @@
  *   lowest(), highest()  the least and greatest value lift can give, in the accumulator: where
  *                        a MIN combine starts (highest) and a MAX one (lowest; |x|: 0).
  * KEY lifts to an order key and an index, which the lane folds build from key_of; its unit has
- * key_of, key_value, nan_key, worst_key and empty_value instead. The order those keys are ranked
+ * key_of, key_value, nan_key, worst_key and empty_value instead. NANZERO, NONZERO and PACK serve
+ * the statistics (their accumulators: stats.h). The order those keys are ranked
  * in is the combine's (Order: combines.h's arg_unit), so KEY takes it as a parameter. */
 #ifndef HIPREDUCE_TRANSFORMS_H
 #define HIPREDUCE_TRANSFORMS_H
@@ -150,6 +151,54 @@ template <int D, int A, class Order> struct transform_unit<HR_TF_KEY, D, A, Orde
     {
         if constexpr (in_class == HR_CLASS_HALF) return (uint16_t)(half_inf<D>() | (Order::is_min ? 0 : 0x8000));
         else return Order::is_min ? max_value<value_t>() : min_value<value_t>();
+    }
+};
+
+/* The element's value in float type F (f16/bf16: exact in f32; f32/f64 as they are). */
+template <int D, class F> HR_HD F element_value(storage_t<D> x)
+{
+    if constexpr (hr_dtype_class(D) == HR_CLASS_HALF) return F(half_to_f32<D>(x));
+    else return F(x);
+}
+
+/* x with a NaN as +0.0 (nansum, into F32/F64); into SUMN (nanmean) also its count, 0 for a NaN
+ * (stats.h). The other elements are exact. */
+template <int D, int A, class Order> struct transform_unit<HR_TF_NANZERO, D, A, Order> : element_unit<D, A> {
+    using typename element_unit<D, A>::acc;
+    using typename element_unit<D, A>::value_t;
+    static HR_HD acc lift(value_t x)
+    {
+        if constexpr (A == HR_ACC_SUMN_F32) return hr_sumn_lift_f32(element_value<D, float>(x));
+        else if constexpr (A == HR_ACC_SUMN_F64) return hr_sumn_lift_f64(element_value<D, double>(x));
+        else {
+            const acc v = element_value<D, acc>(x);
+            return is_nan(v) ? acc(0) : v;
+        }
+    }
+};
+
+/* 1 when x != 0 (a NaN is; -0.0 is not), else 0, in an integer count. f16/bf16 by their bits. */
+template <int D, int A, class Order> struct transform_unit<HR_TF_NONZERO, D, A, Order> : element_unit<D, A> {
+    using typename element_unit<D, A>::acc;
+    using typename element_unit<D, A>::value_t;
+    static HR_HD acc lift(value_t x)
+    {
+        if constexpr (hr_dtype_class(D) == HR_CLASS_HALF) return acc((x & 0x7fffu) != 0);
+        else return acc(x != value_t(0));
+    }
+    static HR_HD acc lowest() { return acc(0); }
+    static HR_HD acc highest() { return acc(1); }
+};
+
+/* The element as a struct accumulator of one element (MOM: count 1, mean x, m x - x; stats.h). */
+template <int D, int A, class Order> struct transform_unit<HR_TF_PACK, D, A, Order> : element_unit<D, A> {
+    using typename element_unit<D, A>::acc;
+    using typename element_unit<D, A>::value_t;
+    static HR_HD acc lift(value_t x)
+    {
+        static_assert(is_mom_acc<A>(), "PACK: the moments' accumulators");
+        if constexpr (A == HR_ACC_MOM_F32) return hr_mom_lift_f32(element_value<D, float>(x));
+        else return hr_mom_lift_f64(element_value<D, double>(x));
     }
 };
 

@@ -66,7 +66,7 @@ template <class R, int W> hipError_t run_tree(const reduce_call& c, call_need* n
         lv.row_partial_bytes = row_partials;
         lv.row_counters = row_counters / sizeof(uint32_t);
     }
-    const tree_args args = {{c.result, c.index, c.out_dtype}, c.input, c.y, c.extent};
+    const tree_args args = {results_of(c), c.input, c.y, c.extent};
     hipLaunchKernelGGL((tree_kernel<R, W>), dim3((unsigned)(per_row * rows)), dim3(HR_TILE_LANES), 0, c.stream,
                        args, lv);
     return hipGetLastError();
@@ -121,7 +121,7 @@ template <class R> constexpr bool rows_prefetch() { return chunk_items<R>() <= 4
 template <class R, int W> hipError_t run_slices(const reduce_call& c)
 {
     if (c.size_only || c.outer == 0) return hipSuccess;
-    const seg_args a = {{c.result, c.index, c.out_dtype}, c.input, c.outer, c.extent};
+    const seg_args a = {results_of(c), c.input, c.outer, c.extent};
     const uint64_t lanes = (c.extent + chunk_items<R>() - 1) / chunk_items<R>();
     const segment_row row = segment_shape(lanes);
     /* Rows of chunk 0 only, each at a 16-byte boundary and of whole chunks: prefetching warps, or short
@@ -153,7 +153,7 @@ template <class R, int W> hipError_t run_segments(const reduce_call& c, call_nee
     need->partials = bytes;
     if (c.size_only || segments == 0) return hipSuccess;
     unsigned char* ws = c.workspace;
-    tile_args a = {{c.result, c.index, c.out_dtype}, c.input, c.offsets, segments, per_block, cap,
+    tile_args a = {results_of(c), c.input, c.offsets, segments, per_block, cap,
                    segment_long_min(sizeof(typename R::value_t), tile_items<R>())};
     a.block_sums = (uint64_t*)(ws + sums);
     a.header = (uint64_t*)(ws + header);
@@ -203,13 +203,14 @@ template <class R, int W> hipError_t run_strided(const reduce_call& c, call_need
     bytes->partials = need;
     if (c.size_only || c.outer * c.inner == 0) return hipSuccess;
     for (int k = 0; k < levels; ++k) {
-        strided_args a = {{c.result, c.index, c.out_dtype},
+        strided_args a = {results_of(c),
                           k == 0 ? c.input : (const void*)(c.workspace + offset[k]),
                           c.outer,
                           counts[k],
                           c.inner,
                           k + 1 < levels ? counts[k + 1] : 1,
-                          k + 1 < levels ? c.workspace + offset[k + 1] : nullptr};
+                          k + 1 < levels ? c.workspace + offset[k + 1] : nullptr,
+                          c.extent};
         const uint64_t outputs = c.outer * a.blocks * c.inner;
         constexpr int V = strided_vector<R>();
         if (k == 0 && V > 1 && c.inner % V == 0 && ((uintptr_t)c.input & 15) == 0)

@@ -71,12 +71,21 @@ struct reduce_call {
     int words;                 /* exact sums: 0, or each result's accumulator as this many int64 (exact.h) */
     void* result;              /* device memory for the results (argmin/argmax: the values) */
     int64_t* index;            /* argmin/argmax: device memory for the indices; null otherwise */
+    void* result2;             /* var_mean, std_mean: device memory for the means; null otherwise */
+    int finish;                /* the op row's finish (op_table.h) */
+    double correction;         /* var and std's */
     unsigned char* workspace;  /* the driver's scratch, 16-byte aligned (partials, double buffers) */
     uint32_t* counters;        /* the default algorithm's arrival counters: zero, and left zero */
     bool size_only;            /* only report the bytes (the size query, and before a run) */
     hipStream_t stream;
     const device_info* dev;
 };
+
+/* Where a call's results go, as every default-algorithm kernel takes it (launch_args.h). */
+inline result_args results_of(const reduce_call& c)
+{
+    return result_args{c.result, c.index, c.out_dtype, c.finish, c.result2, c.correction};
+}
 
 /* The bytes a default-algorithm call needs: partials, and (zeroed) arrival counters. */
 struct call_need {

@@ -101,11 +101,14 @@ reduce_call driver_call(const hr_gpu* gpu, const hr_call* call, const call_space
     rc.inner = call->inner;
     rc.num_segments = call->num_segments;
     rc.out_dtype = call->out_dtype;
+    rc.finish = hr_op_finish(call->op);
+    rc.correction = call->correction;
     rc.words = call->accumulators ? hr_exact_words(call->op, call->in_dtype) : 0;
     rc.size_only = space == nullptr;
     if (space) {
         rc.result = staged_result(call, *space);
         rc.index = staged_index(call, *space);
+        rc.result2 = staged_result2(call, *space);
         rc.workspace = space->region;
         rc.counters = space->counters;
     }

@@ -71,6 +71,7 @@ hipreduce_status take_workspace(hr_gpu* gpu, const call_bytes& bytes, call_space
 /* Where the kernels write a call's results: the caller's device memory, or staging. */
 void* staged_result(const hr_call* call, const call_space& space);
 int64_t* staged_index(const hr_call* call, const call_space& space);
+void* staged_result2(const hr_call* call, const call_space& space); /* null for one-output ops */
 
 /* Copies a host-bound call's results from staging to the caller (and waits for them). */
 hipreduce_status copy_back(hr_gpu* gpu, const hr_call* call, const call_space& space);

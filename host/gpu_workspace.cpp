@@ -39,8 +39,8 @@ hipreduce_status grow(hr_gpu* gpu, unsigned char** buffer, size_t* bytes, size_t
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-/* Staging of a host-bound call: argmin/argmax's indices first, then the values, the whole
- * rounded to 16 bytes. Indices first, so that the staging has no gap: copy_back reads only bytes
+/* Staging of a host-bound call: argmin/argmax's indices first, then the values (a two-output op's
+ * second values after them), the whole rounded to 16 bytes. Indices first, so that the staging has no gap: copy_back reads only bytes
  * the kernels wrote (values first left up to 7 bytes of padding before the indices, which a
  * caller's fresh workspace leaves uninitialized: compute-sanitizer's initcheck flagged the copy).
  * By the op, not call->index: a size query has no index pointer but its call will. */
@@ -59,7 +59,7 @@ bool staging_bytes(const hr_call* call, uint64_t* bytes)
         *bytes = 0;
         return true;
     }
-    *bytes = round16(values_offset(call) + results * hr_call_result_bytes(call));
+    *bytes = round16(values_offset(call) + results * hr_call_result_bytes(call) * (uint64_t)hr_op_outputs(call->op));
     return true;
 }
 
@@ -91,6 +91,14 @@ void* staged_result(const hr_call* call, const call_space& s)
     return call->location == HIPREDUCE_RESULT_HOST ? (void*)(s.staging + values_offset(call)) : call->result;
 }
 
+/* Two-output ops' second results: after the values in staging. */
+void* staged_result2(const hr_call* call, const call_space& s)
+{
+    if (hr_op_outputs(call->op) < 2) return nullptr;
+    if (call->location != HIPREDUCE_RESULT_HOST) return call->result2;
+    return s.staging + values_offset(call) + hr_call_results(call) * hr_call_result_bytes(call);
+}
+
 int64_t* staged_index(const hr_call* call, const call_space& s)
 {
     if (!call->index || call->location != HIPREDUCE_RESULT_HOST) return call->index;
@@ -103,19 +111,23 @@ hipreduce_status copy_back(hr_gpu* gpu, const hr_call* call, const call_space& s
     const uint64_t results = hr_call_results(call), values = results * hr_call_result_bytes(call);
     const uint64_t at = values_offset(call); /* the indices lie before it */
     const uint64_t indices = call->index ? at : 0;
+    const uint64_t second = hr_op_outputs(call->op) > 1 ? values : 0; /* values2, after the values */
     /* A few results (a full reduction's one) come back in one copy, through a local slot. */
     unsigned char slot[64];
-    const bool bounce = at + values <= sizeof slot;
+    const bool bounce = at + values + second <= sizeof slot;
     hipError_t err = hipMemcpyAsync(bounce ? (void*)slot : call->result, s.staging + (bounce ? 0 : at),
-                                    bounce ? at + values : values, hipMemcpyDeviceToHost, gpu->stream);
+                                    bounce ? at + values + second : values, hipMemcpyDeviceToHost, gpu->stream);
     if (err == hipSuccess && indices && !bounce)
         err = hipMemcpyAsync(call->index, s.staging, indices, hipMemcpyDeviceToHost, gpu->stream);
+    if (err == hipSuccess && second && !bounce)
+        err = hipMemcpyAsync(call->result2, s.staging + at + values, second, hipMemcpyDeviceToHost, gpu->stream);
     if (err != hipSuccess) return fail(gpu, "hipMemcpyAsync", err);
     err = hipStreamSynchronize(gpu->stream);
     if (err != hipSuccess) return fail(gpu, "hipStreamSynchronize", err);
     if (bounce) {
         memcpy(call->result, slot + at, values);
         if (indices) memcpy(call->index, slot, indices);
+        if (second) memcpy(call->result2, slot + at + values, second);
     }
     return HIPREDUCE_STATUS_SUCCESS;
 }

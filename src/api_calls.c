@@ -53,6 +53,8 @@ hipreduce_status hr_api_validate(hipreduce_handle handle, hr_call_kind kind, int
     call->n = n;
     call->result = NULL;
     call->index = NULL;
+    call->result2 = NULL;
+    call->correction = 0;
     call->location = query ? HIPREDUCE_RESULT_HOST : (hipreduce_location)location;
     call->shape = HR_SHAPE_FULL;
     call->outer = call->inner = 1;

@@ -226,6 +226,9 @@ static hipreduce_status create_body(hipreduce_handle handle, const hipreduce_red
     memset(&call, 0, sizeof call);
     hipreduce_status st = hr_api_validate(handle, kind, op, (int)d->in_dtype, out, 0, 1, 0, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    if (d->correction != 0 && !hr_op_corrected(op)) /* a field of var and std only, as a reserved one */
+        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "correction is %g: var's and std's field, 0 for %s",
+                       d->correction, hr_op_name(op));
     if (kind == HR_CALL_ARGREDUCE && d->out_dtype != d->in_dtype)
         return hr_fail(handle, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH, "%s of %s: out_dtype must be in_dtype (%s)",
                        hr_op_name(op), hr_dtype_name((int)d->in_dtype), hr_dtype_name((int)d->in_dtype));
@@ -244,6 +247,7 @@ static hipreduce_status create_body(hipreduce_handle handle, const hipreduce_red
     }
     hipreduce_plan p = (hipreduce_plan)malloc(sizeof *p);
     if (p == NULL) return hr_fail(handle, HIPREDUCE_STATUS_ALLOCATION_FAILED, "host allocation of the plan failed");
+    call.correction = d->correction;
     p->call = call;
     p->has_offsets = d->layout == HIPREDUCE_LAYOUT_SEGMENTS;
     *plan = p;
@@ -302,6 +306,7 @@ static hipreduce_status run_body(hipreduce_handle handle, hipreduce_plan plan, c
     const uint64_t reads = plan->has_offsets ? call.num_segments : call.n;
     if (ops->values == NULL) return hr_null_pointer(handle, "operands->values", HR_ANY);
     if (arg && ops->indices == NULL) return hr_null_pointer(handle, "operands->indices", HR_ANY);
+    if (hr_op_outputs(call.op) > 1 && ops->values2 == NULL) return hr_null_pointer(handle, "operands->values2", HR_ANY);
     if (plan->has_offsets && call.num_segments > 0 && ops->offsets == NULL)
         return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "operands->offsets is NULL with %" PRIu64 " segments",
                        call.num_segments);
@@ -320,6 +325,7 @@ static hipreduce_status run_body(hipreduce_handle handle, hipreduce_plan plan, c
     call.y = dot ? ops->y : NULL;
     call.offsets = plan->has_offsets ? ops->offsets : NULL;
     call.result = ops->values;
+    call.result2 = hr_op_outputs(call.op) > 1 ? ops->values2 : NULL;
     call.index = arg ? ops->indices : NULL;
     return hr_api_run(handle, &call);
 }

@@ -259,6 +259,8 @@ enum {
  *          (ordered_, started from the combine's identity); min/max of x or |x| go through the
  *          order keys of the source's bits (keys_), of another transform through ordered_;
  *   NRM2:  f64 nrm2's three scaled sums, in the canonical order;
+ *   STRUCT: the statistics' accumulators (cpu_ops.h, device/stats.h), in the canonical order
+ *          (ordered_, lanes as structs: scalar code);
  *   KEY:   argmin/argmax: input elements through arg_ (transform KEY), partials through flat_. */
 #define HR_FAMILY_I32 INT
 #define HR_FAMILY_U32 INT
@@ -269,6 +271,10 @@ enum {
 #define HR_FAMILY_NRM2_F64 NRM2
 #define HR_FAMILY_KEY32 KEY
 #define HR_FAMILY_KEY64 KEY
+#define HR_FAMILY_SUMN_F32 STRUCT
+#define HR_FAMILY_SUMN_F64 STRUCT
+#define HR_FAMILY_MOM_F32 STRUCT
+#define HR_FAMILY_MOM_F64 STRUCT
 #define HR_CAT(a, b) HR_CAT_(a, b)
 #define HR_CAT_(a, b) a##b
 /* HR_FAMILY(K, PREFIX): PREFIX<family of K> */
@@ -282,6 +288,7 @@ enum {
 #define HR_KEYS_DEF_ABS(SN, T, K, CI) HR_DEFINE_KEYS(SN, T, K, CI)
 #define HR_KEYS_DEF_SQUARE(SN, T, K, CI)
 #define HR_KEYS_DEF_PRODUCT(SN, T, K, CI)
+#define HR_KEYS_DEF_NANZERO(SN, T, K, CI)
 #define HR_TILE_FLOAT(SN, T, K, CI, C) HR_TILE_FLOAT_##C(SN, T, K, CI, HR_CB_##C)
 #define HR_TILE_FLOAT_ORDERED(SN, T, K, CI, CMB) ordered_##SN##_##T##_##K##_##CI(CMB, xt, yt, items, identity_##K(CMB))
 #define HR_TILE_FLOAT_ADD HR_TILE_FLOAT_ORDERED
@@ -293,6 +300,9 @@ enum {
 #define HR_TILE_FLOAT_PICK_ABS HR_TILE_FLOAT_PICK_IDENT
 #define HR_TILE_FLOAT_PICK_SQUARE HR_TILE_FLOAT_ORDERED
 #define HR_TILE_FLOAT_PICK_PRODUCT HR_TILE_FLOAT_ORDERED
+
+#define HR_DEFS_STRUCT(SN, T, K, CI) HR_DEFINE_ORDERED(SN, T, K, CI)
+#define HR_TILE_STRUCT(SN, T, K, CI, C) ordered_##SN##_##T##_##K##_##CI(HR_CB_##C, xt, yt, items, identity_##K(HR_CB_##C))
 
 #define HR_DEFS_NRM2(SN, T, K, CI) HR_DEFINE_ORDERED_NRM2(SN, T, K, CI)
 #define HR_TILE_NRM2(SN, T, K, CI, C) ordered_##SN##_##T##_##K##_##CI(HR_CB_##C, xt, yt, items, identity_##K(HR_CB_##C))
@@ -339,14 +349,17 @@ HR_CPU_IN_CELLS(HR_IN_DEFINE)
 #define HR_UP_KIND_KEY HR_UP_KIND_INT
 #define HR_UP_KIND_FLOAT(K, CMBS)
 #define HR_UP_KIND_NRM2(K, CMBS)
+#define HR_UP_KIND_STRUCT(K, CMBS)
 #define HR_UP_SIZE_INT(K, BYTES, CMBS)
 #define HR_UP_SIZE_KEY(K, BYTES, CMBS)
 #define HR_UP_SIZE_FLOAT(K, BYTES, CMBS) HR_DEFINE_LEVEL(up_##K##_##BYTES, K, IDENT, K, HR_CI_##BYTES, CMBS)
 #define HR_UP_SIZE_NRM2 HR_UP_SIZE_FLOAT
+#define HR_UP_SIZE_STRUCT HR_UP_SIZE_FLOAT
 #define HR_UP_NAME_INT(K, BYTES) up_##K
 #define HR_UP_NAME_KEY HR_UP_NAME_INT
 #define HR_UP_NAME_FLOAT(K, BYTES) up_##K##_##BYTES
 #define HR_UP_NAME_NRM2 HR_UP_NAME_FLOAT
+#define HR_UP_NAME_STRUCT HR_UP_NAME_FLOAT
 #define HR_UP_KIND(K, CMBS) HR_FAMILY(K, HR_UP_KIND_)(K, CMBS)
 #define HR_UP_SIZE(K, BYTES, CMBS) HR_FAMILY(K, HR_UP_SIZE_)(K, BYTES, CMBS)
 HR_CPU_KIND_CELLS(HR_UP_KIND)

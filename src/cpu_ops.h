@@ -11,8 +11,8 @@
  *    The empty result (n == 0) and the store policy (the top accumulator rounded once to the
  *    result dtype) are cpu_result.c's;
  *  - transforms (the transform column, HR_TF_*): HR_LIFT_<transform>, an element of a source
- *    made an accumulator of a kind (ident_, square_, product_<K>, and the order keys of argmin/
- *    argmax), the one definition every kernel reads.
+ *    made an accumulator of a kind (ident_, square_, product_, nanzero_, pack_<K>, nonzero's
+ *    0 or 1, and the order keys of argmin/argmax), the one definition every kernel reads.
  * A transform or combine is one unit beside the others here. Integers wrap in unsigned
  * accumulators (no signed overflow); floats use plain float/double arithmetic, built with
  * -ffp-contract=off (no FMA). Every access to caller memory or the workspace goes through memcpy
@@ -27,6 +27,7 @@
 #include "half.h"
 #include "hipreduce/hipreduce.h"
 #include "rules.h"
+#include "stats.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define HR_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -180,6 +181,7 @@ HR_DTYPE_ROWS(HR_SOURCE_ROW)
     HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
     HR_ALWAYS_INLINE T square_##K(T x) { return x * x; }                                                   \
     HR_ALWAYS_INLINE T product_##K(T x, T y) { return x * y; }                                             \
+    HR_ALWAYS_INLINE T nanzero_##K(T x) { return x != x ? (T)0 : x; }                                      \
     HR_DEFINE_ACCESS(K, T)
 
 HR_INT_KIND(I32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
@@ -254,6 +256,32 @@ HR_ALWAYS_INLINE void store_NRM2_F64(unsigned char* p, acc_NRM2_F64 v)
     memcpy(p + 16, &v.big, 8);
 }
 HR_ALWAYS_INLINE acc_NRM2_F64 val_NRM2_F64(const unsigned char* p) { return load_NRM2_F64(p); }
+
+/* The statistics' accumulators (device/stats.h, which the device code shares): SUMN (nanmean's
+ * sum and count, a NaN lifted to +0.0 and not counted) and MOM (var/std's count, mean and mean
+ * square deviation, merged by Chan's update). Stored as the structs' bytes (SUMN_F32's padding
+ * zero). Their tiles keep the canonical order (cpu_levels_impl.h's STRUCT family). */
+#define HR_STATS_KIND(K, T, F, IDENTITY, COMBINE, LIFT, LIFT_NAME)                                         \
+    typedef T acc_##K;                                                                                     \
+    typedef T st_##K;                                                                                      \
+    HR_ALWAYS_INLINE T identity_##K(int cmb)                                                               \
+    {                                                                                                      \
+        (void)cmb;                                                                                         \
+        return IDENTITY();                                                                                 \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE T combine_##K(int cmb, T a, T b)                                                      \
+    {                                                                                                      \
+        (void)cmb;                                                                                         \
+        return COMBINE(a, b);                                                                              \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE T LIFT_NAME##_##K(F x) { return LIFT(x); }                                            \
+    HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
+    HR_DEFINE_ACCESS(K, T)                                                                                 \
+    HR_ALWAYS_INLINE T val_##K(const unsigned char* p) { return load_##K(p); }
+HR_STATS_KIND(SUMN_F32, hr_sumn_f32, float, hr_sumn_identity_f32, hr_sumn_add_f32, hr_sumn_lift_f32, nanzero)
+HR_STATS_KIND(SUMN_F64, hr_sumn_f64, double, hr_sumn_identity_f64, hr_sumn_add_f64, hr_sumn_lift_f64, nanzero)
+HR_STATS_KIND(MOM_F32, hr_mom_f32, float, hr_mom_identity_f32, hr_mom_merge_f32, hr_mom_lift_f32, pack)
+HR_STATS_KIND(MOM_F64, hr_mom_f64, double, hr_mom_identity_f64, hr_mom_merge_f64, hr_mom_lift_f64, pack)
 
 /* KEY32 / KEY64 (argmin/argmax): an order key (integers: the value, unsigned ones with the top
  * bit flipped; floats: hr_order_key of the input's own bits; NaN: the key type's extreme that
@@ -344,6 +372,9 @@ HR_DTYPE_ROWS(HR_ARGKEY_ROW)
 #define HR_LIFT_ABS(SN, K, x, y, off) ident_##K(mag_##SN(val_##SN((x) + (off))))
 #define HR_LIFT_SQUARE(SN, K, x, y, off) square_##K(val_##SN((x) + (off)))
 #define HR_LIFT_PRODUCT(SN, K, x, y, off) product_##K(val_##SN((x) + (off)), val_##SN((y) + (off)))
+#define HR_LIFT_NANZERO(SN, K, x, y, off) nanzero_##K(val_##SN((x) + (off)))
+#define HR_LIFT_NONZERO(SN, K, x, y, off) ((acc_##K)(val_##SN((x) + (off)) != 0))
+#define HR_LIFT_PACK(SN, K, x, y, off) pack_##K(val_##SN((x) + (off)))
 /* KEY (argmin/argmax): the order key of the element at p, a NaN as `extreme`, the key that beats
  * every other (the identity's key of the opposite combine); the index travels beside it. */
 #define HR_LIFT_KEY(SN, K, p, extreme) (argnan_##SN(p) ? (extreme) : (key_##K)argkey_##SN(p))

@@ -149,6 +149,7 @@ static void finish_slice(hr_cpu* cpu, const hr_call* call, const hr_cpu_kernels*
         one.x = (const unsigned char*)call->x + first * k->elem;
         one.y = call->y ? (const unsigned char*)call->y + first * k->elem : NULL;
         one.result = (unsigned char*)call->result + r * (size_t)hr_dtype_bytes(call->out_dtype);
+        one.result2 = call->result2 ? (unsigned char*)call->result2 + r * (size_t)hr_dtype_bytes(call->out_dtype) : NULL;
         one.index = call->index ? call->index + r : NULL;
         at = &one;
     }
@@ -158,7 +159,7 @@ static void finish_slice(hr_cpu* cpu, const hr_call* call, const hr_cpu_kernels*
     }
     unsigned char top[32]; /* the largest accumulator is 24 bytes */
     reduce_slice(cpu, k, (const unsigned char*)at->x, (const unsigned char*)at->y, count, stack, top);
-    hr_cpu_finish(at, k->combine, top);
+    hr_cpu_finish(at, k->combine, top, count);
 }
 
 /* Result r's slice of a contiguous call: its first element and its length (a full reduction is

@@ -96,20 +96,51 @@ static void store_element(int dtype, const unsigned char* x, int64_t index, void
     memcpy(result, p, size);
 }
 
-/* Writes the result from the top partial (one accumulator of call->acc). */
-void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top)
+/* count_nonzero's count as an i64; all's count == n and any's count != 0 as a u8 0 or 1. */
+static void store_count(const hr_call* call, int finish, uint64_t v, uint64_t count)
 {
+    if (finish == HR_FN_ALL) v = v == count;
+    else if (finish == HR_FN_ANY) v = v != 0;
+    store_int(call->out_dtype, v, call->result);
+}
+
+/* var/std's finish (device/stats.h): the variance with the correction, or its root; the mean at
+ * result2 for var_mean and std_mean. */
+#define HR_MOM_FINISH(F, T, call, finish, top)                                                              \
+    do {                                                                                                   \
+        const hr_mom_##F a = load_MOM_##T(top);                                                            \
+        const int root = (finish) == HR_FN_STD || (finish) == HR_FN_STD_MEAN;                              \
+        const double var = hr_mom_var_##F(a, (call)->correction);                                          \
+        store_float((call)->out_dtype, root ? hr_stats_sqrt_##F(var) : var, (call)->result);               \
+        if (hr_finish_outputs(finish) > 1) store_float((call)->out_dtype, hr_mom_mean_##F(a), (call)->result2); \
+    } while (0)
+
+/* Writes the result from the top partial (one accumulator of call->acc), the reduction of a slice
+ * of `count` elements. */
+void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top, uint64_t count)
+{
+    const int finish = hr_op_finish(call->op);
     switch (call->acc) {
     case HR_ACC_I32: store_int(call->out_dtype, (uint64_t)(int64_t)load_I32(top), call->result); break;
     case HR_ACC_U32: store_int(call->out_dtype, load_U32(top), call->result); break;
     case HR_ACC_I64: store_int(call->out_dtype, (uint64_t)load_I64(top), call->result); break;
-    case HR_ACC_U64: store_int(call->out_dtype, load_U64(top), call->result); break;
-    case HR_ACC_F32: store_float(call->out_dtype, load_F32(top), call->result); break;
+    case HR_ACC_U64: store_count(call, finish, load_U64(top), count); break;
+    case HR_ACC_F32: {
+        float f = load_F32(top);
+        if (finish == HR_FN_MEAN) f = f / (float)count; /* count 0: 0 / 0, NaN */
+        store_float(call->out_dtype, f, call->result);
+        break;
+    }
     case HR_ACC_F64: {
-        const double d = load_F64(top);
+        double d = load_F64(top);
+        if (finish == HR_FN_MEAN) d = d / (double)count;
         store_float(call->out_dtype, combine == HR_CB_NRM2 ? sqrt(d) : d, call->result);
         break;
     }
+    case HR_ACC_SUMN_F32: store_float(call->out_dtype, hr_sumn_mean_f32(load_SUMN_F32(top)), call->result); break;
+    case HR_ACC_SUMN_F64: store_float(call->out_dtype, hr_sumn_mean_f64(load_SUMN_F64(top)), call->result); break;
+    case HR_ACC_MOM_F32: HR_MOM_FINISH(f32, F32, call, finish, top); break;
+    case HR_ACC_MOM_F64: HR_MOM_FINISH(f64, F64, call, finish, top); break;
     case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), call->result); break;
     case HR_ACC_KEY32:
     case HR_ACC_KEY64: {
@@ -164,7 +195,11 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
     case HR_ACC_F32: store_F32(top, combine == HR_CB_ADD ? 0.0f : identity_F32(combine)); break;
     case HR_ACC_F64: store_F64(top, combine == HR_CB_ADD ? 0.0 : identity_F64(combine)); break;
     case HR_ACC_NRM2_F64: store_NRM2_F64(top, identity_NRM2_F64(combine)); break;
+    case HR_ACC_SUMN_F32: store_SUMN_F32(top, identity_SUMN_F32(combine)); break;
+    case HR_ACC_SUMN_F64: store_SUMN_F64(top, identity_SUMN_F64(combine)); break;
+    case HR_ACC_MOM_F32: store_MOM_F32(top, identity_MOM_F32(combine)); break;
+    case HR_ACC_MOM_F64: store_MOM_F64(top, identity_MOM_F64(combine)); break;
     default: return;
     }
-    hr_cpu_finish(call, combine, top);
+    hr_cpu_finish(call, combine, top, 0);
 }

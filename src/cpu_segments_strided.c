@@ -24,7 +24,7 @@
 
 enum {
     HR_CPU_STRIDED_GROUP = 256, /* outputs folded together: a 1 KiB f32 row, 6 KiB of f64 nrm2 lanes */
-    HR_ACC_MAX_BYTES = 24       /* the largest accumulator (NRM2_F64) */
+    HR_ACC_MAX_BYTES = 24       /* the largest accumulator (NRM2_F64, MOM_F64) */
 };
 
 /* Transforms an input row of `items` elements into accumulators at dst (e: the row's position
@@ -62,6 +62,9 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
 #define HR_DEFINE_LIFT_IDENT HR_DEFINE_LIFT_VALUE
 #define HR_DEFINE_LIFT_ABS HR_DEFINE_LIFT_VALUE
 #define HR_DEFINE_LIFT_SQUARE HR_DEFINE_LIFT_VALUE
+#define HR_DEFINE_LIFT_NANZERO HR_DEFINE_LIFT_VALUE
+#define HR_DEFINE_LIFT_NONZERO HR_DEFINE_LIFT_VALUE
+#define HR_DEFINE_LIFT_PACK HR_DEFINE_LIFT_VALUE
 #define HR_DEFINE_LIFT_PRODUCT(SN, T, K) /* dot has no axis call */
 
 /* The cells of cpu_cells.h (generated from device/rules.h): every (input dtype, transform,
@@ -72,6 +75,9 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
 #define HR_LIFT_ROW_ABS HR_LIFT_ROW_IDENT
 #define HR_LIFT_ROW_SQUARE HR_LIFT_ROW_IDENT
 #define HR_LIFT_ROW_KEY HR_LIFT_ROW_IDENT
+#define HR_LIFT_ROW_NANZERO HR_LIFT_ROW_IDENT
+#define HR_LIFT_ROW_NONZERO HR_LIFT_ROW_IDENT
+#define HR_LIFT_ROW_PACK HR_LIFT_ROW_IDENT
 #define HR_LIFT_ROW_PRODUCT(E, SN, T, K)
 HR_CPU_IN_CELLS(HR_LIFT_DEFINE)
 
@@ -146,15 +152,25 @@ typedef struct strided_run {
     unsigned char* lanes;              /* level k, lane j: lanes + (k * HR_STRIDED_LANES + j) * group */
 } strided_run;
 
+/* The call of result r alone (its value, second value and index). */
+static hr_call result_call(const strided_run* s, uint64_t r)
+{
+    const hr_call* call = s->call;
+    hr_call one = *call;
+    one.result = (unsigned char*)call->result + r * s->out;
+    one.result2 = call->result2 ? (unsigned char*)call->result2 + r * s->out : NULL;
+    one.index = call->index ? call->index + r : NULL;
+    return one;
+}
+
 /* Writes result (o, i) from its accumulator. */
 static void finish_one(const strided_run* s, uint64_t o, uint64_t i, const unsigned char* top)
 {
     const hr_call* call = s->call;
     const uint64_t r = o * call->inner + i;
-    hr_call one = *call;
-    one.result = (unsigned char*)call->result + r * s->out;
+    hr_call one = result_call(s, r);
     if (!s->key) {
-        hr_cpu_finish(&one, s->combine, top);
+        hr_cpu_finish(&one, s->combine, top, call->extent);
         return;
     }
     /* hr_cpu_finish reads the value at x + index * elem: point x at the winning element and give
@@ -166,7 +182,7 @@ static void finish_one(const strided_run* s, uint64_t o, uint64_t i, const unsig
     memset(at + 8, 0, 8);
     one.x = (const unsigned char*)call->x + (((o * call->extent) + (uint64_t)e) * call->inner + i) * s->elem;
     one.index = &unused;
-    hr_cpu_finish(&one, s->combine, at);
+    hr_cpu_finish(&one, s->combine, at, call->extent);
     memcpy(call->index + r, &e, sizeof e);
 }
 
@@ -185,9 +201,7 @@ static void run_group(const strided_run* s, uint64_t o, uint64_t i0, uint64_t gr
     const unsigned char* x = (const unsigned char*)call->x + ((o * call->extent) * call->inner + i0) * s->elem;
     if (call->extent == 0) {
         for (uint64_t i = 0; i < group; ++i) {
-            hr_call one = *call;
-            one.result = (unsigned char*)call->result + (o * call->inner + i0 + i) * s->out;
-            one.index = call->index ? call->index + o * call->inner + i0 + i : NULL;
+            const hr_call one = result_call(s, o * call->inner + i0 + i);
             hr_cpu_finish_empty(&one, s->transform, cmb);
         }
         return;

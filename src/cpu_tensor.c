@@ -128,6 +128,7 @@ hipreduce_status hr_cpu_run_tensor(hr_cpu* cpu, const hr_call* call)
         if (call->y) gather(call, (const unsigned char*)call->y, call->tensor.ystride, r0, count, by);
         hr_call block = row_call(call, count, bx, call->y ? by : NULL);
         block.result = (unsigned char*)call->result + r0 * out_bytes;
+        block.result2 = call->result2 ? (unsigned char*)call->result2 + r0 * out_bytes : NULL;
         block.index = call->index ? call->index + r0 : NULL;
         status = hr_cpu_run(cpu, &block);
         if (status != HIPREDUCE_STATUS_SUCCESS) return status;

@@ -9,8 +9,10 @@
 #include <string.h>
 
 /* The call each kind of op belongs to, and the word for that kind. */
-static const char* const call_function[] = {"hipreduce_reduce", "hipreduce_argreduce", "hipreduce_dot"};
-static const char* const call_word[] = {"a reduce op", "an argreduce op", "the op of its own call"};
+static const char* const call_function[] = {"hipreduce_reduce", "hipreduce_argreduce", "hipreduce_dot",
+                                            "hipreduce_plan_create"};
+static const char* const call_word[] = {"a reduce op", "an argreduce op", "the op of its own call",
+                                        "a plan op (a correction or a second output)"};
 
 /* Whether op takes input dtype in at all (some result dtype is allowed). */
 static int hr_op_has_result(int op, int in)

@@ -378,7 +378,7 @@ static void bad_inputs(hipreduce_handle h, int gpu)
     BAD(HIPREDUCE_STATUS_SIZE_OVERFLOW, (d.num_bins = UINT64_MAX, d.row = 1));
     BAD(HIPREDUCE_STATUS_NOT_SUPPORTED, d.order = HIPREDUCE_ORDER_STRIDED);
     BAD(HIPREDUCE_STATUS_NOT_SUPPORTED, d.layout = (hipreduce_layout)3);
-    BAD(HIPREDUCE_STATUS_NOT_SUPPORTED, d.reserved[5] = 1);
+    BAD(HIPREDUCE_STATUS_NOT_SUPPORTED, d.reserved[4] = 1);
     BAD(HIPREDUCE_STATUS_INVALID_OP, d.op = (hipreduce_op)99);
     BAD(HIPREDUCE_STATUS_OP_DTYPE_MISMATCH, d.out_dtype = HIPREDUCE_I8);
     BAD(HIPREDUCE_STATUS_OP_DTYPE_MISMATCH, (d.op = HIPREDUCE_OP_ARGMAX, d.out_dtype = HIPREDUCE_F64));

@@ -37,8 +37,9 @@ typedef struct source {
 } source;
 
 /* Random elements. Sums and products of floats get finite values (NaN payloads of sums are
- * outside the bit contract; products near 1); f64 nrm2 values across the three scaled ranges;
- * everything else any bits, with extra signed zeros and NaNs for the order-free float folds. */
+ * outside the bit contract; products near 1); f64 nrm2 values across the three scaled ranges; the
+ * statistics' struct partials finite values and counts; everything else any bits, with extra
+ * signed zeros and NaNs for the order-free float folds. */
 static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
 {
     const int sum_like = s->combine == HR_CB_ADD || s->combine == HR_CB_MUL || s->combine == HR_CB_NRM2;
@@ -65,6 +66,24 @@ static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
                 const double v = ldexp((double)(mix(r + (uint64_t)k) >> 11), (int)(r % 200) - 100);
                 memcpy(p + 8 * k, &v, 8);
             }
+        } else if (s->up && (s->acc == HR_ACC_SUMN_F32 || s->acc == HR_ACC_SUMN_F64 || s->acc == HR_ACC_MOM_F32 ||
+                             s->acc == HR_ACC_MOM_F64)) {
+            /* the statistics' partials: finite values (a sum, or a mean and a mean square deviation
+             * >= 0) and a count, 0 now and then (an empty side) */
+            const int f64 = s->acc == HR_ACC_SUMN_F64 || s->acc == HR_ACC_MOM_F64;
+            const int mom = s->acc == HR_ACC_MOM_F32 || s->acc == HR_ACC_MOM_F64;
+            const uint64_t count = r % 7 == 0 ? 0 : 1 + (mix(r) >> 40);
+            const double v = ldexp((double)(int32_t)(r >> 32), e), m = ldexp((double)(mix(r + 1) >> 40), e);
+            memset(p, 0, s->size);
+            if (f64) {
+                memcpy(p, &v, 8);
+                if (mom) memcpy(p + 8, &m, 8);
+            } else {
+                const float fv = (float)v, fm = (float)m;
+                memcpy(p, &fv, 4);
+                if (mom) memcpy(p + 4, &fm, 4);
+            }
+            memcpy(p + (f64 && mom ? 16 : 8), &count, 8);
         } else if (s->up && (s->acc == HR_ACC_KEY32 || s->acc == HR_ACC_KEY64)) {
             const int64_t index = (int64_t)(mix(r) >> 1);
             memset(p, 0, 16);

@@ -51,7 +51,7 @@ int tt_arguments(tt_ctx* c)
         {"reduce: bad out", REDUCE, SUM, F32, BAD, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"reduce: bad out -1", REDUCE, SUM, F32, -1, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"reduce: out before triple", REDUCE, HIPREDUCE_OP_XOR, F32, BAD, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
-        {"reduce: op before out", REDUCE, 16, F32, BAD, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_OP},
+        {"reduce: op before out", REDUCE, 99, F32, BAD, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_OP},
         {"reduce: narrower out", REDUCE, SUM, HIPREDUCE_I32, HIPREDUCE_I16, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
         {"reduce: argmax", REDUCE, AMAX, F32, F32, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
         {"reduce: triple before location", REDUCE, SUM, F64, F32, 0, 0, 0, 0, 4, 9, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
@@ -61,7 +61,7 @@ int tt_arguments(tt_ctx* c)
          HIPREDUCE_STATUS_SUCCESS},
         /* hipreduce_argreduce */
         {"argreduce: NULL handle", ARGREDUCE, AMIN, F32, F32, 1, 0, 1, 1, 4, 9, HIPREDUCE_STATUS_INVALID_HANDLE},
-        {"argreduce: op 16", ARGREDUCE, 16, F32, F32, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_OP},
+        {"argreduce: op 99", ARGREDUCE, 99, F32, F32, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_OP},
         {"argreduce: bad dtype", ARGREDUCE, AMIN, BAD, BAD, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"argreduce: sum", ARGREDUCE, SUM, F32, F32, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
         {"argreduce: dot", ARGREDUCE, DOTOP, F32, F32, 0, 0, 0, 0, 4, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},

@@ -10,7 +10,11 @@
  * - hipreduce_reduce_axis / hipreduce_argreduce_axis: one axis of a tensor viewed as
  *   [outer][extent][inner], outer * inner results (rows, columns, any single axis);
  * - hipreduce_reduce_segments / hipreduce_argreduce_segments: ragged segments given
- *   by CSR offsets, one result per segment.
+ *   by CSR offsets, one result per segment;
+ * - plans (hipreduce_plan_create): any set of axes of a strided tensor, segments or by
+ *   key, for every op, and the only call of var, std, var_mean and std_mean.
+ * The statistics mean, nansum, nanmean, count_nonzero, all and any are
+ * hipreduce_reduce's ops too (the block "Statistics" below).
  * The caller names the input dtype and the result dtype (the accumulation dtype):
  *
  *   hipreduce_handle h;
@@ -29,6 +33,7 @@
  * - max_abs: the input dtype for floats, the unsigned type of the same width for
  *   integers (|-128| = 128 as u8); nrm2: f16, bf16, f32 or f64 into f32 or f64;
  * - argmin, argmax (hipreduce_argreduce): the value in the input dtype, an int64 index;
+ * - the statistics: the block "Statistics" below;
  * - sum_exact and dot_exact (hipreduce_dot_op): float inputs only, into sum's float
  *   results (f16 into f16, f32 or f64; bf16 into bf16, f32 or f64; f32 into f32 or f64;
  *   f64 into f64).
@@ -52,7 +57,8 @@
  *   canonical quiet NaN: f16 0x7e00, bf16 0x7fc0, f32 0x7fc00000, f64 0x7ff8000000000000;
  * - n == 0 gives the identity: sum-likes, nrm2 and max_abs 0 (+0.0 for floats), prod
  *   1, min +inf or the type's maximum, max -inf or the type's minimum, all-ones / 0 / 0
- *   for and / or / xor; argmin/argmax index -1 with the min/max identity as value.
+ *   for and / or / xor; argmin/argmax index -1 with the min/max identity as value (the
+ *   statistics: their block below).
  * Exact sums (sum_exact; dot_exact over the products x[i]*y[i], each taken exactly: a
  * NaN factor or infinity times zero gives NaN, infinity times a nonzero number an
  * infinity of the product's sign, a zero product the sign of x*y):
@@ -65,6 +71,39 @@
  *   gives +0.0;
  * - so the bits are a function of the multiset of terms only: any permutation, any
  *   slicing into rows or segments, any thread count and any device give them.
+ * Statistics (AUTO only; the same bits on every device, as sums):
+ * - results: mean takes sum's float triples (f16 into f16, f32 or f64; bf16 likewise; f32
+ *   into f32 or f64; f64 into f64) and accumulates as sum does; nansum, nanmean, var, std,
+ *   var_mean and std_mean take f16 into f16 or f32, bf16 into bf16 or f32, f32 into f32,
+ *   f64 into f64, accumulating in f32 (f16, bf16 and f32 inputs) or f64; count_nonzero
+ *   takes every dtype into i64, all and any every dtype into u8;
+ * - mean = the sum's accumulator (the sum's order and bits before its rounding) divided by n
+ *   in the accumulator's arithmetic (n rounded to it: exact below 2^24 in f32, 2^53 in f64),
+ *   then rounded once as a sum is; n == 0 gives NaN;
+ * - nansum = the sum with every NaN taken as +0.0 (numpy's nansum): the sum's order, +0.0
+ *   when every element is NaN or n == 0; nanmean = nansum's accumulator divided by the count
+ *   of non-NaN elements (rounded as mean's n), rounded once; no such element: NaN;
+ * - count_nonzero = the number of elements that compare != 0 (a NaN does, -0.0 does not);
+ *   all = 1 when that count is n (n == 0 included), else 0; any = 1 when it is > 0, else 0;
+ * - var, std, var_mean, std_mean (plans only: hipreduce_reduction_desc's correction, and
+ *   var_mean / std_mean's means at hipreduce_operands' values2): one pass. Every lane and tree
+ *   node of the default order (or the strided order) holds (n, mean, m), m the mean of the
+ *   squared deviations, each element entering as (1, x, x - x), merged by Chan's update
+ *   (wa = na/n, wb = nb/n, d = mean_b - mean_a: mean = mean_a + d*wb, m = wa*m_a + wb*m_b +
+ *   (wa*d)*(wb*d); device/stats.h). No intermediate holds a sum of squares or n times the
+ *   variance, so data whose variance is finite gets it (f32 data near 1e20 included), and
+ *   m is never negative. var = m * (n / max(n - correction, 0)): a divisor 0 gives +inf, or
+ *   NaN when m is 0; std = the correctly rounded square root of var; the mean of var_mean is
+ *   the merged mean (not mean's bits: another order of operations). n == 0, any NaN or any
+ *   infinity give NaN for var and std; the mean is then NaN, or the infinity's sign when the
+ *   infinities agree and there is no NaN. Error bound, for finite data of exact mean mu and
+ *   exact m (the mean squared deviation) M, in the accumulator's unit roundoff u (2^-24 in
+ *   f32, 2^-53 in f64) and L the longest chain of merges from an element to the result (the
+ *   default order: levels x (64 / the input's element bytes + 8), a level per tile of the
+ *   input's tile size (device/order.h); the strided order: levels x 35, a level per 256):
+ *   |m_computed - M| <= 2 L u (M + sqrt(L) |mu| sqrt(M)) + L x the smallest normal, so var
+ *   within n / (n - correction) times that plus 4 u var, and the mean within
+ *   2 L u (|mu| + sqrt(M)), before the final rounding into an f16 or bf16 result.
  * The default algorithm (HIPREDUCE_ALGORITHM_AUTO) is also reproducible for
  * floating-point sums and products: its result is a function of (op, dtypes, n,
  * data) only, the same bits on every GPU, warp size, vendor and on the CPU device
@@ -145,7 +184,18 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_ARGMAX = 12,     /* value and first index of the maximum */
     HIPREDUCE_OP_DOT = 13,        /* sum of x*y over two inputs */
     HIPREDUCE_OP_SUM_EXACT = 14,  /* the exact sum, rounded once (floats; the rules above) */
-    HIPREDUCE_OP_DOT_EXACT = 15   /* the exact sum of the exact products x*y, rounded once (hipreduce_dot_op) */
+    HIPREDUCE_OP_DOT_EXACT = 15,  /* the exact sum of the exact products x*y, rounded once (hipreduce_dot_op) */
+    /* The statistics (their rules: the block "Statistics" below). */
+    HIPREDUCE_OP_MEAN = 16,          /* sum / n, one division in the sum's accumulator */
+    HIPREDUCE_OP_NANSUM = 17,        /* sum with each NaN taken as +0.0 */
+    HIPREDUCE_OP_NANMEAN = 18,       /* nansum / the count of non-NaN elements */
+    HIPREDUCE_OP_COUNT_NONZERO = 19, /* elements != 0 (NaN counts), into i64 */
+    HIPREDUCE_OP_ALL = 20,           /* 1 when every element is != 0, else 0, into u8 */
+    HIPREDUCE_OP_ANY = 21,           /* 1 when some element is != 0, else 0, into u8 */
+    HIPREDUCE_OP_VAR = 22,           /* variance with desc.correction (plans only) */
+    HIPREDUCE_OP_STD = 23,           /* sqrt of VAR (plans only) */
+    HIPREDUCE_OP_VAR_MEAN = 24,      /* VAR into values and MEAN into values2, one pass (plans only) */
+    HIPREDUCE_OP_STD_MEAN = 25       /* STD into values and MEAN into values2, one pass (plans only) */
 } hipreduce_op;
 
 /* Element types. */
@@ -459,7 +509,9 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
  * (hipreduce_reduction_desc), create a plan (validated, dimensions coalesced, strategy
  * chosen), then run it as often as needed with the data pointers. Every op runs through
  * it: reductions, argmin/argmax (values and int64 indices), dot (two inputs of the same
- * extents, each with its own strides) and the exact sums.
+ * extents, each with its own strides), the exact sums and the statistics (var, std,
+ * var_mean and std_mean only here: their correction is the descriptor's, the means of
+ * var_mean and std_mean go to the operands' values2).
  *
  * Tensor: rank 0 .. HIPREDUCE_MAX_RANK, extents, and strides in elements (any sign; 0
  * repeats an element, a broadcast). The operand pointer x (and y) points at element
@@ -506,13 +558,15 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
  *
  * Validation at hipreduce_plan_create, first failing check decides: handle, desc/plan
  * pointers (INVALID_POINTER), layout, order and reserved fields (NOT_SUPPORTED), op, dtypes
- * and the triple as the simple calls check them, then the shape: rank above
+ * and the triple as the simple calls check them, a correction other than 0 for an op
+ * that takes none (NOT_SUPPORTED), then the shape: rank above
  * HIPREDUCE_MAX_RANK, an axis out of range or repeated (INVALID_AXES), element counts,
  * result counts or byte offsets that overflow 64 bits (SIZE_OVERFLOW); by key: dot
  * (OP_DTYPE_MISMATCH), key_dtype (INVALID_DTYPE), row 0 (INVALID_AXES), then the sizes
  * (SIZE_OVERFLOW). Running checks the handle, the location and the operand pointers (x,
  * and y for dot, when there is an element to read; values; indices for argmin/argmax;
- * offsets for segments; keys for by key when length > 0), then, by key on a CPU handle,
+ * values2 for var_mean and std_mean; offsets for segments; keys for by key when length >
+ * 0), then, by key on a CPU handle,
  * the keys' range (INVALID_OFFSETS).
  * A plan holds no device memory and no pointer into the handle: it may be run on any
  * handle, from any thread (one call at a time per handle, as every call), and destroyed at
@@ -556,7 +610,10 @@ typedef struct hipreduce_reduction_desc {
     uint64_t num_bins;                         /* BY_KEY: results [num_bins][row] */
     uint64_t row;                              /* BY_KEY: values a row (>= 1; contiguous rows) */
     hipreduce_dtype key_dtype;                 /* BY_KEY: HIPREDUCE_I32 or HIPREDUCE_I64 */
-    uint64_t reserved[6];                      /* zero (room for later fields) */
+    double correction;                         /* VAR, STD, VAR_MEAN, STD_MEAN: the divisor is
+                                                * max(n - correction, 0) (numpy's ddof; 1: the
+                                                * sample variance); 0 for every other op */
+    uint64_t reserved[5];                      /* zero (room for later fields) */
 } hipreduce_reduction_desc;
 
 /* The data of one run. */
@@ -568,7 +625,9 @@ typedef struct hipreduce_operands {
     int64_t* indices;        /* argmin/argmax: the indices; NULL otherwise */
     const void* keys;        /* BY_KEY: `length` keys of key_dtype, in the input's memory space */
     int64_t* counts;         /* BY_KEY, optional: num_bins counts of the keys, where values go; or NULL */
-    void* reserved[2];       /* NULL (room for later outputs) */
+    void* values2;           /* VAR_MEAN, STD_MEAN: the second results (the means), as many as values
+                              * and of out_dtype, where values go; NULL otherwise (not read) */
+    void* reserved[1];       /* NULL (room for later outputs) */
 } hipreduce_operands;
 
 typedef struct hipreduce_plan_s* hipreduce_plan;

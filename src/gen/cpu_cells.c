@@ -16,7 +16,7 @@
 
 #include "rules.h"
 
-#define HR_GEN_OP(E, NAME, T, C, R) {E, HR_TF_##T, #T, HR_CB_##C, #C},
+#define HR_GEN_OP(E, NAME, T, C, R, F) {E, HR_TF_##T, #T, HR_CB_##C, #C},
 static const struct {
     int op, transform;
     const char* transform_word;
@@ -51,8 +51,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "usage: %s OUTPUT_FILE\n", argv[0]);
         return 2;
     }
-    unsigned masks[1u << 11] = {0};
-    HR_STATIC_ASSERT(HR_COMBINES <= 11, "combine masks: widen masks[]");
+    static unsigned masks[1u << 16];
+    HR_STATIC_ASSERT(HR_COMBINES <= 16, "combine masks: widen masks[]");
     for (int o = 0; o < N_OPS; ++o) {
         transform_words[ops[o].transform] = ops[o].transform_word;
         combine_words[ops[o].combine] = ops[o].combine_word;
