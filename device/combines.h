@@ -125,6 +125,41 @@ template <int A> struct combine_unit<HR_CB_WELFORD, A> : combine_base<A> {
     }
 };
 
+/* logsumexp's maximum and rescaled sum (stats.h), commutative bit for bit; the identity (-inf, 0). */
+template <int A> struct combine_unit<HR_CB_LSE, A> : combine_base<A> {
+    using acc = acc_t<A>;
+    static_assert(is_lse_acc<A>(), "LSE: logsumexp's accumulators");
+    template <class Domain> static HR_HD acc identity()
+    {
+        if constexpr (A == HR_ACC_LSE_F32) return hr_lse_identity_f32();
+        else return hr_lse_identity_f64();
+    }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b)
+    {
+        if constexpr (A == HR_ACC_LSE_F32) return hr_lse_merge_f32(a, b);
+        else return hr_lse_merge_f64(a, b);
+    }
+};
+
+/* nanmin/nanmax (floats): MIN/MAX with a NaN ranked past every value (a NaN operand gives the
+ * other), -0.0 below +0.0. The identity is the canonical NaN, which every element beats, so a
+ * slice of NaNs only gives NaN; the empty result is MIN/MAX's (+inf, -inf). Commutative bit for
+ * bit but for which NaN two NaNs give (a result's NaN is canonical). */
+template <bool Min, int A> struct nan_order_unit : combine_base<A> {
+    using acc = acc_t<A>;
+    template <class Domain> static HR_HD acc identity() { return canonical_nan<acc>(); }
+    template <class Domain> static HR_HD acc empty() { return Min ? infinity<acc>() : -infinity<acc>(); }
+    static HR_HD acc apply(acc a, acc b)
+    {
+        if (is_nan(a)) return b;
+        if (is_nan(b)) return a;
+        return float_pick<acc, Min>(a, b);
+    }
+};
+template <int A> struct combine_unit<HR_CB_NANMIN, A> : nan_order_unit<true, A> {};
+template <int A> struct combine_unit<HR_CB_NANMAX, A> : nan_order_unit<false, A> {};
+
 /* argmin/argmax over (key, index): the better key wins, equal keys the smaller index. The
  * identity has the worst key and an index past every element, so it loses every tie. */
 template <bool Min, int A> struct arg_unit : combine_base<A> {

@@ -13,12 +13,16 @@
  *     PRODUCT x * y (dot: two inputs); KEY   the element's order key and index (argmin/argmax);
  *     NANZERO x, a NaN as +0.0 (into SUMN: also counted 1, a NaN 0);
  *     NONZERO 1 when x != 0 (a NaN is), else 0, into an integer count;
- *     PACK    the element as a struct accumulator of one element (MOM: mean x, m x - x, count 1).
+ *     PACK    the element as a struct accumulator of one element (MOM: mean x, m x - x, count 1;
+ *             LSE: maximum x, sum 1).
  *   combine: ADD, MUL (integers wrap), MIN, MAX (floats: any NaN gives the canonical NaN, -0.0
  *     below +0.0), AND, OR, XOR, NRM2 (a sum of squares kept overflow- and underflow-safe),
  *     ARGMIN, ARGMAX (better key wins, equal keys: the smaller index), EXACT (the exact sum,
  *     rounded once: device/exact.h; its own path on every device, not the tile levels),
- *     WELFORD (Chan's merge of (count, mean, mean square deviation): device/stats.h).
+ *     WELFORD (Chan's merge of (count, mean, mean square deviation): device/stats.h), LSE
+ *     (logsumexp's running maximum and rescaled sum: device/stats.h), NANMIN, NANMAX (floats:
+ *     as MIN and MAX with a NaN ranked past every value, the identity a NaN: NaN only when every
+ *     element is).
  *   results: which result dtypes a given input dtype allows (hr_result_allowed, rules.h):
  *     WIDE      integers: the same or a wider integer of the same signedness, or i64/u64;
  *               f16/bf16: itself, f32, f64; f32: f32, f64; f64: f64;
@@ -91,7 +95,10 @@
     X(HIPREDUCE_OP_VAR, var, PACK, WELFORD, STAT, VAR)                                 \
     X(HIPREDUCE_OP_STD, std, PACK, WELFORD, STAT, STD)                                 \
     X(HIPREDUCE_OP_VAR_MEAN, var_mean, PACK, WELFORD, STAT, VAR_MEAN)                  \
-    X(HIPREDUCE_OP_STD_MEAN, std_mean, PACK, WELFORD, STAT, STD_MEAN)
+    X(HIPREDUCE_OP_STD_MEAN, std_mean, PACK, WELFORD, STAT, STD_MEAN)                  \
+    X(HIPREDUCE_OP_LOGSUMEXP, logsumexp, PACK, LSE, STAT, NONE)                        \
+    X(HIPREDUCE_OP_NANMIN, nanmin, IDENT, NANMIN, STAT, NONE)                          \
+    X(HIPREDUCE_OP_NANMAX, nanmax, IDENT, NANMAX, STAT, NONE)
 
 /* ---- the columns ---- */
 enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT };
@@ -114,7 +121,7 @@ typedef enum hr_transform {
 } hr_transform;
 typedef enum hr_combine {
     HR_CB_ADD, HR_CB_MUL, HR_CB_MIN, HR_CB_MAX, HR_CB_AND, HR_CB_OR, HR_CB_XOR, HR_CB_NRM2, HR_CB_ARGMIN, HR_CB_ARGMAX,
-    HR_CB_EXACT, HR_CB_WELFORD, HR_COMBINES
+    HR_CB_EXACT, HR_CB_WELFORD, HR_CB_LSE, HR_CB_NANMIN, HR_CB_NANMAX, HR_COMBINES
 } hr_combine;
 typedef enum hr_results {
     HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUDE, HR_RS_NORM, HR_RS_ARG, HR_RS_FLOAT, HR_RS_STAT, HR_RS_COUNT,
@@ -133,7 +140,8 @@ typedef enum hr_finish {
  *   EXACT               sum_exact/dot_exact: a superaccumulator (device/exact.h's hr_exact, whose
  *                       size this is); reduced by its own path, never by the tile levels;
  *   SUMN_F32, SUMN_F64  nanmean: a float sum and a uint64 count (sum, padding to 8, count);
- *   MOM_F32, MOM_F64    var/std: mean, mean square deviation and a uint64 count (device/stats.h). */
+ *   MOM_F32, MOM_F64    var/std: mean, mean square deviation and a uint64 count (device/stats.h);
+ *   LSE_F32, LSE_F64    logsumexp: the running maximum and the sum of exp(x - maximum). */
 #define HR_ACC_ROWS(X) \
     X(I32, 4)          \
     X(U32, 4)          \
@@ -148,7 +156,9 @@ typedef enum hr_finish {
     X(SUMN_F32, 16)    \
     X(SUMN_F64, 16)    \
     X(MOM_F32, 16)     \
-    X(MOM_F64, 24)
+    X(MOM_F64, 24)     \
+    X(LSE_F32, 8)      \
+    X(LSE_F64, 16)
 
 #define HR_ACC_ENUMERATOR(K, BYTES) HR_ACC_##K,
 typedef enum hr_acc_kind { HR_ACC_NONE = 0, HR_ACC_ROWS(HR_ACC_ENUMERATOR) HR_ACC_KINDS } hr_acc_kind;
@@ -172,7 +182,7 @@ HR_OP_ROWS(HR_OP_ROW_CHECK)
 /* The rows cover the public enums exactly: their last values (a row added at the end moves these;
  * the unit test checks every name). */
 HR_STATIC_ASSERT(HR_DTYPE_SLOTS == HIPREDUCE_F64 + 1, "a dtype of the public enum has no row in op_table.h");
-HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_STD_MEAN + 1, "an op of the public enum has no row in op_table.h");
+HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_NANMAX + 1, "an op of the public enum has no row in op_table.h");
 #undef HR_DTYPE_ROW_CHECK
 #undef HR_OP_ROW_CHECK
 

@@ -49,7 +49,7 @@ struct red : combine_unit<Combine, A>, transform_unit<Transform, D, A, combine_u
             if (count == 0) v = empty();
             if constexpr (Combine == HR_CB_NRM2) {
                 store_norm<A>::store(v, out, result);
-            } else if constexpr (is_sumn_acc<A>() || is_mom_acc<A>()) {
+            } else if constexpr (is_stats_acc<A>()) {
                 store_stats<D, A>::store(v, out, finish, correction, result, result2);
             } else if constexpr (Transform == HR_TF_NONZERO) {
                 store_count::store(v, count, finish, result);

@@ -187,7 +187,8 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
  *   ARGMIN/ARGMAX: KEY32 for <= 32-bit inputs, else KEY64;
  *   EXACT: EXACT (a superaccumulator, whatever the dtypes);
  *   NONZERO (count_nonzero, all, any): U64, a count of any length, whatever the result;
- *   WELFORD: MOM_F64 from or into f64, else MOM_F32;
+ *   WELFORD: MOM_F64 from or into f64, else MOM_F32; LSE: LSE_F64 / LSE_F32 likewise;
+ *   NANMIN/NANMAX: F64 / F32, as float MIN/MAX;
  *   NANZERO with the MEAN finish (nanmean): SUMN_F64 / SUMN_F32 (the sum and its own count);
  *     nansum: F64 / F32 as a sum.
  * HR_ACC_NONE for a triple that is not allowed. */
@@ -199,6 +200,7 @@ HR_RULE int hr_acc_of(int op, int in, int out)
     if (combine == HR_CB_EXACT) return HR_ACC_EXACT;
     if (hr_op_transform(op) == HR_TF_NONZERO) return HR_ACC_U64;
     if (combine == HR_CB_WELFORD) return wide ? HR_ACC_MOM_F64 : HR_ACC_MOM_F32;
+    if (combine == HR_CB_LSE) return wide ? HR_ACC_LSE_F64 : HR_ACC_LSE_F32;
     if (hr_op_transform(op) == HR_TF_NANZERO && hr_op_finish(op) == HR_FN_MEAN) return wide ? HR_ACC_SUMN_F64 : HR_ACC_SUMN_F32;
     if (combine == HR_CB_NRM2) return in == HIPREDUCE_F64 ? HR_ACC_NRM2_F64 : HR_ACC_F64;
     if (combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX) return hr_dtype_bytes(in) == 8 ? HR_ACC_KEY64 : HR_ACC_KEY32;

@@ -2,7 +2,8 @@
  * 0, once), the result dtype being a run-time argument (kernels are never instantiated per it).
  *   store_round<D, A>  the accumulator rounded once into the result dtype (a NaN: the canonical one);
  *   store_norm<A>      nrm2's finish: the root of the sum of squares (of Blue's three sums);
- *   store_stats<D, A>  nanmean's, var's and std's finishes (stats.h; a second result: the mean);
+ *   store_stats<D, A>  nanmean's, logsumexp's, var's and std's finishes (stats.h; a second
+ *                      result: the mean);
  *   store_count        count_nonzero's count, all's and any's 0 or 1;
  *   store_arg<Key>     argmin/argmax: the element of the best key and its index.
  * The op row's finish (op_table.h) is a run-time argument too, so that mean shares sum's
@@ -82,8 +83,9 @@ template <int A> struct store_norm {
 };
 
 /* The statistics' finishes (stats.h), each value rounded once into the result dtype as a float
- * sum's accumulator of the same type is: SUMN (nanmean) the sum / its count; MOM (var, std) the
- * variance with the correction, or its root, and for VAR_MEAN / STD_MEAN the mean at result2. */
+ * sum's accumulator of the same type is: SUMN (nanmean) the sum / its count; LSE maximum +
+ * log(sum); MOM (var, std) the variance with the correction, or its root, and for VAR_MEAN /
+ * STD_MEAN the mean at result2. */
 template <int D, int A> struct store_stats {
     using F = stats_float_t<A>;
     using round = store_round<D, std::is_same<F, float>::value ? HR_ACC_F32 : HR_ACC_F64>;
@@ -93,6 +95,10 @@ template <int D, int A> struct store_stats {
             round::store(hr_sumn_mean_f32(v), out, result);
         } else if constexpr (A == HR_ACC_SUMN_F64) {
             round::store(hr_sumn_mean_f64(v), out, result);
+        } else if constexpr (A == HR_ACC_LSE_F32) {
+            round::store(hr_lse_value_f32(v), out, result);
+        } else if constexpr (A == HR_ACC_LSE_F64) {
+            round::store(hr_lse_value_f64(v), out, result);
         } else {
             const bool root = finish == HR_FN_STD || finish == HR_FN_STD_MEAN;
             if constexpr (A == HR_ACC_MOM_F32) {

@@ -190,15 +190,18 @@ template <int D, int A, class Order> struct transform_unit<HR_TF_NONZERO, D, A, 
     static HR_HD acc highest() { return acc(1); }
 };
 
-/* The element as a struct accumulator of one element (MOM: count 1, mean x, m x - x; stats.h). */
+/* The element as a struct accumulator of one element (MOM: count 1, mean x, m x - x; LSE: maximum
+ * x, sum 1; stats.h). */
 template <int D, int A, class Order> struct transform_unit<HR_TF_PACK, D, A, Order> : element_unit<D, A> {
     using typename element_unit<D, A>::acc;
     using typename element_unit<D, A>::value_t;
     static HR_HD acc lift(value_t x)
     {
-        static_assert(is_mom_acc<A>(), "PACK: the moments' accumulators");
+        static_assert(is_mom_acc<A>() || is_lse_acc<A>(), "PACK: the moments' or logsumexp's accumulators");
         if constexpr (A == HR_ACC_MOM_F32) return hr_mom_lift_f32(element_value<D, float>(x));
-        else return hr_mom_lift_f64(element_value<D, double>(x));
+        else if constexpr (A == HR_ACC_MOM_F64) return hr_mom_lift_f64(element_value<D, double>(x));
+        else if constexpr (A == HR_ACC_LSE_F32) return hr_lse_lift_f32(element_value<D, float>(x));
+        else return hr_lse_lift_f64(element_value<D, double>(x));
     }
 };
 

@@ -146,7 +146,9 @@ HR_DTYPE_ROWS(HR_SOURCE_ROW)
 
 /* Floats: ADD from -0.0 (the exact identity), NRM2 (a plain sum of squares here) from +0.0; min
  * and max give the canonical NaN for any NaN and order -0.0 below +0.0, so they are commutative
- * and associative bit for bit (the level kernels fold them in any order). */
+ * and associative bit for bit (the level kernels fold them in any order); nanmin and nanmax rank
+ * a NaN past every value (a NaN operand gives the other) from the canonical NaN, so only a slice
+ * of NaNs gives NaN (device/combines.h's nan_order_unit). */
 #define HR_FLOAT_KIND(K, T, BITS, NAN_BITS)                                                                \
     typedef T acc_##K;                                                                                     \
     HR_ALWAYS_INLINE T canonical_nan_##K(void)                                                             \
@@ -163,6 +165,8 @@ HR_DTYPE_ROWS(HR_SOURCE_ROW)
         case HR_CB_MUL: return 1;                                                                            \
         case HR_CB_MIN: return (T)HUGE_VAL;                                                                  \
         case HR_CB_MAX: return -(T)HUGE_VAL;                                                                 \
+        case HR_CB_NANMIN:                                                                                   \
+        case HR_CB_NANMAX: return canonical_nan_##K();                                                       \
         default: return 0;                                                                                 \
         }                                                                                                  \
     }                                                                                                      \
@@ -170,6 +174,12 @@ HR_DTYPE_ROWS(HR_SOURCE_ROW)
     {                                                                                                      \
         switch (cmb) {                                                                                     \
         case HR_CB_MUL: return a * b;                                                                        \
+        case HR_CB_NANMIN:                                                                                   \
+        case HR_CB_NANMAX:                                                                                   \
+            if (a != a) return b;                                                                          \
+            if (b != b) return a;                                                                          \
+            if (a == b) return (signbit(a) != 0) == (cmb == HR_CB_NANMIN) ? a : b;                           \
+            return (a < b) == (cmb == HR_CB_NANMIN) ? a : b;                                                 \
         case HR_CB_MIN:                                                                                      \
         case HR_CB_MAX:                                                                                      \
             if (a != a || b != b) return canonical_nan_##K();                                              \
@@ -258,8 +268,8 @@ HR_ALWAYS_INLINE void store_NRM2_F64(unsigned char* p, acc_NRM2_F64 v)
 HR_ALWAYS_INLINE acc_NRM2_F64 val_NRM2_F64(const unsigned char* p) { return load_NRM2_F64(p); }
 
 /* The statistics' accumulators (device/stats.h, which the device code shares): SUMN (nanmean's
- * sum and count, a NaN lifted to +0.0 and not counted) and MOM (var/std's count, mean and mean
- * square deviation, merged by Chan's update). Stored as the structs' bytes (SUMN_F32's padding
+ * sum and count, a NaN lifted to +0.0 and not counted), MOM (var/std's count, mean and mean
+ * square deviation, merged by Chan's update) and LSE (logsumexp's maximum and rescaled sum). Stored as the structs' bytes (SUMN_F32's padding
  * zero). Their tiles keep the canonical order (cpu_levels_impl.h's STRUCT family). */
 #define HR_STATS_KIND(K, T, F, IDENTITY, COMBINE, LIFT, LIFT_NAME)                                         \
     typedef T acc_##K;                                                                                     \
@@ -282,6 +292,8 @@ HR_STATS_KIND(SUMN_F32, hr_sumn_f32, float, hr_sumn_identity_f32, hr_sumn_add_f3
 HR_STATS_KIND(SUMN_F64, hr_sumn_f64, double, hr_sumn_identity_f64, hr_sumn_add_f64, hr_sumn_lift_f64, nanzero)
 HR_STATS_KIND(MOM_F32, hr_mom_f32, float, hr_mom_identity_f32, hr_mom_merge_f32, hr_mom_lift_f32, pack)
 HR_STATS_KIND(MOM_F64, hr_mom_f64, double, hr_mom_identity_f64, hr_mom_merge_f64, hr_mom_lift_f64, pack)
+HR_STATS_KIND(LSE_F32, hr_lse_f32, float, hr_lse_identity_f32, hr_lse_merge_f32, hr_lse_lift_f32, pack)
+HR_STATS_KIND(LSE_F64, hr_lse_f64, double, hr_lse_identity_f64, hr_lse_merge_f64, hr_lse_lift_f64, pack)
 
 /* KEY32 / KEY64 (argmin/argmax): an order key (integers: the value, unsigned ones with the top
  * bit flipped; floats: hr_order_key of the input's own bits; NaN: the key type's extreme that

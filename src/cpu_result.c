@@ -141,6 +141,8 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top, u
     case HR_ACC_SUMN_F64: store_float(call->out_dtype, hr_sumn_mean_f64(load_SUMN_F64(top)), call->result); break;
     case HR_ACC_MOM_F32: HR_MOM_FINISH(f32, F32, call, finish, top); break;
     case HR_ACC_MOM_F64: HR_MOM_FINISH(f64, F64, call, finish, top); break;
+    case HR_ACC_LSE_F32: store_float(call->out_dtype, hr_lse_value_f32(load_LSE_F32(top)), call->result); break;
+    case HR_ACC_LSE_F64: store_float(call->out_dtype, hr_lse_value_f64(load_LSE_F64(top)), call->result); break;
     case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), call->result); break;
     case HR_ACC_KEY32:
     case HR_ACC_KEY64: {
@@ -171,6 +173,8 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
 {
     unsigned char top[32];
     switch (combine) {
+    case HR_CB_NANMIN:
+    case HR_CB_NANMAX: return store_extreme(call->out_dtype, combine == HR_CB_NANMIN, call->result);
     case HR_CB_MIN:
     case HR_CB_MAX:
         if (transform != HR_TF_IDENT && combine == HR_CB_MAX) { /* max_abs: 0 */
@@ -199,6 +203,8 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
     case HR_ACC_SUMN_F64: store_SUMN_F64(top, identity_SUMN_F64(combine)); break;
     case HR_ACC_MOM_F32: store_MOM_F32(top, identity_MOM_F32(combine)); break;
     case HR_ACC_MOM_F64: store_MOM_F64(top, identity_MOM_F64(combine)); break;
+    case HR_ACC_LSE_F32: store_LSE_F32(top, identity_LSE_F32(combine)); break;
+    case HR_ACC_LSE_F64: store_LSE_F64(top, identity_LSE_F64(combine)); break;
     default: return;
     }
     hr_cpu_finish(call, combine, top, 0);

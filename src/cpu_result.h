@@ -19,7 +19,8 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top, u
 
 /* Writes the outputs of n == 0: min/max the dtype's extremes (max_abs 0), argmin/argmax
  * index -1 and the min/max extreme, sums and nrm2 +0.0, products 1, bitwise ops their
- * identity; the finishes of an empty slice (mean NaN, all 1, any 0, var NaN). */
+ * identity; the finishes of an empty slice (mean NaN, all 1, any 0, var NaN, logsumexp -inf,
+ * nanmin +inf, nanmax -inf). */
 void hr_cpu_finish_empty(const hr_call* call, int transform, int combine);
 
 #ifdef __cplusplus

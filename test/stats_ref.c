@@ -16,7 +16,8 @@ int sr_allowed(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out)
         if (in == HIPREDUCE_F32) return out == HIPREDUCE_F32 || out == HIPREDUCE_F64;
         return in == HIPREDUCE_F64 && out == HIPREDUCE_F64;
     case HIPREDUCE_OP_NANSUM: case HIPREDUCE_OP_NANMEAN: case HIPREDUCE_OP_VAR: case HIPREDUCE_OP_STD:
-    case HIPREDUCE_OP_VAR_MEAN: case HIPREDUCE_OP_STD_MEAN:
+    case HIPREDUCE_OP_VAR_MEAN: case HIPREDUCE_OP_STD_MEAN: case HIPREDUCE_OP_LOGSUMEXP: case HIPREDUCE_OP_NANMIN:
+    case HIPREDUCE_OP_NANMAX:
         return is_float(in) && (out == in || (is_half(in) && out == HIPREDUCE_F32));
     case HIPREDUCE_OP_COUNT_NONZERO: return out == HIPREDUCE_I64;
     case HIPREDUCE_OP_ALL: case HIPREDUCE_OP_ANY: return out == HIPREDUCE_U8;
@@ -94,10 +95,25 @@ static int nonzero(hipreduce_dtype d, const void* x, uint64_t i)
     return v != 0 || v != v;
 }
 
+int sr_needs_sum(hipreduce_op op)
+{
+    return op == HIPREDUCE_OP_MEAN || op == HIPREDUCE_OP_NANSUM || op == HIPREDUCE_OP_NANMEAN;
+}
+
 uint64_t sr_expect(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, const void* x, uint64_t n,
                    uint64_t sum_acc)
 {
     uint64_t count = 0;
+    if (op == HIPREDUCE_OP_NANMIN || op == HIPREDUCE_OP_NANMAX) { /* NaNs skipped, -0.0 below +0.0 */
+        const int low = op == HIPREDUCE_OP_NANMIN;
+        long double best = 0;
+        for (uint64_t i = 0; i < n; ++i) {
+            const long double v = sr_value(in, x, i);
+            if (v != v) continue;
+            if (count++ == 0 || (low ? v < best : v > best) || (v == best && v == 0 && signbit(v) == low)) best = v;
+        }
+        return round_to(out, n == 0 ? (low ? INFINITY : -INFINITY) : count == 0 ? NAN : (double)best);
+    }
     if (op == HIPREDUCE_OP_COUNT_NONZERO || op == HIPREDUCE_OP_ALL || op == HIPREDUCE_OP_ANY) {
         for (uint64_t i = 0; i < n; ++i) count += (uint64_t)nonzero(in, x, i);
         return op == HIPREDUCE_OP_COUNT_NONZERO ? count : op == HIPREDUCE_OP_ALL ? count == n : count != 0;
@@ -209,5 +225,36 @@ int sr_check_moments(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, c
         if (!(em <= bmean)) snprintf(why, size, "mean %.10Lg, reference %.10Lg: error %.3Lg above %.3Lg", g2, mu, em, bmean);
         else if (uo == u && bmean > 0 && em / bmean > *ratio) *ratio = (double)(em / bmean);
     }
+    return why[0] != '\0';
+}
+
+int sr_check_logsumexp(hipreduce_dtype in, hipreduce_dtype out, const void* x, uint64_t n, int chain, uint64_t got,
+                       double* ratio, char* why, int size)
+{
+    const long double g = value_of(out, got);
+    int nan = 0, pinf = 0;
+    long double max = -INFINITY;
+    for (uint64_t i = 0; i < n; ++i) {
+        const long double v = sr_value(in, x, i);
+        nan |= v != v, pinf |= v == INFINITY;
+        if (v > max) max = v;
+    }
+    why[0] = '\0';
+    if (nan || pinf || max == -INFINITY) { /* NaN, +inf, or -inf (every element -inf, or none) */
+        const long double want = nan ? NAN : pinf ? INFINITY : -INFINITY;
+        if (nan ? g == g : g != want) snprintf(why, size, "logsumexp: expected %Lg, got %Lg", want, g);
+        return why[0] != '\0';
+    }
+    csum s = {0, 0};
+    for (uint64_t i = 0; i < n; ++i) cadd(&s, expl(sr_value(in, x, i) - max));
+    const long double want = max + logl(s.s + s.c);
+    const long double u = sr_acc_dtype(in, out) == HIPREDUCE_F64 ? 0x1p-53L : 0x1p-24L, uo = unit(out);
+    const long double bound = (4.0L * chain + 8 + 3 * logl((long double)n)) * u + (u + uo) * fabsl(want);
+    const long double err = fabsl(g - want);
+    if (!(err <= bound))
+        snprintf(why, size, "logsumexp %.12Lg, reference %.12Lg: error %.3Lg above the bound %.3Lg (chain %d)", g, want, err,
+                 bound, chain);
+    else if (uo == u && bound > 0 && err / bound > *ratio)
+        *ratio = (double)(err / bound);
     return why[0] != '\0';
 }

@@ -1,9 +1,10 @@
 /* References for the statistics ops (hipreduce.h's "Statistics"), written from the header's text:
  *  - mean, nansum, nanmean: the bits follow from the sum's (its accumulator, from the cpu device's
  *    hipreduce_reduce, which the typed suite checks against its own model), divided here;
- *  - count_nonzero, all, any: exact, by the test's own loop;
+ *  - count_nonzero, all, any, nanmin, nanmax: exact, by the test's own loop;
  *  - var, std and their means: a two-pass long double reference with compensated sums, and the
- *    header's error bound; the special values (empty, NaN, infinities, n <= correction) exactly. */
+ *    header's error bound; the special values (empty, NaN, infinities, n <= correction) exactly;
+ *  - logsumexp: a long double reference (compensated) and the header's bound. */
 #ifndef HIPREDUCE_TEST_STATS_REF_H
 #define HIPREDUCE_TEST_STATS_REF_H
 
@@ -26,10 +27,12 @@ uint64_t sr_bits(hipreduce_dtype d, const void* x, uint64_t i);
  * else the default order's tiles of the input dtype. */
 int sr_chain(hipreduce_dtype in, uint64_t n, int order_strided);
 
-/* The expected bits of mean, nansum, nanmean, count_nonzero, all or any of x[0..n) (contiguous):
- * `sum_acc` is the sum's accumulator of the slice as the cpu device gives it (the bits of a sum
- * into the accumulator's dtype: f64 when in or out is f64, else f32; for nansum and nanmean of
- * the slice with its NaNs set to +0.0), ignored by the counts. */
+/* Whether op's expected bits follow from the sum's accumulator (mean, nansum, nanmean). */
+int sr_needs_sum(hipreduce_op op);
+/* The expected bits of mean, nansum, nanmean, count_nonzero, all, any, nanmin or nanmax of x[0..n)
+ * (contiguous): `sum_acc` is the sum's accumulator of the slice as the cpu device gives it (the
+ * bits of a sum into the accumulator's dtype: f64 when in or out is f64, else f32; for nansum and
+ * nanmean of the slice with its NaNs set to +0.0), read only where sr_needs_sum. */
 uint64_t sr_expect(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, const void* x, uint64_t n,
                    uint64_t sum_acc);
 /* The dtype that accumulator is read in. */
@@ -41,5 +44,10 @@ hipreduce_dtype sr_acc_dtype(hipreduce_dtype in, hipreduce_dtype out);
  * report). */
 int sr_check_moments(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, const void* x, uint64_t n,
                      double correction, int chain, uint64_t got, uint64_t got2, double* ratio, char* why, int size);
+
+/* Checks logsumexp's result (got) of x[0..n) against the long double reference and the header's
+ * bound (chain: sr_chain's), as sr_check_moments. */
+int sr_check_logsumexp(hipreduce_dtype in, hipreduce_dtype out, const void* x, uint64_t n, int chain, uint64_t got,
+                       double* ratio, char* why, int size);
 
 #endif

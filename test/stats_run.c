@@ -151,6 +151,14 @@ static void check_reference(env* e, const hipreduce_reduction_desc* d, const uns
     const size_t elem = hipreduce_dtype_size(d->in_dtype), out = hipreduce_dtype_size(d->out_dtype);
     char why[320];
     ++e->checked;
+    if (op == HIPREDUCE_OP_LOGSUMEXP) {
+        const double before = e->worst;
+        CHECK(!sr_check_logsumexp(d->in_dtype, d->out_dtype, slice, n, sr_chain(d->in_dtype, n, order_strided),
+                                  sr_bits(d->out_dtype, got, 0), &e->worst, why, sizeof why),
+              "%s: %s", what, why);
+        if (getenv("STATS_WORST") && e->worst > before) fprintf(stderr, "worst %.3g: %s n %llu\n", e->worst, what, (unsigned long long)n);
+        return;
+    }
     if (sr_corrected(op)) {
         const uint64_t g = sr_bits(d->out_dtype, got, 0), g2 = sr_two_outputs(op) ? sr_bits(d->out_dtype, got2, 0) : 0;
         const double before = e->worst;
@@ -160,8 +168,7 @@ static void check_reference(env* e, const hipreduce_reduction_desc* d, const uns
         if (getenv("STATS_WORST") && e->worst > before) fprintf(stderr, "worst %.3g: %s n %llu\n", e->worst, what, (unsigned long long)n);
         return;
     }
-    const int counts = op == HIPREDUCE_OP_COUNT_NONZERO || op == HIPREDUCE_OP_ALL || op == HIPREDUCE_OP_ANY;
-    if (!counts && !order_strided) { /* the sum's accumulator of the slice (NaNs +0.0 for the nan ops) */
+    if (sr_needs_sum(op) && !order_strided) { /* the sum's accumulator of the slice (NaNs +0.0 for the nan ops) */
         unsigned char* copy = malloc(n ? n * elem : 1);
         memcpy(copy, slice, n * elem);
         if (op != HIPREDUCE_OP_MEAN)
@@ -196,8 +203,7 @@ void stats_solve(env* e, problem* p, const char* shape, int kind)
     unsigned char* slice = malloc((p->count ? p->count : 1) * elem);
     /* The strided order's sums (mean, nansum, nanmean) for its references: the same plan's sum. */
     uint64_t* sums = NULL;
-    if (strided && !sr_corrected(d->op) && d->op != HIPREDUCE_OP_COUNT_NONZERO && d->op != HIPREDUCE_OP_ALL &&
-        d->op != HIPREDUCE_OP_ANY) {
+    if (strided && sr_needs_sum(d->op)) {
         problem s = *p;
         s.d.op = HIPREDUCE_OP_SUM;
         s.d.out_dtype = sr_acc_dtype(d->in_dtype, d->out_dtype);

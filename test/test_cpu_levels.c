@@ -66,6 +66,18 @@ static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
                 const double v = ldexp((double)(mix(r + (uint64_t)k) >> 11), (int)(r % 200) - 100);
                 memcpy(p + 8 * k, &v, 8);
             }
+        } else if (s->up && (s->acc == HR_ACC_LSE_F32 || s->acc == HR_ACC_LSE_F64)) {
+            /* logsumexp's partials: a maximum (now and then -inf: an empty side) and a sum >= 1 */
+            const double max = r % 7 == 0 ? -HUGE_VAL : ldexp((double)(int32_t)(r >> 32), e + 20);
+            const double sum = 1 + ldexp((double)(mix(r + 1) >> 40), -12);
+            if (s->acc == HR_ACC_LSE_F64) {
+                memcpy(p, &max, 8);
+                memcpy(p + 8, &sum, 8);
+            } else {
+                const float fm = (float)max, fs = (float)sum;
+                memcpy(p, &fm, 4);
+                memcpy(p + 4, &fs, 4);
+            }
         } else if (s->up && (s->acc == HR_ACC_SUMN_F32 || s->acc == HR_ACC_SUMN_F64 || s->acc == HR_ACC_MOM_F32 ||
                              s->acc == HR_ACC_MOM_F64)) {
             /* the statistics' partials: finite values (a sum, or a mean and a mean square deviation

@@ -1,11 +1,13 @@
 /* The statistics ops (mean, nansum, nanmean, count_nonzero, all, any, var, std, var_mean,
- * std_mean) through plans of every shape: a full reduction (to three tile levels), rows (short,
+ * std_mean, logsumexp, nanmin, nanmax) through plans of every shape: a full reduction (to three tile levels), rows (short,
  * one tile, longer than a tile), columns (gathered; and in the strided order), rank-3 tensors over
  * two axes with permuted, padded and reversed strides, CSR segments and by key; and the simple
  * calls where the op has one. Each result: the same bits on the device under test and the cpu
  * device; a LOGICAL result the bits of the full plan over its slice alone; the cpu device's result
- * the references' (stats_ref.h: exact bits for mean, nansum, nanmean and the counts, the header's
- * error bound for the moments), on data near 1e20, with NaN, infinities, constants, cancellation.
+ * the references' (stats_ref.h: exact bits for mean, nansum, nanmean, the counts, nanmin and
+ * nanmax, the header's error bounds for the moments and logsumexp), on data near 1e20, with NaN,
+ * infinities, constants, cancellation. STATS_WORST=1 names each case that raises the largest
+ * error / bound seen.
  * Then the header's special cases and bad inputs (a status, a message, nothing written).
  * Usage: hipreduce_test_stats cpu|gpu (gpu: the plans on GPU 0, exits 77 without one).
  * HIPREDUCE_TEST_PROFILE=emu/emu-smoke: fewer, smaller cases. */
@@ -22,7 +24,8 @@
 
 static const hipreduce_op ops[] = {HIPREDUCE_OP_MEAN,    HIPREDUCE_OP_NANSUM, HIPREDUCE_OP_NANMEAN,  HIPREDUCE_OP_COUNT_NONZERO,
                                    HIPREDUCE_OP_ALL,     HIPREDUCE_OP_ANY,    HIPREDUCE_OP_VAR,      HIPREDUCE_OP_STD,
-                                   HIPREDUCE_OP_VAR_MEAN, HIPREDUCE_OP_STD_MEAN};
+                                   HIPREDUCE_OP_VAR_MEAN, HIPREDUCE_OP_STD_MEAN, HIPREDUCE_OP_LOGSUMEXP, HIPREDUCE_OP_NANMIN,
+                                   HIPREDUCE_OP_NANMAX};
 enum { OPS = sizeof ops / sizeof ops[0] };
 static const hipreduce_dtype dtypes[] = {HIPREDUCE_I8,  HIPREDUCE_U8,  HIPREDUCE_I16, HIPREDUCE_U16,
                                          HIPREDUCE_I32, HIPREDUCE_U32, HIPREDUCE_I64, HIPREDUCE_U64,
@@ -232,6 +235,13 @@ static void special_cases(env* e)
           HIPREDUCE_STATUS_SUCCESS && m != m, "nanmean of NaNs: NaN");
     CHECK(hipreduce_reduce(e->cpu, HIPREDUCE_OP_MEAN, HIPREDUCE_F64, nans, 0, HIPREDUCE_F64, &m, HIPREDUCE_RESULT_HOST) ==
           HIPREDUCE_STATUS_SUCCESS && m != m, "mean of nothing: NaN");
+    CHECK(hipreduce_reduce(e->cpu, HIPREDUCE_OP_NANMIN, HIPREDUCE_F64, nans, 2, HIPREDUCE_F64, &m, HIPREDUCE_RESULT_HOST) ==
+          HIPREDUCE_STATUS_SUCCESS && m != m, "nanmin of NaNs: NaN");
+    const double minus_inf[] = {-INFINITY, -INFINITY}, mixed[] = {NAN, 3.0, -0.0, 0.0, NAN};
+    CHECK(hipreduce_reduce(e->cpu, HIPREDUCE_OP_LOGSUMEXP, HIPREDUCE_F64, minus_inf, 2, HIPREDUCE_F64, &m,
+                           HIPREDUCE_RESULT_HOST) == HIPREDUCE_STATUS_SUCCESS && m == -INFINITY, "logsumexp of -inf: -inf");
+    CHECK(hipreduce_reduce(e->cpu, HIPREDUCE_OP_NANMIN, HIPREDUCE_F64, mixed, 5, HIPREDUCE_F64, &m, HIPREDUCE_RESULT_HOST) ==
+          HIPREDUCE_STATUS_SUCCESS && m == 0 && signbit(m), "nanmin: NaNs skipped, -0.0 below +0.0");
 }
 
 /* Bad inputs: the status, a message, nothing written. */
@@ -312,7 +322,7 @@ int main(int argc, char** argv)
     hipreduce_destroy(e.run);
     if (gpu) hipreduce_destroy(e.cpu);
     failures += stats_run_failures();
-    printf("stats (%s): %d op x dtype cases, %d results checked against references, worst moments error %.3g of "
-           "the bound, %d failures\n", gpu ? "gpu" : "cpu", cases, e.checked, e.worst, failures);
+    printf("stats (%s): %d op x dtype cases, %d results checked against references, worst moments or logsumexp error "
+           "%.3g of the bound, %d failures\n", gpu ? "gpu" : "cpu", cases, e.checked, e.worst, failures);
     return failures ? 1 : 0;
 }

@@ -200,7 +200,8 @@ static int spec_allowed(int op, int in, int out)
     case 10: return in_float && (out == 10 || out == 11);
     case 14: case 15: case 16: /* sum_exact, dot_exact, mean: sum's float results */
         return in_float && (in == 8 || in == 9 ? out == in || out == 10 || out == 11 : out_float && out >= in);
-    case 17: case 18: case 22: case 23: case 24: case 25: /* nansum, nanmean, var, std, var_mean, std_mean */
+    case 17: case 18: case 22: case 23: case 24: case 25: case 26: case 27: case 28:
+        /* nansum, nanmean, var, std, var_mean, std_mean, logsumexp, nanmin, nanmax */
         return in_float && (out == in || ((in == 8 || in == 9) && out == 10));
     case 19: return out == 6; /* count_nonzero: into i64 */
     case 20: case 21: return out == 1; /* all, any: into u8 */
@@ -216,10 +217,11 @@ static void check_tables(void)
         {6, "i64", 8, HR_CLASS_SIGNED},  {7, "u64", 8, HR_CLASS_UNSIGNED}, {8, "f16", 2, HR_CLASS_HALF},
         {9, "bf16", 2, HR_CLASS_HALF},   {10, "f32", 4, HR_CLASS_FLOAT},   {11, "f64", 8, HR_CLASS_FLOAT},
     };
-    static const char* const ops[26] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
+    static const char* const ops[29] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
                                         "sum_squares", "max_abs", "nrm2", "argmin", "argmax", "dot",
                                         "sum_exact", "dot_exact", "mean", "nansum", "nanmean", "count_nonzero",
-                                        "all", "any", "var", "std", "var_mean", "std_mean"};
+                                        "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin",
+                                        "nanmax"};
     for (int v = -2; v < 20; ++v) {
         const char* name = hr_dtype_name(v);
         int row = -1;
@@ -237,9 +239,9 @@ static void check_tables(void)
               "dtype %d", v);
     }
     int allowed = 0;
-    for (int op = -2; op < 28; ++op) {
+    for (int op = -2; op < 31; ++op) {
         const char* name = hr_op_name(op);
-        const int known = op >= 0 && op < 26;
+        const int known = op >= 0 && op < 29;
         CHECK(known ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
         CHECK(name ? hipreduce_op_name((hipreduce_op)op) && strcmp(hipreduce_op_name((hipreduce_op)op), name) == 0
                    : hipreduce_op_name((hipreduce_op)op) == NULL,
@@ -261,7 +263,7 @@ static void check_tables(void)
                 }
     }
     int spec_total = 0;
-    for (int op = 0; op < 26; ++op)
+    for (int op = 0; op < 29; ++op)
         for (int in = 0; in < 12; ++in)
             for (int out = 0; out < 12; ++out) spec_total += spec_allowed(op, in, out);
     CHECK(allowed == spec_total && spec_total > 0, "%d allowed triples, the spec has %d", allowed, spec_total);

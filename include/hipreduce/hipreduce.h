@@ -13,8 +13,8 @@
  *   by CSR offsets, one result per segment;
  * - plans (hipreduce_plan_create): any set of axes of a strided tensor, segments or by
  *   key, for every op, and the only call of var, std, var_mean and std_mean.
- * The statistics mean, nansum, nanmean, count_nonzero, all and any are
- * hipreduce_reduce's ops too (the block "Statistics" below).
+ * The statistics mean, nansum, nanmean, count_nonzero, all, any, logsumexp, nanmin and
+ * nanmax are hipreduce_reduce's ops too (the block "Statistics" below).
  * The caller names the input dtype and the result dtype (the accumulation dtype):
  *
  *   hipreduce_handle h;
@@ -74,9 +74,9 @@
  * Statistics (AUTO only; the same bits on every device, as sums):
  * - results: mean takes sum's float triples (f16 into f16, f32 or f64; bf16 likewise; f32
  *   into f32 or f64; f64 into f64) and accumulates as sum does; nansum, nanmean, var, std,
- *   var_mean and std_mean take f16 into f16 or f32, bf16 into bf16 or f32, f32 into f32,
- *   f64 into f64, accumulating in f32 (f16, bf16 and f32 inputs) or f64; count_nonzero
- *   takes every dtype into i64, all and any every dtype into u8;
+ *   var_mean, std_mean, logsumexp, nanmin and nanmax take f16 into f16 or f32, bf16 into
+ *   bf16 or f32, f32 into f32, f64 into f64, accumulating in f32 (f16, bf16 and f32 inputs)
+ *   or f64; count_nonzero takes every dtype into i64, all and any every dtype into u8;
  * - mean = the sum's accumulator (the sum's order and bits before its rounding) divided by n
  *   in the accumulator's arithmetic (n rounded to it: exact below 2^24 in f32, 2^53 in f64),
  *   then rounded once as a sum is; n == 0 gives NaN;
@@ -85,6 +85,15 @@
  *   of non-NaN elements (rounded as mean's n), rounded once; no such element: NaN;
  * - count_nonzero = the number of elements that compare != 0 (a NaN does, -0.0 does not);
  *   all = 1 when that count is n (n == 0 included), else 0; any = 1 when it is > 0, else 0;
+ * - nanmin, nanmax = min, max of the elements that are not NaN (-0.0 below +0.0): NaN (the
+ *   canonical one) only when every element is NaN; n == 0 gives +inf, -inf;
+ * - logsumexp = log(sum of exp(x)) in one pass: every lane and tree node holds the largest
+ *   element so far and the sum of exp(x - it), merged with the other side's sum scaled by
+ *   exp(its largest - the larger); the result is largest + log(sum), with the library's own
+ *   exp and log (device/stats.h: +, -, *, / and floor only, so the same bits everywhere).
+ *   Any NaN gives NaN, else any +inf +inf, else every element -inf (or n == 0) -inf. For
+ *   finite data, within (4 L + 8 + 3 ln n) u + u |result| of the exact value (u, L as for var
+ *   below), before the final rounding into an f16 or bf16 result;
  * - var, std, var_mean, std_mean (plans only: hipreduce_reduction_desc's correction, and
  *   var_mean / std_mean's means at hipreduce_operands' values2): one pass. Every lane and tree
  *   node of the default order (or the strided order) holds (n, mean, m), m the mean of the
@@ -195,7 +204,10 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_VAR = 22,           /* variance with desc.correction (plans only) */
     HIPREDUCE_OP_STD = 23,           /* sqrt of VAR (plans only) */
     HIPREDUCE_OP_VAR_MEAN = 24,      /* VAR into values and MEAN into values2, one pass (plans only) */
-    HIPREDUCE_OP_STD_MEAN = 25       /* STD into values and MEAN into values2, one pass (plans only) */
+    HIPREDUCE_OP_STD_MEAN = 25,      /* STD into values and MEAN into values2, one pass (plans only) */
+    HIPREDUCE_OP_LOGSUMEXP = 26,     /* log(sum of exp(x)), one pass */
+    HIPREDUCE_OP_NANMIN = 27,        /* min with NaNs skipped (all NaN: NaN) */
+    HIPREDUCE_OP_NANMAX = 28         /* max with NaNs skipped (all NaN: NaN) */
 } hipreduce_op;
 
 /* Element types. */
