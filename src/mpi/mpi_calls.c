@@ -57,6 +57,13 @@ static hipreduce_status local_check(const args* a)
     size_t bytes;
     const hipreduce_status s = core_check(a, &bytes);
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
+    /* The statistics with a final step or a struct accumulator (mean, nanmean, all, any, var/std,
+     * logsumexp, nanmin, nanmax) have no cross-rank combine yet: refused, not combined wrongly. */
+    if (hr_op_finish((int)a->op) != HR_FN_NONE || hr_op_combine((int)a->op) > HR_CB_EXACT) {
+        mpi_set_message("%s has no MPI form yet (the statistics with a final step or a struct accumulator)",
+                        hipreduce_op_name(a->op));
+        return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    }
     if (a->location != HIPREDUCE_RESULT_HOST && a->location != HIPREDUCE_RESULT_DEVICE)
         return HIPREDUCE_STATUS_INVALID_LOCATION;
     if (a->location == HIPREDUCE_RESULT_DEVICE && is_cpu(a->handle)) return HIPREDUCE_STATUS_INVALID_LOCATION;
