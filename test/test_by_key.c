@@ -433,17 +433,8 @@ int main(int argc, char** argv)
     const int gpu = test_wants_gpu(argc, argv);
     if (gpu < 0) return 2;
     env e = {.gpu = gpu};
-    if (hipreduce_create(&e.cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS) return 1;
-    e.run = e.cpu;
-    if (gpu) {
-        int devices = 0;
-        if (hipreduce_get_device_count(&devices) != HIPREDUCE_STATUS_SUCCESS || devices == 0 ||
-            hipreduce_create(&e.run, HIPREDUCE_DEVICE_GPU, 0) != HIPREDUCE_STATUS_SUCCESS) {
-            printf("no GPU: skipped\n");
-            hipreduce_destroy(e.cpu);
-            return 77;
-        }
-    }
+    const int opened = open_handles(gpu, &e.cpu, &e.run);
+    if (opened) return opened;
     const enum test_profile profile = test_profile();
     const int rounds = profile == TEST_EMU_SMOKE ? 2 : profile == TEST_EMU ? 6 : 12;
     const uint64_t values = profile == TEST_FULL ? 200000 : 60000, results = profile == TEST_EMU_SMOKE ? 5000 : 70000;
