@@ -17,7 +17,8 @@
 # Each GPU family runs in rounds (ROUNDS, default 3; REPS timed calls a row, default 20); a round is
 # started only while the rounds so far leave it room in BUDGET seconds (default 330), so the whole
 # report stays within 7 minutes on an H100 or H200. torch's anchors (bench/torch_anchors.py,
-# torch_axis_anchors.py) run once, in their own process, where torch imports.
+# torch_axis_anchors.py) run once, in their own process, where torch imports. COMMIT=<hash> names
+# the source in meta.txt when the tree is an export rather than a git clone.
 set -uo pipefail
 build=$(cd "${1:?usage: bash bench/report.sh BUILD_DIR [OUT_DIR]}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -154,8 +155,12 @@ torch=$(python3 -c "import torch; print(torch.__version__)" 2>/dev/null)
     echo "gpu: $gpu"
     echo "date: $(date -u +%Y-%m-%d)"
     echo "version: $version"
-    commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null) &&
+    # COMMIT names the source when the tree is an export (git archive) rather than a clone.
+    if [ -n "${COMMIT:-}" ]; then
+        echo "commit: $COMMIT"
+    elif commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null); then
         echo "commit: $commit$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo ' + local changes')"
+    fi
     echo "driver: $driver"
     [ -n "$cuda" ] && echo "cuda: $cuda"
     echo "anchors: ${anchors% }${torch:+ (torch $torch)}"
