@@ -64,6 +64,7 @@ typedef struct bench_options {
     bench_dims* dims; /* owned; bench_free_options */
     size_t n_dims;
     uint64_t seed; /* ragged lengths */
+    uint64_t step; /* rows, cols: > 1 reads every step-th row and column of a larger array (a plan) */
 } bench_options;
 
 typedef enum { BENCH_PARSE_OK = 0, BENCH_PARSE_HELP = 1, BENCH_PARSE_ERROR = 2 } bench_parse_status;
@@ -133,19 +134,33 @@ typedef struct bench_row {
 } bench_row;
 
 /* ---- the --shape modes (bench_shapes.c) ---- */
+/* A strided shape's plan, made for the (op, in, out) of the last size query or call (owned). */
+typedef struct bench_plan_slot {
+    hipreduce_plan plan;
+    hipreduce_op op;
+    hipreduce_dtype in, out;
+} bench_plan_slot;
 typedef struct bench_geometry {
     uint64_t outer, extent, inner; /* rows, cols, axis */
     uint64_t num_segments;         /* ragged */
     uint64_t* offsets;             /* ragged: num_segments + 1 host offsets (owned); else NULL */
-    uint64_t n;                    /* input elements */
+    uint64_t n;                    /* input elements the call reads */
+    uint64_t span;                 /* elements the input occupies: n, or the strided view's whole array */
+    uint64_t step;                 /* rows, cols: 1, or the view's step in both axes (--step) */
+    bench_plan_slot* slot;         /* step > 1: the plan the calls run (owned); else NULL */
     uint64_t results;
     char label[64];                /* bench_row.shape */
 } bench_geometry;
-/* The geometry of one --dims entry; 0, or prints why not (overflow, out of memory) and -1. */
-int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed, bench_geometry* g);
+/* The geometry of one --dims entry (step: --step); 0, or prints why not (overflow, out of
+ * memory) and -1. */
+int bench_geometry_make(bench_shape shape, const bench_dims* dims, uint64_t seed, uint64_t step, bench_geometry* g);
 void bench_geometry_free(bench_geometry* g);
-/* The size query and the call of op over g: the axis calls, or the segment calls with `offsets`
- * (g's host offsets, or their copy in device memory on a GPU handle). values: g->results out
+/* The position in the input of element e (0 .. the slice's length - 1) of result r's slice. */
+uint64_t bench_geometry_position(const bench_geometry* g, uint64_t r, uint64_t e);
+/* The size query and the call of op over g: the axis calls, the segment calls with `offsets`
+ * (g's host offsets, or their copy in device memory on a GPU handle), or for a strided view
+ * (step > 1) the run of its plan (made by the first query or call of each (op, in, out); the
+ * size query counts the larger of host and device results). values: g->results out
  * elements; indices: g->results int64 (argmin/argmax). dot does not apply: OP_DTYPE_MISMATCH
  * from the query, as for triples the library does not allow, which the bench leaves out. */
 hipreduce_status bench_shape_workspace_size(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in,

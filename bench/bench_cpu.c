@@ -336,7 +336,7 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
         for (size_t k = 0; k < cases && rc == 0; ++k) {
             bench_geometry geom;
             if (!flat) {
-                if (bench_geometry_make(o->shape, &o->dims[k], o->seed, &geom) != 0) {
+                if (bench_geometry_make(o->shape, &o->dims[k], o->seed, o->step, &geom) != 0) {
                     rc = 1;
                     break;
                 }
@@ -349,12 +349,14 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
                 }
             }
             d.n = flat ? o->sizes[k] : geom.n;
-            if (rc == 0 && d.n > (UINT64_MAX - 255) / elem / MAX_COPIES / 2) {
-                fprintf(stderr, "hipreduce-bench: n=%llu is too large\n", (unsigned long long)d.n);
+            const uint64_t span = flat ? d.n : geom.span; /* a strided view's array holds more than it reads */
+            if (rc == 0 && span > (UINT64_MAX - 255) / elem / MAX_COPIES / 2) {
+                fprintf(stderr, "hipreduce-bench: n=%llu is too large\n", (unsigned long long)span);
                 rc = 1;
             }
             d.bytes = d.n * elem;
-            d.stride = d.bytes ? (d.bytes + 255) / 256 * 256 : 256; /* ragged: all segments may be empty */
+            const uint64_t span_bytes = span * elem;
+            d.stride = span_bytes ? (span_bytes + 255) / 256 * 256 : 256; /* ragged: all segments may be empty */
             const uint64_t want = (ROTATION_BYTES + d.stride - 1) / d.stride;
             d.copies = (int)(want < 2 ? 2 : want > MAX_COPIES ? MAX_COPIES : want);
             const uint64_t all = d.stride * (uint64_t)d.copies * (uint64_t)slabs;
@@ -366,8 +368,8 @@ int bench_run_cpu(const bench_options* o, bench_result* r)
                 rc = 1;
             }
             for (int c = 0; c < d.copies * slabs && rc == 0; ++c) {
-                fill(d.dtype, data + (size_t)c * d.stride, d.n, 1234 + (uint64_t)c);
-                memset(data + (size_t)c * d.stride + d.bytes, 0, (size_t)(d.stride - d.bytes));
+                fill(d.dtype, data + (size_t)c * d.stride, span, 1234 + (uint64_t)c);
+                memset(data + (size_t)c * d.stride + span_bytes, 0, (size_t)(d.stride - span_bytes));
             }
             d.data = data;
             for (int i = 0; i < o->n_ops && rc == 0; ++i) {

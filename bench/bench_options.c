@@ -148,6 +148,13 @@ static int set_seed(bench_options* o, const char* opt, const char* v)
     if (bench_parse_u64(v, v + strlen(v), &o->seed) != 0) return fail(opt, "expected a non-negative integer, got", v);
     return 0;
 }
+static int set_step(bench_options* o, const char* opt, const char* v)
+{
+    int step = 1;
+    if (parse_int(opt, v, 1, 64, &step) != 0) return -1;
+    o->step = (uint64_t)step;
+    return 0;
+}
 static int set_reps(bench_options* o, const char* opt, const char* v) { return parse_int(opt, v, 1, 1000000, &o->reps); }
 static int set_warmup(bench_options* o, const char* opt, const char* v)
 {
@@ -232,6 +239,13 @@ static const bench_option_spec options[] = {
      "as in --sizes (4194304x16, 2^20x64, 262144x511)",
      set_dims},
     {"--seed", "N", "ragged: the seed of the segment lengths (default: 1)", set_seed},
+    {"--step", "N",
+     "rows, cols: 1 to 64; above 1 the R x C matrix is a strided view,\n"
+     "every N-th row and column of an (N R) x (N C) array (torch's\n"
+     "x[::N, ::N]), reduced through a plan of its strides made once\n"
+     "per row (hipreduce_plan_create, then hipreduce_plan_run);\n"
+     "the anchors do not run on it (default: 1)",
+     set_step},
     {"--reps", "N", "timed calls per row, 1 to 1000000 (default: 50)", set_reps},
     {"--warmup", "N", "untimed rounds before them, 0 to 1000000 (default: 5)", set_warmup},
     {"--workspace", "own|caller",
@@ -291,6 +305,7 @@ bench_parse_status bench_parse(int argc, char** argv, bench_options* o)
     o->warmup = 5;
     o->vendor = 1;
     o->seed = 1;
+    o->step = 1;
     for (int i = 1; i < argc; ++i) {
         const char* arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -328,6 +343,8 @@ bench_parse_status bench_parse(int argc, char** argv, bench_options* o)
     if (o->shape == BENCH_SHAPE_FLAT && o->dims) shape_error = "--dims needs a --shape other than flat";
     else if (o->shape != BENCH_SHAPE_FLAT && !o->dims) shape_error = "--shape other than flat needs --dims";
     else if (o->shape != BENCH_SHAPE_FLAT && o->sizes) shape_error = "--sizes is for --shape=flat (use --dims)";
+    else if (o->step > 1 && o->shape != BENCH_SHAPE_ROWS && o->shape != BENCH_SHAPE_COLS)
+        shape_error = "--step is for --shape=rows and cols";
     for (size_t k = 0; k < o->n_dims && !shape_error; ++k)
         if (o->dims[k].count != want_terms)
             shape_error = want_terms == 3 ? "--shape=axis takes OxExI entries in --dims"

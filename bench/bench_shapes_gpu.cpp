@@ -1,5 +1,6 @@
 /* hipreduce-bench's --shape modes on GPU 0: hipreduce_reduce_axis / _argreduce_axis (rows, cols,
- * axis) and hipreduce_reduce_segments / _argreduce_segments (ragged) timed with device events,
+ * axis), hipreduce_reduce_segments / _argreduce_segments (ragged) and the plans of strided views
+ * (--step: no anchor, CUB takes no strides) timed with device events,
  * results in device memory, inputs rotated over copies (bench_gpu.h), interleaved call by call
  * with CUB's DeviceSegmentedReduce (axis_comparator.h: the toolkit's and the second CUB) on the
  * same data. Then every result is compared: each anchor's against ours (sums to a relative
@@ -85,8 +86,7 @@ bool holds(const shape_group& grp, uint64_t r, int64_t e, const unsigned char* v
     const bench_geometry& g = *grp.g;
     const uint64_t len = g.offsets ? g.offsets[r + 1] - g.offsets[r] : g.extent;
     if (e < 0 || (uint64_t)e >= len) return false;
-    const uint64_t pos = g.offsets ? g.offsets[r] + (uint64_t)e
-                                   : ((r / g.inner) * g.extent + (uint64_t)e) * g.inner + r % g.inner;
+    const uint64_t pos = bench_geometry_position(&g, r, (uint64_t)e);
     const size_t size = hipreduce_dtype_size(grp.in);
     unsigned char bits[16];
     const unsigned char* at = static_cast<const unsigned char*>(grp.x(0)) + pos * size;
@@ -271,6 +271,7 @@ void run_shapes(const session& s, bench_result* r)
 #else
     r->vendor = nullptr; /* no segmented anchor on this backend */
 #endif
+    const std::vector<axis_anchor> no_anchors;
     const size_t total = (size_t)o.n_dtypes * o.n_dims * o.n_ops * o.n_outs * o.n_algorithms;
     size_t done = 0;
     for (int t = 0; t < o.n_dtypes; ++t) {
@@ -278,12 +279,13 @@ void run_shapes(const session& s, bench_result* r)
         const size_t elem = hipreduce_dtype_size(in);
         for (size_t k = 0; k < o.n_dims; ++k) {
             bench_geometry g;
-            if (bench_geometry_make(o.shape, &o.dims[k], o.seed, &g) != 0) die("cannot run --dims", nullptr);
-            const size_t bytes = std::max<size_t>(256, (g.n * elem + 255) / 256 * 256);
-            const int buffers = copies_for(bytes, s.l2);
+            if (bench_geometry_make(o.shape, &o.dims[k], o.seed, o.step, &g) != 0) die("cannot run --dims", nullptr);
+            /* A strided view's copies hold its whole array (span); the rotation counts what a call reads. */
+            const size_t bytes = std::max<size_t>(256, (g.span * elem + 255) / 256 * 256);
+            const int buffers = copies_for(std::max<size_t>(256, (g.n * elem + 255) / 256 * 256), s.l2);
             unsigned char* data = nullptr;
             check(hipMalloc((void**)&data, bytes * buffers), "hipMalloc (input)");
-            for (int b = 0; b < buffers; ++b) fill(in, data + b * bytes, g.n, 1234 + b, s.sms);
+            for (int b = 0; b < buffers; ++b) fill(in, data + b * bytes, g.span, 1234 + b, s.sms);
             uint64_t* offsets = nullptr;
             if (g.offsets) {
                 check(hipMalloc((void**)&offsets, (g.num_segments + 1) * sizeof(uint64_t)), "hipMalloc (offsets)");
@@ -304,7 +306,7 @@ void run_shapes(const session& s, bench_result* r)
                     const shape_group grp = {(hipreduce_op)o.ops[i], in, out, &g, data, bytes, buffers, offsets,
                                              values, indices, anchor_result};
                     if (dup) done += o.n_algorithms;
-                    else run_group(s, grp, anchors, r, &done, total);
+                    else run_group(s, grp, g.step > 1 ? no_anchors : anchors, r, &done, total); /* CUB: no strides */
                 }
             }
             check(hipFree(data), "hipFree");

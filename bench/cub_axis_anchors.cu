@@ -5,8 +5,10 @@
  *     iterator (row r starts at r * extent), nothing materialised;
  *   ragged: Sum over the CSR offsets themselves (begin = offsets, end = offsets + 1);
  *   f16/bf16 -> f32 and i8 -> i64 sums: the input through a transform iterator that converts each
- *     element to the result type, so CUB accumulates in it.
- * Covered: sum f32->f32, f16->f32, bf16->f32, i8->i64 (rows), f32->f32 (ragged); argmax f32
+ *     element to the result type, so CUB accumulates in it; sum_squares bf16 -> f32 (RMSNorm's
+ *     row statistic) the same way, the transform squaring the converted element.
+ * Covered: sum f32->f32, f16->f32, bf16->f32, i8->i64, sum_squares bf16->f32 (rows), sum
+ * f32->f32 (ragged); argmax f32
  * (rows; CUB writes (index, value) pairs, unpacked for the checks outside the timing). The rest,
  * columns included, returns cudaErrorInvalidValue. Built into the bench against the toolkit's CCCL
  * (vendor_axis_*) and into the second CUB's shared library (HR_SECOND_CUB: second_cub_axis_*). */
@@ -29,6 +31,14 @@ template <class Acc> struct cast_to {
     __device__ Acc operator()(__half x) const { return Acc(__half2float(x)); }
     __device__ Acc operator()(__nv_bfloat16 x) const { return Acc(__bfloat162float(x)); }
     __device__ Acc operator()(int8_t x) const { return Acc(x); }
+};
+
+template <class Acc> struct square_to {
+    __device__ Acc operator()(__nv_bfloat16 x) const
+    {
+        const Acc a = Acc(__bfloat162float(x));
+        return a * a;
+    }
 };
 
 #if CUB_VERSION < 300200
@@ -128,8 +138,14 @@ hipError_t HR_AXIS_RUN(const axis_anchor_call* c, void* temp, size_t* temp_bytes
         if (c->offsets || c->in != HIPREDUCE_F32) return cudaErrorInvalidValue;
         return argmax_rows<float>(c, temp, temp_bytes, stream);
     }
-    if (c->op != HIPREDUCE_OP_SUM) return cudaErrorInvalidValue;
     const int pair = pair_of(c->in, c->out);
+    if (c->op == HIPREDUCE_OP_SUM_SQUARES) {
+        if (c->offsets || pair != pair_of(HIPREDUCE_BF16, HIPREDUCE_F32)) return cudaErrorInvalidValue;
+        return sum_segments<float>(
+            c, thrust::make_transform_iterator(static_cast<const __nv_bfloat16*>(c->x), square_to<float>{}), temp,
+            temp_bytes, stream);
+    }
+    if (c->op != HIPREDUCE_OP_SUM) return cudaErrorInvalidValue;
     if (pair == pair_of(HIPREDUCE_F32, HIPREDUCE_F32))
         return sum_segments<float>(c, static_cast<const float*>(c->x), temp, temp_bytes, stream);
     if (c->offsets) return cudaErrorInvalidValue; /* ragged: f32 only (build time) */
@@ -160,7 +176,8 @@ hipError_t HR_AXIS_UNPACK(const axis_anchor_call* c, void* values, int64_t* indi
                                                         static_cast<float*>(values), indices);
         return cudaGetLastError();
     }
-    /* Sums: the results are already the library's layout (f32 or i64, as run() covers). */
+    /* Sums and sums of squares: the results are already the library's layout (f32 or i64, as
+     * run() covers). */
     const size_t size = c->out == HIPREDUCE_I64 ? 8 : 4;
     return cudaMemcpyAsync(values, c->result, n * size, cudaMemcpyDeviceToDevice, stream);
 }

@@ -6,7 +6,7 @@
  *   argmin/argmax: DeviceReduce::ArgMin/ArgMax, CUB 3's overloads writing value and index apart.
  * Covered: floats f16/bf16 -> f32, f32 -> f32/f64, f64 -> f64 for the transform ops and dot;
  * integer sums i8/i16/i32 -> i64 and u8/u16/u32 -> u64; argmin/argmax of f16, bf16, f32, f64,
- * i32, i64. The rest returns cudaErrorInvalidValue (no anchor for that row). Each pair is one set
+ * i8, i16, i32, i64 (the dtypes of CUB's own argmin benchmark and the narrow argmax rows). The rest returns cudaErrorInvalidValue (no anchor for that row). Each pair is one set
  * of CUB instances: the list is short to keep the build time in bounds. */
 #include <cub/device/device_reduce.cuh>
 #include <cuda_bf16.h>
@@ -101,6 +101,8 @@ hipError_t cub_typed_run(const anchor_call* c, void* temp, size_t* temp_bytes, h
         case HIPREDUCE_BF16: return arg_reduce<__nv_bfloat16>(c, temp, temp_bytes, stream);
         case HIPREDUCE_F32: return arg_reduce<float>(c, temp, temp_bytes, stream);
         case HIPREDUCE_F64: return arg_reduce<double>(c, temp, temp_bytes, stream);
+        case HIPREDUCE_I8: return arg_reduce<int8_t>(c, temp, temp_bytes, stream);
+        case HIPREDUCE_I16: return arg_reduce<int16_t>(c, temp, temp_bytes, stream);
         case HIPREDUCE_I32: return arg_reduce<int32_t>(c, temp, temp_bytes, stream);
         case HIPREDUCE_I64: return arg_reduce<int64_t>(c, temp, temp_bytes, stream);
         default: return cudaErrorInvalidValue;

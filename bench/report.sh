@@ -14,9 +14,13 @@
 #   tensor.csv    plans over strided views against torch (bench/tensor_bench.py, where torch imports)
 #   python.csv    the Python package's per-call cost (when hipreduce and torch import)
 #   cpu.csv       the cpu device on this machine's cores
+#   suite_*.csv   the shapes of CUB's, rocPRIM's, PyTorch's and CuPy's own benchmark suites and
+#                 RMSNorm's, against those libraries, and suites.txt (bench/suites.sh, after the
+#                 rest; SUITES=0 leaves them out and leaves earlier suite files as they are)
 # Each GPU family runs in rounds (ROUNDS, default 3; REPS timed calls a row, default 20); a round is
-# started only while the rounds so far leave it room in BUDGET seconds (default 330), so the whole
-# report stays within 7 minutes on an H100 or H200. torch's anchors (bench/torch_anchors.py,
+# started only while the rounds so far leave it room in BUDGET seconds (default 330), so the report
+# stays within 7 minutes on an H100 or H200, and the suites within about 2 more (their own
+# rounds and SUITE_BUDGET, bench/suites.sh). torch's anchors (bench/torch_anchors.py,
 # torch_axis_anchors.py) run once, in their own process, where torch imports. COMMIT=<hash> names
 # the source in meta.txt when the tree is an export rather than a git clone.
 set -uo pipefail
@@ -42,23 +46,9 @@ rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,python,cpu}.csv
 rc=0
 start=$SECONDS
 
-# run FAMILY ROUND CASE [VAR=VALUE ...] -- hipreduce-bench arguments
-run() {
-    local family=$1 round=$2 case=$3 envs=()
-    shift 3
-    while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-    shift
-    if ! env ${envs[@]+"${envs[@]}"} "$bench" --algorithms=auto --format=csv --output="$tmp/run.csv" \
-        --reps="$REPS" --warmup=3 "$@" 2>"$tmp/err"; then
-        echo "report.sh: $family $case failed: $(tail -n 1 "$tmp/err")" | tee -a "$log"
-        rc=1
-        return
-    fi
-    tr '\r' '\n' <"$tmp/err" | grep -v -e '^\[' -e '^ *$' >>"$log"
-    [ -n "${ceiling:-}" ] || ceiling=$(sed -n 's/.*read ceiling \([0-9.]*\) GB\/s.*/\1/p' "$tmp/run.csv" | head -n 1)
-    [ -n "${header:-}" ] || header=$(grep -m1 '^#' "$tmp/run.csv")
-    python3 "$here/report_tables.py" append "$out/$family.csv" "$round" "$case" "$tmp/run.csv"
-}
+# run FAMILY ROUND CASE [VAR=VALUE ...] -- hipreduce-bench arguments (bench/report_lib.sh)
+# shellcheck source=bench/report_lib.sh
+. "$here/report_lib.sh"
 # anchor FAMILY SCRIPT ARGS...: torch's formulations of the same calls, once
 anchor() {
     local family=$1 script=$2
@@ -109,10 +99,7 @@ uniform=262144x511,65536x2048,16384x8192,1024x131072
 echo "report.sh: $gpu, libhipreduce $version, into $out"
 last=0
 for round in $(seq 1 "$ROUNDS"); do
-    if [ "$round" -gt 1 ] && [ $((SECONDS - start + last)) -gt "$BUDGET" ]; then
-        echo "report.sh: round $round and later left out (a round takes ${last} s; budget ${BUDGET} s)" | tee -a "$log"
-        break
-    fi
+    fits "$round" "$BUDGET" || break
     t=$SECONDS
     gpu_round "$round"
     echo "report.sh: GPU round $round: $((SECONDS - t)) s"
@@ -145,12 +132,17 @@ for round in $(seq 1 "$ROUNDS"); do
     fi
 done
 
+if [ "${SUITES:-1}" = 1 ]; then
+    REPS=$REPS SUITE_CEILING=${ceiling:-} bash "$here/suites.sh" "$build" "$out" || rc=1
+fi
+
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
 cuda=$([ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | tensor.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
-    grep -v -e '^algorithm$' -e '^auto$' -e '^torch' | sed 's/ gpu_to_gpu//' | sort -u | tr '\n' ' ')
+    grep -v -e '^algorithm$' -e '^auto$' -e '^torch' -e '^cupy' -e '^hipreduce' | sed 's/ gpu_to_gpu//' | sort -u | tr '\n' ' ')
 torch=$(python3 -c "import torch; print(torch.__version__)" 2>/dev/null)
+cupy=$(python3 -c "import cupy; print(cupy.__version__)" 2>/dev/null)
 {
     echo "gpu: $gpu"
     echo "date: $(date -u +%Y-%m-%d)"
@@ -163,7 +155,7 @@ torch=$(python3 -c "import torch; print(torch.__version__)" 2>/dev/null)
     fi
     echo "driver: $driver"
     [ -n "$cuda" ] && echo "cuda: $cuda"
-    echo "anchors: ${anchors% }${torch:+ (torch $torch)}"
+    echo "anchors: ${anchors% }${torch:+ (torch $torch${cupy:+, cupy $cupy})}"
     echo "rounds: ${rounds:-0}, $REPS calls a row, median"
     [ -n "${ceiling:-}" ] && echo "ceiling: $ceiling GB/s (the bench's read of 1 GiB)"
     echo "cpu: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1), $(nproc) threads"

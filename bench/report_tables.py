@@ -10,8 +10,8 @@
       Regenerates the tables between the markers of the two files from the data folders (default:
       the newest docs/data/<version>/<gpu>/ of each GPU; --with DIR takes the place of its GPU's,
       the GPU being the folder's name): one section per GPU, one table per family
-      CSV in it (full, typed, rows, cols, axis, segments, exact, python, cpu), and the README's
-      headline table.
+      CSV in it (full, typed, rows, cols, axis, segments, exact, python, cpu, then the suites of
+      bench/suites.sh: suite_*.csv, with suites.txt), and the README's headline table.
 
 A data folder holds meta.txt ("key: value" lines: gpu, date, version, commit, driver, cuda, ...;
 "source.FAMILY: ..." where a family's rows come from another run, "note: ...") and the family CSVs:
@@ -19,6 +19,9 @@ round,case,algorithm,op,dtype,out_dtype,n,shape,ms,gbps,pct_ceiling,ceiling_gbps
 (python.csv: framework,n,hipreduce_us,out_us,c_loop_us,overhead_us,out_overhead_us,framework_us).
 A table row is one call (op, dtypes, n or shape); hipreduce's figure is the median over the rounds
 with the min-max beside it, an anchor's its best formulation per round, the median over rounds.
+Rows of case "deterministic" are set against the deterministic anchor (CUB's gpu_to_gpu) alone, the
+others against every anchor but it; the hipreduce package's own calls from Python ("hipreduce.*")
+are a column of ours (Python), with their ratio to torch's, not an anchor.
 """
 import argparse
 import csv
@@ -27,6 +30,9 @@ import os
 import re
 import statistics
 import sys
+
+import report_suites
+from report_suites import PYTHON_CLASS, section_of
 
 COLUMNS = ["round", "case", "algorithm", "op", "dtype", "out_dtype", "n", "shape", "ms", "gbps", "pct_ceiling",
            "ceiling_gbps", "status"]
@@ -106,14 +112,7 @@ def append(out_path, rnd, case, in_path, vendor):
 
 # ---- tables --------------------------------------------------------------------------------------
 def read_meta(folder):
-    meta = {}
-    path = os.path.join(folder, "meta.txt")
-    if os.path.exists(path):
-        for line in open(path):
-            if ":" in line:
-                k, v = line.split(":", 1)
-                meta.setdefault(k.strip(), v.strip())
-    return meta
+    return report_suites.read_facts(os.path.join(folder, "meta.txt"))
 
 
 def anchor_class(name):
@@ -122,6 +121,8 @@ def anchor_class(name):
         return "torch"
     if name.startswith("cupy"):
         return "cupy"
+    if name.startswith("hipreduce."):
+        return PYTHON_CLASS
     m = re.match(r"cub-([0-9.]+)-toolkit", name) or re.match(r"CUB DeviceReduce ([0-9.]+) \(toolkit\)", name)
     if m:
         return f"CUB {m[1]} (toolkit)"
@@ -144,26 +145,32 @@ def pow2(n):
     return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else f"{n}"
 
 
-def label(r):
+def label(r, kinds=False):
+    """The row's call; kinds: name rows/cols (a table of both)."""
     values = values_of(r)
-    return shape_label(r) + (f" ({values})" if values else "")
+    notes = [n for n in (values, section_of(r)) if n]
+    return shape_label(r, kinds) + (f" ({', '.join(notes)})" if notes else "")
 
 
-def shape_label(r):
+def shape_label(r, kinds=False):
     dt = r["dtype"] if r["out_dtype"] in ("", r["dtype"]) else f"{r['dtype']} -> {r['out_dtype']}"
     shape = r["shape"]
     if not shape:
         return f"{r['op']} {dt}, {pow2(r['n'])}"
     kind, _, dims = shape.partition(":")
     dims = re.sub(r":seed\d+$", "", dims)
+    step = re.search(r":step(\d+)$", dims)
+    dims = dims[:step.start()] if step else dims
     if kind == "ragged":  # Sx0..M (uniform) or Sx<kind>..M (hipreduce-bench's HIPREDUCE_BENCH_LENGTHS)
         m = re.fullmatch(r"(\d+)x([a-z]*\d*)\.\.(\d+)", dims)
         if m:
             s, k, top = pow2(m[1]), m[2], m[3]
             dims = {"0": f"{s} segments of 0..{top}", "fixed": f"{s} segments of {top}", "empty": f"{s} empty segments",
-                    "giants": f"{s} segments, 8 giants up to {top}"}.get(k, f"{s} {k} segments (cap {top})")
+                    "giants": f"{s} segments, 8 giants up to {top}",
+                    "nonempty": f"{s} segments of 1..{top}"}.get(k, f"{s} {k} segments (cap {top})")
         return f"{r['op']} {dt}, {dims}"
-    return f"{r['op']} {dt}, {dims.replace('x', ' x ')}"
+    where = (kind + " " if kinds else "") + dims.replace("x", " x ") + (f", step {step[1]}" if step else "")
+    return f"{r['op']} {dt}, {where}"
 
 
 def fmt_gbps(vals):
@@ -186,7 +193,7 @@ def table(rows):
     """Markdown lines of one family's table, and its (label, ours, best anchor name, ratio) list."""
     keys, by = [], {}
     for r in rows:
-        key = (r["op"], r["dtype"], r["out_dtype"], r["n"], r["shape"], values_of(r))
+        key = (r["op"], r["dtype"], r["out_dtype"], r["n"], r["shape"], values_of(r), section_of(r))
         if key not in by:
             keys.append(key)
             by[key] = []
@@ -194,10 +201,14 @@ def table(rows):
     for key in keys:  # anchors of the rounded op stand beside an exact op's row too
         if key[0] in EXACT_BASE:
             by[key] += [r for r in by.get((EXACT_BASE[key[0]],) + key[1:], []) if r["algorithm"] != "auto"]
-    classes = sorted({anchor_class(r["algorithm"]) for r in rows if r["algorithm"] != "auto"},
+    names = {anchor_class(r["algorithm"]) for r in rows if r["algorithm"] != "auto"}
+    python = PYTHON_CLASS in names  # the package from Python: a column of ours, not an anchor
+    classes = sorted(names - {PYTHON_CLASS},
                      key=lambda c: ("toolkit" not in c, "gpu_to_gpu" in c, c.startswith(("torch", "cupy")), c))
-    head = ["call", "time", "GB/s", "% of read"] + classes + (["vs best anchor"] if classes else [])
+    head = ["call", "time", "GB/s", "% of read"] + (["Python"] if python else []) + classes + \
+        (["vs best anchor"] if classes else []) + (["Python vs torch"] if python and "torch" in classes else [])
     out = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    kinds = len({r["shape"].partition(":")[0] for r in rows if r["shape"]}) > 1
     summary = []
     for key in keys:
         group = [r for r in by[key] if r["status"] in ("ok", "differs", "unchecked", "")]
@@ -207,23 +218,37 @@ def table(rows):
         ours_gbps = [num(r["gbps"]) for r in ours]
         ms = statistics.median(num(r["ms"]) for r in ours)
         pct = [num(r["pct_ceiling"]) for r in ours if num(r["pct_ceiling"]) is not None]
-        cells = [label(ours[0]), fmt_time(ms), fmt_gbps(ours_gbps), f"{statistics.median(pct):.1f}" if pct else ""]
-        best_name, best = None, 0.0
-        for c in classes:
+        cells = [label(ours[0], kinds), fmt_time(ms), fmt_gbps(ours_gbps),
+                 f"{statistics.median(pct):.1f}" if pct else ""]
+
+        def per_class(c):
             per_round = {}
             for r in group:
                 if r["algorithm"] != "auto" and anchor_class(r["algorithm"]) == c and num(r["gbps"]) is not None:
                     per_round[r["round"]] = max(per_round.get(r["round"], 0.0), num(r["gbps"]))
-            vals = list(per_round.values())
+            return list(per_round.values())
+
+        if python:
+            cells.append(fmt_gbps(per_class(PYTHON_CLASS)))
+        # the deterministic rows race the deterministic anchor only; the others every anchor but it
+        deterministic = key[-1] == "deterministic"
+        best_name, best, torch_best = None, 0.0, 0.0
+        for c in classes:
+            vals = per_class(c)
             cells.append(fmt_gbps(vals))
-            if vals and statistics.median(vals) > best and "gpu_to_gpu" not in c:
+            if c == "torch" and vals:
+                torch_best = statistics.median(vals)
+            if vals and statistics.median(vals) > best and ("gpu_to_gpu" in c) == deterministic:
                 best_name, best = c, statistics.median(vals)
         ratio = statistics.median(ours_gbps) / best if best > 0 else None
         if classes:
             cells.append(f"{ratio:.2f}x {best_name}" if ratio else "")
+        if python and "torch" in classes:
+            py = per_class(PYTHON_CLASS)
+            cells.append(f"{statistics.median(py) / torch_best:.2f}x" if py and torch_best else "")
         out.append("| " + " | ".join(cells) + " |")
         big = statistics.median(ours_gbps) * ms * 1e6 >= 1 << 26  # 64 MiB read or more: not a launch's cost
-        summary.append((label(ours[0]), statistics.median(ours_gbps), statistics.median(pct) if pct else None,
+        summary.append((label(ours[0], kinds), statistics.median(ours_gbps), statistics.median(pct) if pct else None,
                         best_name, ratio, big))
     return out, summary
 
@@ -249,6 +274,12 @@ def tensor_table(path):
 
 def read_rows(path):
     return list(csv.DictReader(open(path, newline="")))
+
+
+def slow_rows(fam, summary):
+    """The rows below 0.95x the best anchor, or (GPU, 64 MiB read or more) below 50% of the read."""
+    return [(fam, name, gbps, pct, anchor, ratio) for name, gbps, pct, anchor, ratio, big in summary
+            if (ratio is not None and ratio < 0.95) or (pct is not None and pct < 50 and fam != "cpu" and big)]
 
 
 def section(folder):
@@ -280,9 +311,10 @@ def section(folder):
             continue
         body, summary = table(read_rows(path))
         lines += body
-        for name, gbps, pct, anchor, ratio, big in summary:
-            if (ratio is not None and ratio < 0.95) or (pct is not None and pct < 50 and fam != "cpu" and big):
-                slow.append((fam, name, gbps, pct, anchor, ratio))
+        slow += slow_rows(fam, summary)
+    for fam, head, summary in report_suites.sections(folder, lambda path: table(read_rows(path))):
+        lines += head
+        slow += slow_rows(fam, summary)
     if slow:
         lines += ["", "#### Below 0.95x the best anchor or 50% of the read", "",
                   "| family | call | GB/s | % of read | vs best anchor |", "|---|---|---:|---:|---:|"]

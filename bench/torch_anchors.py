@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""Times torch's reductions as anchors for hipreduce-bench's typed calls, on GPU 0.
+"""Times torch's (and CuPy's) reductions as anchors for hipreduce-bench's typed calls, on GPU 0.
 
   python3 bench/torch_anchors.py --cases sum:f16:f32,argmax:f32,dot:f32 --sizes 2^20,2^28 \\
       [--reps 50] [--warmup 5] [--ceiling GBPS] [--output FILE]
+  python3 bench/torch_anchors.py --batch FILE
+
+--batch runs each line of FILE (this script's options, shell-quoted; blank and '#' lines skipped)
+in this one process, one after another; a line that fails is reported on stderr and the next one
+runs (exit status 1 when any failed). It saves importing torch and starting CUDA per line.
 
 A case is op:in[:out] with hipreduce-bench's names (out defaults to in; argmin/argmax: the value's
 dtype is in). Each case runs every torch formulation listed for it below (the one-kernel calls a
@@ -12,6 +17,9 @@ by call like hipreduce-bench: CUDA events around each call, --warmup untimed rou
 uniform in [0.5, 1.5) (f16/bf16 rounded from f32), integers random over their range, as the bench.
 Each result on the first copy is checked against a float64 (exact for integers) reference:
 status "differs" when it is off. A formulation torch refuses for a dtype is left out (stderr).
+Where cupy imports, its functions of the same calls run beside torch's on the same memory
+(cupy.from_dlpack of each input, no copy; cupy's current stream set to torch's): cupy.sum (dtype=),
+cupy.amin/amax, cupy.argmin/argmax, cupy.dot; a dtype cupy lacks (bfloat16) is left out.
 
 Prints hipreduce-bench's CSV (bench/report_tables.py reads both): algorithm is
 the formulation ("torch.sum"), gbps counts the input bytes read (dot: both inputs), the vendor
@@ -21,10 +29,13 @@ without it, the bench's streaming-read kernel over 1 GiB run through cupy (empty
 import argparse
 import math
 import re
+import shlex
 import statistics
 import sys
 
 import torch
+
+DEVICE = "cuda"
 
 DTYPES = {"i8": torch.int8, "u8": torch.uint8, "i16": torch.int16, "u16": torch.uint16, "i32": torch.int32,
           "u32": torch.uint32, "i64": torch.int64, "u64": torch.uint64, "f16": torch.float16,
@@ -64,6 +75,50 @@ def variants(op, din, dout):
     return table[op]
 
 
+NUMPY_NAMES = {"i8": "int8", "u8": "uint8", "i16": "int16", "u16": "uint16", "i32": "int32", "u32": "uint32",
+               "i64": "int64", "u64": "uint64", "f16": "float16", "f32": "float32", "f64": "float64"}
+
+
+def cupy_module():
+    """cupy, on torch's current stream, or None where it does not import."""
+    try:
+        import cupy
+    except ImportError:
+        return None
+    cupy_stream(cupy).use()
+    return cupy
+
+
+def cupy_stream(cupy):
+    """torch's current stream as cupy's: the legacy default stream (0) is cupy's null stream."""
+    ptr = torch.cuda.current_stream().cuda_stream
+    return cupy.cuda.ExternalStream(ptr) if ptr else cupy.cuda.Stream.null
+
+
+def release(cupy):
+    """Gives the freed memory of torch's and cupy's caching allocators back between cases."""
+    torch.cuda.empty_cache()
+    if cupy is not None:
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
+def cupy_variants(cupy, op, din, dout):
+    """cupy's formulations of one case: [(name, fn(cx, cy), how the result reads as a number)]."""
+    if cupy is None or din not in NUMPY_NAMES or dout not in NUMPY_NAMES:
+        return []
+    o = NUMPY_NAMES[dout]
+    scalar = lambda r: r.item()
+    table = {
+        "sum": [("cupy.sum", lambda x, y: cupy.sum(x, dtype=o), scalar)],
+        "min": [("cupy.amin", lambda x, y: cupy.amin(x), scalar)],
+        "max": [("cupy.amax", lambda x, y: cupy.amax(x), scalar)],
+        "argmin": [("cupy.argmin", lambda x, y: cupy.argmin(x), scalar)],
+        "argmax": [("cupy.argmax", lambda x, y: cupy.argmax(x), scalar)],
+        "dot": [("cupy.dot", lambda x, y: cupy.dot(x, y), scalar)] if din == dout else [],
+    }
+    return table.get(op, [])
+
+
 def reference(op, x, y):
     """The exact (integers) or float64 result on one input; argmin/argmax: the extreme value."""
     wide = x.long() if not x.is_floating_point() else x.double()
@@ -86,11 +141,18 @@ def reference(op, x, y):
     raise ValueError(op)
 
 
+def wrapped(value, dtype):
+    """An exact integer as a result of dtype holds it: modulo 2^bits, in the dtype's range."""
+    bits = 8 * torch.empty(0, dtype=DTYPES[dtype]).element_size()
+    value %= 1 << bits
+    return value - (1 << bits) if dtype.startswith("i") and value >= 1 << (bits - 1) else value
+
+
 def agrees(op, dout, got, ref, x):
     if op in ("argmin", "argmax"):  # the index must hold the extreme value
         return x[got].item() == ref
     if dout not in ("f16", "bf16", "f32", "f64"):
-        return got == ref
+        return got == wrapped(ref, dout)
     tol = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-9}[dout]
     return abs(got - ref) <= tol * abs(ref) or got == ref
 
@@ -105,14 +167,14 @@ def parse_size(text):
 
 
 def make_input(dtype, n, seed):
-    g = torch.Generator(device="cuda").manual_seed(seed)
+    g = torch.Generator(device=DEVICE).manual_seed(seed)
     t = DTYPES[dtype]
     if t.is_floating_point:
         base = torch.float64 if t == torch.float64 else torch.float32
-        return (torch.rand(n, dtype=base, device="cuda", generator=g) + 0.5).to(t)
+        return (torch.rand(n, dtype=base, device=DEVICE, generator=g) + 0.5).to(t)
     info = torch.iinfo(t)
     wide = torch.randint(max(info.min, -2**63), min(info.max, 2**63 - 1), (n,), dtype=torch.int64,
-                         device="cuda", generator=g)
+                         device=DEVICE, generator=g)
     return wide.to(t)
 
 
@@ -159,10 +221,10 @@ def measure_ceiling(reps, warmup):
         return 0.0
     kernel = cupy.RawKernel(STREAM_READ, "stream_read")
     nbytes = 1 << 30
-    buf = torch.randint(0, 2**31 - 1, (nbytes // 4,), dtype=torch.int32, device="cuda")
-    sink = torch.zeros(1, dtype=torch.int32, device="cuda")
+    buf = torch.randint(0, 2**31 - 1, (nbytes // 4,), dtype=torch.int32, device=DEVICE)
+    sink = torch.zeros(1, dtype=torch.int32, device=DEVICE)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    stream = cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
+    stream = cupy_stream(cupy)
 
     def run(_):
         kernel((sms * 8,), (256,), (buf.data_ptr(), cupy.uint64(nbytes // 16), sink.data_ptr()), stream=stream)
@@ -171,15 +233,22 @@ def measure_ceiling(reps, warmup):
     return nbytes / ms / 1e6
 
 
-def main():
+def parse(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cases", required=True, help="op:in[:out], comma-separated")
+    p.add_argument("--cases", help="op:in[:out], comma-separated (required without --batch)")
     p.add_argument("--sizes", default="2^20,2^28", help="elements (dot: of each input), comma-separated")
     p.add_argument("--reps", type=int, default=50)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--ceiling", type=float, default=0.0, help="read ceiling in GB/s (default: measure it)")
     p.add_argument("--output", help="CSV file (default: standard output)")
-    a = p.parse_args()
+    p.add_argument("--batch", help="a file of command lines to run in this process, one a line")
+    a = p.parse_args(argv)
+    if not a.batch and not a.cases:
+        p.error("--cases is required (or --batch)")
+    return a
+
+
+def run(a):
     cases = []
     for spec in a.cases.split(","):
         parts = spec.split(":")
@@ -189,9 +258,11 @@ def main():
     sizes = [parse_size(s) for s in a.sizes.split(",")]
     props = torch.cuda.get_device_properties(0)
     ceiling = a.ceiling or measure_ceiling(a.reps, a.warmup)
+    cupy = cupy_module()
     out = open(a.output, "w") if a.output else sys.stdout
     head = f"read ceiling {ceiling:.1f} GB/s" if ceiling else "read ceiling none"
-    print(f"# device: {props.name}; {head}; vendor: none; anchors: torch {torch.__version__}", file=out)
+    libs = f"torch {torch.__version__}" + (f", cupy {cupy.__version__}" if cupy else "")
+    print(f"# device: {props.name}; {head}; vendor: none; anchors: {libs}", file=out)
     print("algorithm,op,dtype,n,ms,gbps,pct_ceiling,vendor_ms,ratio,ceiling_gbps,out_dtype,status", file=out)
     for op, din, dout in cases:
         for n in sizes:
@@ -201,31 +272,66 @@ def main():
             buffers = min(64, max(2, -(-4 * l2 // per_call)))
             xs = [make_input(din, n, 1234 + b) for b in range(buffers)]
             ys = [make_input(din, n, 5678 + b) for b in range(buffers)] if op == "dot" else xs
+            inputs = {"torch": (xs, ys)}
             ref = reference(op, xs[0], ys[0])
             runnable = []
-            for name, fn, read in variants(op, din, dout):
+            formulations = [(v, "torch") for v in variants(op, din, dout)] + \
+                [(v, "cupy") for v in cupy_variants(cupy, op, din, dout)]
+            for (name, fn, read), lib in formulations:
                 try:
-                    got = read(fn(xs[0], ys[0]))
-                except (RuntimeError, TypeError, NotImplementedError) as e:
+                    if lib not in inputs:  # cupy's views of the same memory
+                        inputs[lib] = ([cupy.from_dlpack(x) for x in xs], [cupy.from_dlpack(y) for y in ys])
+                    cx, cy = inputs[lib]
+                    got = read(fn(cx[0], cy[0]))
+                except Exception as e:  # a formulation the library refuses for these dtypes
                     print(f"torch_anchors.py: {name} {op} {din}->{dout}: left out ({str(e).splitlines()[0]})",
                           file=sys.stderr)
                     continue
                 ok = agrees(op, dout, got, ref, xs[0])
                 if not ok:
                     print(f"torch_anchors.py: {name} {op} {din}->{dout} n={n}: {got}, reference {ref}", file=sys.stderr)
-                runnable.append((name, fn, "ok" if ok else "differs"))
+                runnable.append((name, fn, lib, "ok" if ok else "differs"))
             print(f"torch_anchors.py: {op} {din}->{dout} n={n}: {len(runnable)} formulation(s)", file=sys.stderr)
-            fns = [lambda b, fn=fn: fn(xs[b], ys[b]) for _, fn, _ in runnable]
+            fns = [lambda b, fn=fn, lib=lib: fn(inputs[lib][0][b], inputs[lib][1][b]) for _, fn, lib, _ in runnable]
             ms = time_interleaved(fns, buffers, a.reps, a.warmup) if fns else []
-            for (name, _, status), t in zip(runnable, ms):
+            for (name, _, _, status), t in zip(runnable, ms):
                 gbps = per_call / t / 1e6
                 pct = f"{100 * gbps / ceiling:.1f}" if ceiling else ""
                 cell = f"{ceiling:.1f}" if ceiling else ""
                 print(f"{name},{op},{din},{n},{t:.6f},{gbps:.1f},{pct},,,{cell},{dout},{status}", file=out)
-            xs = ys = fns = None  # free the inputs before the next case's
-            torch.cuda.empty_cache()
+            out.flush()
+            xs = ys = fns = inputs = None  # free the inputs before the next case's
+            release(cupy)
     if out is not sys.stdout:
         out.close()
+
+
+def run_batch(path, parse_line, run_line, name):
+    """Runs each command line of the file at path in this process; 0, or 1 when a line failed."""
+    failed = 0
+    for number, line in enumerate(open(path), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            run_line(parse_line(shlex.split(line)))
+        except SystemExit as e:  # argparse and sys.exit: the line's own message is printed already
+            if e.code not in (0, None):
+                failed = 1
+                print(f"{name}: --batch line {number} failed: {e.code if isinstance(e.code, str) else 'usage'}",
+                      file=sys.stderr)
+        except Exception as e:  # a failure of one line (out of memory, a refused call) ends only that line
+            failed = 1
+            first = str(e).splitlines()[0] if str(e) else ""
+            print(f"{name}: --batch line {number} failed: {type(e).__name__}: {first}", file=sys.stderr)
+        torch.cuda.empty_cache()
+    return failed
+
+
+def main():
+    a = parse(sys.argv[1:])
+    if a.batch:
+        sys.exit(run_batch(a.batch, parse, run, "torch_anchors.py"))
+    run(a)
 
 
 if __name__ == "__main__":
