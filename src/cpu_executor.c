@@ -138,6 +138,8 @@ hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cp
     return hr_cpu_kernels_from(cpu->levels, call, k);
 }
 
+const hr_cpu_levels* hr_cpu_levels_of(const hr_cpu* cpu) { return cpu->levels; }
+
 hipreduce_status hr_cpu_kernels_from(const hr_cpu_levels* levels, const hr_call* call, hr_cpu_kernels* k)
 {
     if ((unsigned)call->op >= HR_OP_SLOTS || (unsigned)call->in_dtype >= HR_DTYPE_SLOTS ||

@@ -27,6 +27,8 @@ typedef struct hr_cpu_kernels {
 
 /* The kernels of a validated call (its op, in dtype and acc): SUCCESS, or NOT_SUPPORTED. */
 hipreduce_status hr_cpu_kernels_of(const hr_cpu* cpu, const hr_call* call, hr_cpu_kernels* k);
+/* The executor's kernel variant (the widest this CPU runs). */
+const hr_cpu_levels* hr_cpu_levels_of(const hr_cpu* cpu);
 /* The same from a kernel variant (src/partials.c's entry, which has no executor). */
 hipreduce_status hr_cpu_kernels_from(const hr_cpu_levels* levels, const hr_call* call, hr_cpu_kernels* k);
 

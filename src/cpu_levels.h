@@ -40,6 +40,8 @@ typedef struct hr_cpu_levels {
     hr_cpu_level_fn in[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS];
     /* higher levels: partials of an accumulator kind, in tiles of the input's chunk geometry */
     hr_cpu_level_fn up[HR_ACC_KINDS][HR_CPU_CHUNK_SLOTS];
+    /* the column kernels of tensor plans (cpu_tensor_columns.h) */
+    const struct hr_col_table* columns;
 } hr_cpu_levels;
 
 /* The chunk slot of an input element size (1, 2, 4 or 8 bytes). */

@@ -374,8 +374,13 @@ HR_CPU_UP_CELLS(HR_UP_SIZE)
 #define HR_SLOT_8 3
 #define HR_UP_ROW(K, BYTES, CMBS) [HR_ACC_##K][HR_SLOT_##BYTES] = HR_FAMILY(K, HR_UP_NAME_)(K, BYTES),
 
+/* The column kernels of the same instruction set. */
+#define HR_COLUMNS_TABLE hr_columns_table
+#include "cpu_columns_impl.h"
+
 const hr_cpu_levels HR_LEVELS_TABLE = {
     .isa = HR_LEVELS_ISA,
+    .columns = &HR_COLUMNS_TABLE,
     .in = {HR_CPU_IN_CELLS(HR_IN_ROW)},
     .up = {HR_CPU_UP_CELLS(HR_UP_ROW)},
 };
