@@ -19,8 +19,8 @@
 #                 rest; SUITES=0 leaves them out and leaves earlier suite files as they are)
 # Each GPU family runs in rounds (ROUNDS, default 3; REPS timed calls a row, default 20); a round is
 # started only while the rounds so far leave it room in BUDGET seconds (default 330), so the report
-# stays within 7 minutes on an H100 or H200, and the suites within about 2 more (their own
-# rounds and SUITE_BUDGET, bench/suites.sh). torch's anchors (bench/torch_anchors.py,
+# stays within 7 minutes on an H100 or H200; the suites follow with their own rounds and budget
+# (SUITE_ROUNDS, SUITE_BUDGET: bench/suites.sh). torch's anchors (bench/torch_anchors.py,
 # torch_axis_anchors.py) run once, in their own process, where torch imports. COMMIT=<hash> names
 # the source in meta.txt when the tree is an export rather than a git clone.
 set -uo pipefail
