@@ -13,25 +13,32 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define HR_COL_UNROLL _Pragma("GCC unroll 64")
+#define HR_COL_RESTRICT __restrict__
 #else
 #define HR_COL_UNROLL
+#define HR_COL_RESTRICT
 #endif
 
-enum { HR_COL_FLAT_ROWS = 8 }; /* rows the order-free folds take at a time (cpu_tensor.c passes them) */
 
 #define HR_COL_AT(SN, i) ((size_t)(i) * sizeof(st_##SN))
 
 /* ---- ORDERED: a lane's rows (the default order's (chunk, element) sequence) from the identity.
  * A whole lane (4 chunks of CI rows) is unrolled, so the loop over the results vectorises. ---- */
+#define HR_COL_LANE_ROWS(SN, T, K, C, R)                                                                   \
+    for (uint32_t i = 0; i < cb; ++i) {                                                                    \
+        acc_##K a = identity_##K(HR_CB_##C);                                                               \
+        HR_COL_UNROLL for (uint32_t r = 0; r < (R); ++r)                                                   \
+            a = combine_##K(HR_CB_##C, a, HR_LIFT_##T(SN, K, p[r], p[r], HR_COL_AT(SN, i)));               \
+        o[i] = a;                                                                                          \
+    }
 #define HR_COL_LANE_CASE(SN, T, K, CI, C)                                                                  \
     case HR_CB_##C:                                                                                        \
-        if (k == 4 * (CI)) {                                                                               \
-            for (uint32_t i = 0; i < cb; ++i) {                                                            \
-                acc_##K a = identity_##K(HR_CB_##C);                                                       \
-                HR_COL_UNROLL for (uint32_t r = 0; r < 4 * (CI); ++r)                                      \
-                    a = combine_##K(HR_CB_##C, a, HR_LIFT_##T(SN, K, p[r], p[r], HR_COL_AT(SN, i)));       \
-                o[i] = a;                                                                                  \
-            }                                                                                              \
+        if (k == 4 * (CI)) { /* a whole lane */                                                            \
+            HR_COL_LANE_ROWS(SN, T, K, C, 4 * (CI))                                                        \
+            break;                                                                                         \
+        }                                                                                                  \
+        if (k == (CI)) { /* one chunk: the lanes of a slice shorter than a quarter tile */                 \
+            HR_COL_LANE_ROWS(SN, T, K, C, CI)                                                              \
             break;                                                                                         \
         }                                                                                                  \
         /* A lane of the last tile: whole chunks (CI rows unrolled), then part of one. */                  \
@@ -48,17 +55,18 @@ enum { HR_COL_FLAT_ROWS = 8 }; /* rows the order-free folds take at a time (cpu_
                 o[i] = combine_##K(HR_CB_##C, o[i], HR_LIFT_##T(SN, K, p[r], p[r], HR_COL_AT(SN, i)));     \
         break;
 
+/* out is restrict (GCC takes restrict from parameters only): no row aliases it. */
 #define HR_COL_DEFINE_LANE(NAME, SN, T, K, CI, CMBS)                                                       \
-    static HR_TARGET void NAME(int cmb, const unsigned char* const* rows, uint32_t k, uint32_t cb, unsigned char* out) \
+    static HR_TARGET void NAME(int cmb, const unsigned char* const* rows, uint32_t k, uint32_t cb,         \
+                               unsigned char* HR_COL_RESTRICT out)                                        \
     {                                                                                                      \
         const unsigned char* p[4 * (CI)];                                                                  \
         for (uint32_t r = 0; r < k; ++r) p[r] = rows[r];                                                   \
-        acc_##K o[HR_COL_LANE_BYTES / sizeof(acc_##K)];                                                    \
+        acc_##K* HR_COL_RESTRICT o = (acc_##K*)(void*)out;                                                 \
         switch (cmb) {                                                                                     \
             CMBS(HR_COL_LANE_CASE, SN, T, K, CI)                                                           \
         default: break;                                                                                    \
         }                                                                                                  \
-        memcpy(out, o, (size_t)cb * sizeof(acc_##K));                                                      \
     }
 
 /* ---- pair and fill per kind (the tree's combines; the identities) ---- */
@@ -101,17 +109,15 @@ enum { HR_COL_FLAT_ROWS = 8 }; /* rows the order-free folds take at a time (cpu_
         break;
 #define HR_COL_DEFINE_FLAT(SN, T, K, CMBS)                                                                 \
     static HR_TARGET void col_flat_##SN##_##T##_##K(int cmb, const unsigned char* const* rows, uint32_t k, uint32_t cb,  \
-                                      unsigned char* state)                                                \
+                                      unsigned char* HR_COL_RESTRICT state)                                \
     {                                                                                                      \
         const unsigned char* p[HR_COL_FLAT_ROWS];                                                          \
         for (uint32_t r = 0; r < k; ++r) p[r] = rows[r];                                                   \
-        acc_##K o[HR_COL_STATE_BYTES / sizeof(acc_##K)];                                                   \
-        memcpy(o, state, (size_t)cb * sizeof(acc_##K));                                                    \
+        acc_##K* HR_COL_RESTRICT o = (acc_##K*)(void*)state;                                               \
         switch (cmb) {                                                                                     \
             CMBS(HR_COL_FLAT_CASE, SN, T, K)                                                               \
         default: break;                                                                                    \
         }                                                                                                  \
-        memcpy(state, o, (size_t)cb * sizeof(acc_##K));                                                    \
     }
 
 /* ---- KEYS: float min/max of x or |x| through the order keys of the source's bits (as the level

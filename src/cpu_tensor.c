@@ -63,8 +63,8 @@ static void walk_at(walker* w, const walk_dims* d, uint64_t j)
 static inline void prefetch_run(const unsigned char* p, size_t bytes)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b, 0, 0);
-    __builtin_prefetch(p + bytes - 1, 0, 0);
+    for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b, 0, 3);
+    __builtin_prefetch(p + bytes - 1, 0, 3);
 #else
     (void)p, (void)bytes;
 #endif
@@ -235,11 +235,11 @@ static void run_block(col_job* j, uint64_t g, uint64_t c0, uint32_t cb, unsigned
     unsigned char* state = scratch;
     unsigned char* accs = scratch + (size_t)cb * j->k.state;
     if (j->k.family != HR_COL_ARG) j->k.fill(cmb, state, cb);
-    const unsigned char* ptr[8];
+    const unsigned char* ptr[HR_COL_FLAT_ROWS];
     walker w;
     walk_at(&w, &j->reduced, 0);
-    for (uint64_t r0 = 0; r0 < j->rows; r0 += 8) {
-        const uint32_t m = j->rows - r0 < 8 ? (uint32_t)(j->rows - r0) : 8;
+    for (uint64_t r0 = 0; r0 < j->rows; r0 += HR_COL_FLAT_ROWS) {
+        const uint32_t m = j->rows - r0 < HR_COL_FLAT_ROWS ? (uint32_t)(j->rows - r0) : HR_COL_FLAT_ROWS;
         for (uint32_t q = 0; q < m; ++q, walk_next(&w)) ptr[q] = base + w.off;
         if (j->k.family == HR_COL_ARG) j->k.arg(cmb, ptr, m, r0, r0 == 0, cb, state);
         else j->k.fold(cmb, ptr, m, cb, state);

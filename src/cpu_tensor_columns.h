@@ -32,6 +32,9 @@ enum { HR_COL_NONE = 0, HR_COL_ORDERED, HR_COL_FLAT, HR_COL_KEYS, HR_COL_ARG };
  * size, which no input pointer can alias, so their loops vectorise without run-time checks. */
 enum { HR_COL_LANE_BYTES = 1024, HR_COL_STATE_BYTES = 4096 };
 
+/* Rows the order-free folds (FLAT, KEYS, ARG) are given at a time, the last call fewer. */
+enum { HR_COL_FLAT_ROWS = 16 };
+
 /* ORDERED: out[i] = the fold, from the identity, of rows[0..k) at column i (k >= 1). */
 typedef void (*hr_col_lane_fn)(int cmb, const unsigned char* const* rows, uint32_t k, uint32_t cb, unsigned char* out);
 /* a[i] = combine(a[i], b[i]) (ORDERED's tree; FLAT's merge). */
