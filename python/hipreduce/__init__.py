@@ -25,6 +25,20 @@ from a contiguous copy, and segment_reduce and reduce_by_key copy a non-contiguo
 that shares memory with an input gets the result of an out apart from it (numpy's rule: computed
 into a new array, then copied into out).
 
+Statistics (hipreduce.h's block of that name), each one pass of the library over any axes, its bits:
+mean, nansum, nanmean, var, std, var_mean, std_mean, logsumexp, nanmin and nanmax give the input's
+float dtype (dtype= another where the library allows it). An integer or bool input to mean, nanmean,
+var, std, var_mean, std_mean or logsumexp, which the library takes in floats only, is reduced from a
+float64 copy: numpy's result dtype, for every framework (torch.mean refuses integer tensors; exact for
+integers up to 2**53); nansum, nanmin and nanmax of integers, which hold no NaN, are sum, min and max
+(numpy's rule). count_nonzero gives int64, all and any bool (the library's bytes 0 and 1), over any
+dtype, bool included. var and std divide by max(n - correction, 0): correction= (the array API's),
+ddof= (numpy's) or unbiased= (torch's); the default is each framework's own, 0 for numpy and cupy
+arrays, 1 for torch tensors. var_mean and std_mean return (var or std, mean) from one pass and take
+out=(a, b). No element: mean, nanmean, var and std give NaN, nansum 0, logsumexp -inf, all True;
+nanmin and nanmax raise ValueError (as numpy); an all-NaN slice gives NaN (numpy's warnings are not
+issued).
+
 Errors: TypeError for a dtype the library does not reduce or a result dtype it does not allow for
 the operator, ValueError for a bad axis, shape, out, offsets or keys, NotImplementedError (a
 RuntimeError) for valid arguments the device cannot run (exact sums on a GPU where the library has
@@ -42,10 +56,13 @@ from . import _core
 from . import _dtypes as dt
 from ._arrays import BY_TYPE, framework_of
 from ._keyed import reduce_by_key, segment_reduce
+from ._stats import all, any, count_nonzero, logsumexp, mean, nanmax, nanmean, nanmin, nansum  # noqa: A004
+from ._stats import std, std_mean, var, var_mean
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
-           "norm", "dot", "segment_reduce", "reduce_by_key", "backend", "device_count", "set_cpu_threads",
-           "__version__"]
+           "norm", "dot", "segment_reduce", "reduce_by_key", "mean", "nansum", "nanmean", "count_nonzero",
+           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "backend",
+           "device_count", "set_cpu_threads", "__version__"]
 
 _v = _core.version()
 __version__ = f"{_v // 10000}.{_v // 100 % 100}.{_v % 100}"

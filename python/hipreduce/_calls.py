@@ -13,6 +13,7 @@ from ._arrays import BY_TYPE, framework_of, is_torch
 
 OP_NAMES = {v: k for k, v in dt.OPS.items()}
 OP_NAMES[dt.OPS_DOT], OP_NAMES[dt.OPS_DOT_EXACT] = "dot", "dot_exact"
+OP_NAMES.update({v: k for k, v in dt.STATS.items()})
 
 
 def prepare(x, differentiable=True):
@@ -117,21 +118,23 @@ def out_target(fw, out, shape, code, x, *inputs):
     return out
 
 
-def run(fw, device, op, code, out_code, x, y, mask, values, indices):
+def run(fw, device, op, code, out_code, x, y, mask, values, indices, values2=None, correction=0.0):
     """op over the axes of x in mask (-1: all; y: dot's second input) into values (and int64 indices
-    for argmin/argmax), one plan run on x as it lies. Where the library's descriptor cannot describe
-    the layout (more than 8 dimensions, strides that are not whole elements) the reduced axes are
-    moved last in a contiguous copy, [kept, reduced], whose results have the same bits."""
+    for argmin/argmax, the means of var_mean/std_mean into values2; correction: var's and std's), one
+    plan run on x as it lies. Where the library's descriptor cannot describe the layout (more than 8
+    dimensions, strides that are not whole elements) the reduced axes are moved last in a contiguous
+    copy, [kept, reduced], whose results have the same bits."""
     vals = fw.memory(values, code if op in dt.ARG_OPS else out_code)
     idx = None if indices is None else fw.memory(indices, dt.I64)
+    vals2 = None if values2 is None else fw.memory(values2, out_code)
     stream = fw.stream(device)
     if _core.reduce_plan(device, stream, op, code, out_code, fw.tensor(x, code),
-                         None if y is None else fw.tensor(y, code), mask, vals, idx):
+                         None if y is None else fw.tensor(y, code), mask, vals, idx, vals2, correction):
         return
     x = _grouped(fw, x, mask)
     y = None if y is None else _grouped(fw, y, mask)
     if not _core.reduce_plan(device, stream, op, code, out_code, fw.tensor(x, code),
-                             None if y is None else fw.tensor(y, code), 2, vals, idx):
+                             None if y is None else fw.tensor(y, code), 2, vals, idx, vals2, correction):
         raise RuntimeError("hipreduce: a contiguous [kept, reduced] copy has no descriptor")  # cannot happen
 
 

@@ -151,6 +151,7 @@ thread_local plan_cache plans;
 
 bool is_arg(int op) { return op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX; }
 bool is_dot(int op) { return op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT; }
+bool has_values2(int op) { return op == HIPREDUCE_OP_VAR_MEAN || op == HIPREDUCE_OP_STD_MEAN; }
 
 void zero_desc(hipreduce_reduction_desc& d, int op, int in_dt, int out_dt)
 {
@@ -161,10 +162,11 @@ void zero_desc(hipreduce_reduction_desc& d, int op, int in_dt, int out_dt)
 }
 
 // op over the axes of x in `reduced` (bit a: axis a; -1: every axis) into values (and indices for
-// argmin/argmax; y: dot's second input, of x's extents), results in the row-major order of the kept
-// axes. False: x's (or y's) layout has no descriptor (strided::read), nothing done.
+// argmin/argmax; y: dot's second input, of x's extents; values2: the means of var_mean/std_mean;
+// correction: var's and std's), results in the row-major order of the kept axes. False: x's (or y's)
+// layout has no descriptor (strided::read), nothing done.
 bool reduce_plan(int device, nb::handle stream, int op, int in_dt, int out_dt, nb::handle x, nb::handle y,
-                 nb::handle reduced, nb::handle values, nb::handle indices)
+                 nb::handle reduced, nb::handle values, nb::handle indices, nb::handle values2, double correction)
 {
     const size_t elem = size_of(in_dt);
     const size_t out_elem = is_arg(op) ? elem : size_of(out_dt);
@@ -186,6 +188,7 @@ bool reduce_plan(int device, nb::handle stream, int op, int in_dt, int out_dt, n
     zero_desc(d, op, in_dt, out_dt);
     d.layout = HIPREDUCE_LAYOUT_TENSOR;
     d.order = HIPREDUCE_ORDER_LOGICAL;
+    d.correction = correction;
     d.rank = in.rank;
     uint64_t results = 1;
     for (int a = 0; a < in.rank; ++a) {
@@ -199,6 +202,7 @@ bool reduce_plan(int device, nb::handle stream, int op, int in_dt, int out_dt, n
     }
     memory val(values, device, mul(results, out_elem), true, "values");
     memory idx(indices, device, is_arg(op) ? mul(results, sizeof(int64_t)) : 0, true, "indices");
+    memory val2(values2, device, has_values2(op) ? mul(results, out_elem) : 0, true, "values2");
     hipreduce_handle h = handle_for(device, stream);
     hipreduce_plan plan = plans.get(h, d);
     hipreduce_operands ops{};
@@ -206,6 +210,7 @@ bool reduce_plan(int device, nb::handle stream, int op, int in_dt, int out_dt, n
     ops.y = is_dot(op) ? in_y.ptr : nullptr;
     ops.values = val.get();
     ops.indices = is_arg(op) ? static_cast<int64_t*>(idx.get()) : nullptr;
+    ops.values2 = has_values2(op) ? val2.get() : nullptr;
     const hipreduce_location loc = location_of(device);
     const hipreduce_status s =
         run(device, mul(in.elements, elem, is_dot(op) ? 2 : 1), [&] { return hipreduce_plan_run(h, plan, &ops, loc); });
@@ -254,11 +259,12 @@ void bind_plan_path(nb::module_& m)
 {
     m.def("reduce_plan", &reduce_plan, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"),
           nb::arg("out_dtype"), nb::arg("x").none(), nb::arg("y").none(), nb::arg("reduced"), nb::arg("values").none(),
-          nb::arg("indices").none(),
-          "op (a reduce op, argmin/argmax with indices, or DOT/DOT_EXACT with y) over the axes of x in the "
-          "bit mask `reduced` (-1: all) through a plan of layout TENSOR, order LOGICAL; x and y: a buffer "
-          "(host, any strides) or (pointer of element 0, device, shape, strides in elements). False where "
-          "the layout has no descriptor (rank above 8, strides not whole elements, x or y None): nothing done.");
+          nb::arg("indices").none(), nb::arg("values2").none() = nb::none(), nb::arg("correction") = 0.0,
+          "op (a reduce op, argmin/argmax with indices, DOT/DOT_EXACT with y, var/std with a correction, "
+          "var_mean/std_mean with the means into values2) over the axes of x in the bit mask `reduced` "
+          "(-1: all) through a plan of layout TENSOR, order LOGICAL; x and y: a buffer (host, any strides) "
+          "or (pointer of element 0, device, shape, strides in elements). False where the layout has no "
+          "descriptor (rank above 8, strides not whole elements, x or y None): nothing done.");
     m.def("reduce_by_key", &reduce_by_key, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"),
           nb::arg("out_dtype"), nb::arg("x").none(), nb::arg("length"), nb::arg("row"), nb::arg("keys").none(),
           nb::arg("key_dtype"), nb::arg("num_bins"), nb::arg("values").none(), nb::arg("indices").none(),

@@ -4,10 +4,10 @@
 // framework's empty_like of a cached 0-d template (the cheapest allocation of a tensor with its own
 // storage that bench/python_overhead.py found). It takes the common case only: for anything else
 // (another type, a non-contiguous tensor, a dtype without a code, a device that is neither the host
-// nor a GPU, an empty min/max, an out that is not a 0-d tensor of the input's kind and device or
-// that shares memory with the input, a tensor that requires grad) it returns None, and the Python
-// layer's general path (a plan over the tensor's strides, plan_path.cpp) converts, computes into a
-// temporary, or raises the error the argument deserves.
+// nor a GPU, an empty min/max/nanmin/nanmax, an out that is not a 0-d tensor of the input's kind and
+// device or that shares memory with the input, a tensor that requires grad) it returns None, and the
+// Python layer's general path (a plan over the tensor's strides, plan_path.cpp) converts, computes
+// into a temporary, or raises the error the argument deserves.
 #include "binding.h"
 
 #include <vector>
@@ -133,7 +133,9 @@ nb::object reduce_whole(int op, nb::handle x, int out_code, nb::handle out)
     tensor_view in{};
     if (k == nullptr || op < 0 || static_cast<size_t>(op) * num_codes >= k->defaults.size() || !read(*k, x.ptr(), in))
         return nb::none();
-    if (in.n == 0 && (op == HIPREDUCE_OP_MIN || op == HIPREDUCE_OP_MAX)) return nb::none();  // no identity
+    if (in.n == 0 && (op == HIPREDUCE_OP_MIN || op == HIPREDUCE_OP_MAX || op == HIPREDUCE_OP_NANMIN ||
+                      op == HIPREDUCE_OP_NANMAX))
+        return nb::none();  // no identity
     nb::object res;
     tensor_view r{};
     if (out.is_none()) {

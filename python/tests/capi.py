@@ -72,7 +72,9 @@ def rows(x, axis):
 
 def reduce(op, x, axis, out_dtype):
     """op over axis (None, an int or a tuple) of x, results in the row-major order of the kept axes as
-    a numpy array of out_dtype: each result through hipreduce_reduce over its own elements (rows())."""
+    a numpy array of out_dtype: each result through hipreduce_reduce over its own elements (rows()). op: a
+    name of dt.OPS or of the statistics hipreduce_reduce runs (mean, nansum, ...: dt.STATS)."""
+    op_code = dt.OPS[op] if op in dt.OPS else dt.STATS[op]
     r = rows(x, axis)
     code = dt.code_of(r.dtype)
     out_code = dt.code_of(out_dtype)
@@ -80,7 +82,7 @@ def reduce(op, x, axis, out_dtype):
     rb = _bits(res)
     for o in range(r.shape[0]):
         row = _bits(r[o])
-        _check(_lib.hipreduce_reduce(_handle, dt.OPS[op], code, _ptr(row), r.shape[1], out_code, _ptr(rb[o:o + 1]), 0),
+        _check(_lib.hipreduce_reduce(_handle, op_code, code, _ptr(row), r.shape[1], out_code, _ptr(rb[o:o + 1]), 0),
                "reduce")
     return res
 
