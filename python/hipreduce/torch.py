@@ -11,7 +11,11 @@ product of the others), min, max and max_abs (spread evenly over ties, as torch.
 (sign), sum_squares (2x), norm (x / norm, 0 at a zero norm), dot (y*g, x*g), and for segment_reduce
 and reduce_by_key the ops sum, sum_exact, mean, sum_squares, sum_abs, norm, min, max and max_abs.
 argmin/argmax indices and counts carry none; prod and the bitwise ops of segments and keys raise
-NotImplementedError when a gradient is needed.
+NotImplementedError when a gradient is needed. The statistics (hipreduce._torch_stats_grad has the
+formulas): mean (g / n), nansum and nanmean (0 at NaN elements), var and std with their correction,
+var_mean and std_mean (both outputs), logsumexp (the softmax), nanmin and nanmax (max's rule: ties
+share); count_nonzero, all and any have none. var, std, var_mean and std_mean take correction= (or
+ddof=, or unbiased=) with torch's default 1.
 
 Eager calls that need neither autograd nor tracing (a plain torch.Tensor that autograd does not
 track, outside torch.compile and any dispatch mode) call the package's function directly: torch's
@@ -26,11 +30,14 @@ from typing import Any, Optional, Sequence, Union
 
 import torch
 
-from . import _torch_grad  # noqa: F401 (registers the backward formulas)
+from . import _torch_grad, _torch_stats_grad  # noqa: F401 (register the backward formulas)
 from . import _torch_ops as _ops
+from . import _torch_stats as _stats_ops
+from ._stats import correction_of as _correction_of
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
-           "norm", "dot", "segment_reduce", "reduce_by_key"]
+           "norm", "dot", "segment_reduce", "reduce_by_key", "mean", "nansum", "nanmean", "count_nonzero",
+           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax"]
 
 Axis = Union[None, int, Sequence[int]]
 _Tensor = torch.Tensor
@@ -68,9 +75,10 @@ def _aliases(axis, keepdims, dim, keepdim):
     return axis, keepdims
 
 
-def _reduction(name):
-    op = getattr(_ops, name)
-    fn = _ops.REDUCTIONS[name]
+def _reduction(name, op=None, fn=None):
+    """The function of operator op (default: _torch_ops' reduction name) and direct path fn."""
+    op = getattr(_ops, name) if op is None else op
+    fn = _ops.REDUCTIONS[name] if fn is None else fn
 
     def reduction(x: torch.Tensor, axis: Axis = None, dtype: Optional[torch.dtype] = None, keepdims: bool = False,
                   *, dim: Axis = None, keepdim: Optional[bool] = None) -> torch.Tensor:
@@ -168,3 +176,53 @@ def reduce_by_key(values: torch.Tensor, keys: torch.Tensor, num_bins: int, op: s
         return _ops.REDUCE_BY_KEY(values, keys, num_bins, op, dtype, counts=counts)
     r, c = _ops.reduce_by_key(values, keys, num_bins, op, dtype)
     return (r, c) if counts else r
+
+
+# ---- the statistics (hipreduce._stats; operators in _torch_stats, gradients in _torch_stats_grad) ----
+
+mean, nansum, nanmean, logsumexp, nanmin, nanmax = (
+    _reduction(name, _stats_ops.OPERATORS[name], _stats_ops.FUNCTIONS[name]) for name in _stats_ops.FLOAT_STATS)
+
+
+def _count(name):
+    op, fn = _stats_ops.OPERATORS[name], _stats_ops.FUNCTIONS[name]
+
+    def count(x: torch.Tensor, axis: Axis = None, keepdims: bool = False, *, dim: Axis = None,
+              keepdim: Optional[bool] = None) -> torch.Tensor:
+        if dim is not None or keepdim is not None:
+            axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
+        # No gradient: a tensor that autograd tracks may take the direct path.
+        if type(x) is _Tensor and not _is_compiling() and not _dispatch_modes():
+            return fn(x, axis, keepdims)
+        return op(x, _axes(axis), keepdims)
+
+    count.__name__ = count.__qualname__ = name
+    count.__doc__ = (f"hipreduce.{name} as a torch operator (torch.ops.hipreduce.{name}): "
+                     f"{'int64' if name == 'count_nonzero' else 'bool'} results (no gradient), compilable.")
+    return count
+
+
+count_nonzero, all, any = (_count(name) for name in _stats_ops.COUNT_STATS)  # noqa: A001
+
+
+def _moment(name):
+    op, fn = _stats_ops.OPERATORS[name], _stats_ops.FUNCTIONS[name]
+
+    def moment(x: torch.Tensor, axis: Axis = None, dtype: Optional[torch.dtype] = None, keepdims: bool = False, *,
+               correction: Optional[float] = None, ddof: Optional[float] = None, unbiased: Optional[bool] = None,
+               dim: Axis = None, keepdim: Optional[bool] = None) -> Any:
+        if dim is not None or keepdim is not None:
+            axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
+        c = _correction_of(correction, ddof, unbiased, True)
+        if _direct(x):
+            return fn(x, axis, dtype, keepdims, correction=c)
+        return op(x, _axes(axis), keepdims, dtype, c)
+
+    moment.__name__ = moment.__qualname__ = name
+    moment.__doc__ = (f"hipreduce.{name} as a torch operator (torch.ops.hipreduce.{name}): differentiable, "
+                      "compilable. correction= (or ddof=, or unbiased=) defaults to 1, as torch's; see "
+                      f"hipreduce.{name} for the values, dtypes and axes.")
+    return moment
+
+
+var, std, var_mean, std_mean = (_moment(name) for name in _stats_ops.MOMENTS)

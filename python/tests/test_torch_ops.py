@@ -256,6 +256,13 @@ def test_reduction_errors_in_fake_and_real():
             call(mode.from_tensor(x))
 
 
+def profiled(call):
+    """The names of the operators the profiler records during call()."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        call()
+    return {e.name for e in prof.events()}
+
+
 def test_the_direct_path_and_the_operator_path():
     """An eager call on a plain tensor that autograd does not track skips the dispatcher (the profiler
     records no hipreduce operator); one that autograd tracks, or under a dispatch mode, is the operator."""
@@ -269,11 +276,6 @@ def test_the_direct_path_and_the_operator_path():
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             self.ops.append(str(func))
             return func(*args, **(kwargs or {}))
-
-    def profiled(call):
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-            call()
-        return {e.name for e in prof.events()}
 
     x = tensor((8, 3), torch.float32)
     w = x.clone().requires_grad_()
