@@ -225,6 +225,9 @@ template <class R, int W> hipError_t run_strided(const reduce_call& c, call_need
     return hipSuccess;
 }
 
+/* Tensors over any axes: host/tensor_driver.h. */
+template <class R, int W> hipError_t run_tensor(const reduce_call& c, call_need* need);
+
 /* Every call of the default algorithm: sizes it (c.size_only) or runs it; *need (if not null)
  * gets the bytes of partials and of zeroed arrival counters that it needs. */
 template <class R, int W> hipError_t run_call(const reduce_call& c, call_need* need)
@@ -235,6 +238,8 @@ template <class R, int W> hipError_t run_call(const reduce_call& c, call_need* n
         err = run_tree<R, W>(c, &n); /* dot: one row, or a plan's rows */
     } else if (c.shape == HR_SHAPE_SEGMENTS) {
         err = run_segments<R, W>(c, &n);
+    } else if (c.shape == HR_SHAPE_TENSOR) {
+        err = run_tensor<R, W>(c, &n);
     } else if (c.inner > 1) {
         err = run_strided<R, W>(c, &n);
     } else if (c.outer == 1 || (c.extent > tile_items<R>() && c.outer <= segment_tree_rows_max(c.dev->sm_count))) {

@@ -67,6 +67,7 @@ struct reduce_call {
     const uint64_t* offsets;   /* SEGMENTS: num_segments + 1 offsets in device memory */
     uint64_t n;                /* elements of the input (full: extent) */
     uint64_t outer, extent, inner, num_segments;
+    const hr_tensor* tensor;   /* TENSOR: its dimensions (outer results, extent elements each) */
     int out_dtype;
     int words;                 /* exact sums: 0, or each result's accumulator as this many int64 (exact.h) */
     void* result;              /* device memory for the results (argmin/argmax: the values) */

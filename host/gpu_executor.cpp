@@ -100,6 +100,7 @@ reduce_call driver_call(const hr_gpu* gpu, const hr_call* call, const call_space
     rc.extent = call->extent;
     rc.inner = call->inner;
     rc.num_segments = call->num_segments;
+    rc.tensor = &call->tensor;
     rc.out_dtype = call->out_dtype;
     rc.finish = hr_op_finish(call->op);
     rc.correction = call->correction;

@@ -1,7 +1,7 @@
-/* The GPU executor's tensor shape (device/call.h, HR_SHAPE_TENSOR): the tensor is gathered into
- * the workspace as its (kept..., reduced...) contiguous copy (device/gather.h), which the row
- * kernels then reduce as the axis call (results, reduced, 1): each result the bits of the simple
- * call on its elements. */
+/* The GPU executor's tensor shape (device/call.h, HR_SHAPE_TENSOR) for the calls the tensor kernels
+ * (device/tensor.h) do not take, dot and the exact sums: the tensor is gathered into the workspace
+ * as its (kept..., reduced...) contiguous copy (device/gather.h), which the row kernels then reduce
+ * as the axis call (results, reduced, 1): each result the bits of the simple call on its elements. */
 #include "gpu_tensor.h"
 
 #include "gather.h"
@@ -11,6 +11,7 @@ namespace hr {
 uint64_t tensor_gather_bytes(const hr_call* call)
 {
     if (call->shape != HR_SHAPE_TENSOR) return 0;
+    if (hr_op_call(call->op) != HR_CALL_DOT && hr_op_combine(call->op) != HR_CB_EXACT) return 0; /* no copy */
     const uint64_t one = round16(call->n * (uint64_t)hr_dtype_bytes(call->in_dtype));
     return hr_op_call(call->op) == HR_CALL_DOT ? 2 * one : one;
 }

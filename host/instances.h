@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "default_driver.h"
+#include "tensor_driver.h"
 #include "study/pass_instances.h"
 
 namespace hr {

@@ -49,6 +49,14 @@
  *   strided_vector_bytes             16         | 16         | 16       | 16
  *     consecutive columns a thread reads per element: 16 x 4194304 f32 sum 3363-3387 against
  *     2413-2433 a column a thread (1.39x) and 3028 at 8 bytes (1.11x)
+ * Tensors over any axes (device/tensor.h, host/tensor_driver.h; the default order, no copy)
+ *   tensor_columns_min               16 slices (all backends)
+ *     level 0 reads by columns (a segment of threads, 32 consecutive slices) where the innermost
+ *     kept dimension holds at least this many, and every level above 0 where the tensor has as
+ *     many slices; fewer: a block per tile. Not measured on its own
+ *   tensor_column_stride_max         4 elements (all backends)
+ *     the largest step of the innermost kept dimension read by columns (a segment's load spans
+ *     at most 4 x 32 elements): not measured on its own
  * CSR segments (device/segment_tiles.h, segment_stream.h)
  *   segment_block_bytes              8192       | 8192       | 8192     | 8192
  *     segments longer go to launch 3 (a block a tile, tiles shared by the grid), shorter to
@@ -161,6 +169,11 @@ constexpr int grid_stride_blocks_per_sm = 8;
 /* Columns (device/columns.h's strided_kernel): bytes of consecutive columns a thread reads per
  * element at level 0 (16: one 16-byte load; 0: a column per thread). */
 constexpr unsigned strided_vector_bytes = 16;
+
+/* Tensors (host/tensor_driver.h): slices a level needs to be read by columns, and the largest
+ * step in memory of the innermost kept dimension that level 0 reads by columns. */
+constexpr unsigned long long tensor_columns_min = 16;
+constexpr unsigned long long tensor_column_stride_max = 4;
 
 /* CSR segments (device/segment_tiles.h). */
 #ifndef HR_SEGMENT_TILES_CAPACITY

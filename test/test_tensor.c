@@ -97,32 +97,14 @@ static void release(const env* e, void* p)
     if (e->gpu) gm_free(p);
 }
 
-static void one_case(const env* e, const op_case* c, uint64_t limit)
+/* Runs the plan of d (reduced axes `mask`; x's element (0..0) at xbase of xcount elements, y's
+ * likewise) and checks every result against the simple call over its gathered elements. */
+static void check_layout(const env* e, const op_case* c, hipreduce_reduction_desc* dp, unsigned mask, uint64_t xbase,
+                         uint64_t xcount, uint64_t ybase, uint64_t ycount)
 {
-    hipreduce_reduction_desc d;
-    const int rank = (int)below(HIPREDUCE_MAX_RANK + 1);
-    uint64_t ext[HIPREDUCE_MAX_RANK], total = 1;
-    for (int a = 0; a < rank; ++a) {
-        const uint64_t pick = below(20);
-        ext[a] = pick == 0 ? 0 : pick < 5 ? 1 : pick < 17 ? 1 + below(5) : 1 + below(limit);
-        if (ext[a] && total * ext[a] > limit) ext[a] = 1;
-        total *= ext[a] ? ext[a] : 1;
-    }
-    CHECK(hipreduce_desc_init(&d, c->op, c->in, c->out, rank, ext) == HIPREDUCE_STATUS_SUCCESS, "desc_init");
-    uint64_t xbase, xcount, ybase = 0, ycount = 0;
-    random_layout(rank, ext, d.x_strides, &xbase, &xcount);
-    if (is_dot(c->op)) random_layout(rank, ext, d.y_strides, &ybase, &ycount);
-    unsigned mask = 0;
-    d.num_axes = 0;
-    for (int a = 0; a < rank; ++a)
-        if (below(2)) mask |= 1u << a;
-    for (int a = 0; a < rank; ++a) /* listed in a random order: the list's order does not matter */
-        if ((mask >> ((a * 5 + 3) % rank)) & 1) d.axes[d.num_axes++] = (a * 5 + 3) % rank;
-    if (rank && (rank % 5 == 0)) { /* (a*5+3) % 5 is not a permutation: list them plainly */
-        d.num_axes = 0;
-        for (int a = 0; a < rank; ++a) if ((mask >> a) & 1) d.axes[d.num_axes++] = a;
-    }
-
+    hipreduce_reduction_desc d = *dp;
+    const int rank = d.rank;
+    const uint64_t* ext = d.extents;
     const size_t elem = hipreduce_dtype_size(c->in), out = hipreduce_dtype_size(c->out);
     uint64_t results = 1, reduced = 1;
     for (int a = 0; a < rank; ++a) *((mask >> a) & 1 ? &reduced : &results) *= ext[a];
@@ -180,6 +162,88 @@ static void one_case(const env* e, const op_case* c, uint64_t limit)
     release(e, dx);
     release(e, dy);
     free(x), free(y), free(row), free(row_y), free(want), free(want_index), free(got), free(got_index);
+}
+
+static void one_case(const env* e, const op_case* c, uint64_t limit)
+{
+    hipreduce_reduction_desc d;
+    const int rank = (int)below(HIPREDUCE_MAX_RANK + 1);
+    uint64_t ext[HIPREDUCE_MAX_RANK], total = 1;
+    for (int a = 0; a < rank; ++a) {
+        const uint64_t pick = below(20);
+        ext[a] = pick == 0 ? 0 : pick < 5 ? 1 : pick < 17 ? 1 + below(5) : 1 + below(limit);
+        if (ext[a] && total * ext[a] > limit) ext[a] = 1;
+        total *= ext[a] ? ext[a] : 1;
+    }
+    CHECK(hipreduce_desc_init(&d, c->op, c->in, c->out, rank, ext) == HIPREDUCE_STATUS_SUCCESS, "desc_init");
+    uint64_t xbase, xcount, ybase = 0, ycount = 0;
+    random_layout(rank, ext, d.x_strides, &xbase, &xcount);
+    if (is_dot(c->op)) random_layout(rank, ext, d.y_strides, &ybase, &ycount);
+    unsigned mask = 0;
+    d.num_axes = 0;
+    for (int a = 0; a < rank; ++a)
+        if (below(2)) mask |= 1u << a;
+    for (int a = 0; a < rank; ++a) /* listed in a random order: the list's order does not matter */
+        if ((mask >> ((a * 5 + 3) % rank)) & 1) d.axes[d.num_axes++] = (a * 5 + 3) % rank;
+    if (rank && (rank % 5 == 0)) { /* (a*5+3) % 5 is not a permutation: list them plainly */
+        d.num_axes = 0;
+        for (int a = 0; a < rank; ++a) if ((mask >> a) & 1) d.axes[d.num_axes++] = a;
+    }
+    check_layout(e, c, &d, mask, xbase, xcount, ybase, ycount);
+}
+
+/* Layouts that reach each way the GPU reads a tensor (device/tensor.h), row-major strides with
+ * the given order of axes in memory (perm: the axis of each memory position, outermost first),
+ * every op case: by columns (a kept axis fastest: column sums, channels-last; partials over a
+ * tile, and few or many slices above it), by tiles with 16-byte loads along contiguous runs (NCHW
+ * over (0, 2, 3)), element by element (runs of an odd length, a stride of 2). Large: three
+ * levels (more than 2^24 elements a slice), by tiles and by columns. */
+typedef struct fixed_layout {
+    int rank;
+    uint64_t ext[4];
+    int perm[4];
+    int64_t step; /* the innermost memory position's stride */
+    unsigned mask;
+} fixed_layout;
+
+static void fixed_shapes(const env* e, int large)
+{
+    static const fixed_layout layouts[] = {
+        {2, {9000, 40}, {0, 1}, 1, 0x1},           /* column sums, 3 tiles, upper levels by columns */
+        {2, {9000, 5}, {0, 1}, 1, 0x1},            /* 5 columns: by tiles, upper levels as rows */
+        {2, {37, 4100}, {1, 0}, 1, 0x2},           /* a transposed view's row sums */
+        {4, {3, 7, 40, 52}, {0, 1, 2, 3}, 1, 0xd}, /* NCHW over (0, 2, 3): runs of 2080 */
+        {4, {3, 7, 9, 7}, {0, 1, 2, 3}, 1, 0xd},   /* runs of 63 */
+        {4, {2, 30, 30, 48}, {0, 2, 3, 1}, 1, 0x7}, /* channels-last over (0, 1, 2) */
+        {2, {300, 64}, {0, 1}, 2, 0x2},            /* every other element's row sums */
+        {3, {5, 3000, 33}, {0, 1, 2}, 1, 0x2},     /* a middle axis */
+    };
+    static const fixed_layout big[] = {
+        {1, {(UINT64_C(1) << 24) + 77}, {0}, 2, 0x1},   /* one slice, three levels by tiles */
+        {2, {(UINT64_C(1) << 24) + 9, 16}, {0, 1}, 1, 0x1}, /* 16 columns, three levels by columns */
+    };
+    const fixed_layout* list = large ? big : layouts;
+    const int count = large ? (int)(sizeof big / sizeof big[0]) : (int)(sizeof layouts / sizeof layouts[0]);
+    for (int l = 0; l < count; ++l) {
+        const fixed_layout* f = &list[l];
+        for (int k = 0; k < CASES; ++k) {
+            const op_case* c = &cases[k];
+            if (large && (c->op != HIPREDUCE_OP_SUM || c->in != HIPREDUCE_F32 || c->out != HIPREDUCE_F32)) continue;
+            hipreduce_reduction_desc d;
+            CHECK(hipreduce_desc_init(&d, c->op, c->in, c->out, f->rank, f->ext) == HIPREDUCE_STATUS_SUCCESS, "desc_init");
+            int64_t stride = f->step;
+            for (int m = f->rank - 1; m >= 0; --m) {
+                d.x_strides[f->perm[m]] = stride;
+                d.y_strides[f->perm[m]] = stride;
+                stride *= (int64_t)f->ext[f->perm[m]];
+            }
+            d.num_axes = 0;
+            for (int a = 0; a < f->rank; ++a)
+                if ((f->mask >> a) & 1) d.axes[d.num_axes++] = a;
+            const uint64_t count_x = (uint64_t)stride / (uint64_t)f->step * (uint64_t)f->step;
+            check_layout(e, c, &d, f->mask, 0, count_x, 0, is_dot(c->op) ? count_x : 0);
+        }
+    }
 }
 
 /* The strided order: contiguous tensors with one block of reduced axes, against reduce_axis. */
@@ -298,6 +362,8 @@ int main(int argc, char** argv)
     const uint64_t limit = profile == TEST_FULL ? 20000 : 6000;
     for (int r = 0; r < rounds; ++r)
         for (int c = 0; c < CASES; ++c) one_case(&e, &cases[c], limit);
+    fixed_shapes(&e, 0);
+    if (profile == TEST_FULL && gpu) fixed_shapes(&e, 1);
     strided_order(&e);
     bad_descriptors(e.run);
     if (!gpu) segments_length(e.cpu);
