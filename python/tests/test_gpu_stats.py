@@ -1,5 +1,5 @@
 """The statistics on GPU arrays (torch CUDA tensors, cupy arrays), in CTest's python_gpu with test_gpu.py
-(whose helpers these are: skipped where a framework or a GPU is missing, failed under
+(whose functions these are: skipped where a framework or a GPU is missing, failed under
 HIPREDUCE_REQUIRE_GPU=1): results of the input's framework on its device with the bits of the cpu device
 for the same function of the same numpy array, over every shape and axis set, strided views included;
 hipreduce.torch's operators and gradients on the GPU against the CPU's."""
