@@ -160,6 +160,24 @@ template <bool Min, int A> struct nan_order_unit : combine_base<A> {
 template <int A> struct combine_unit<HR_CB_NANMIN, A> : nan_order_unit<true, A> {};
 template <int A> struct combine_unit<HR_CB_NANMAX, A> : nan_order_unit<false, A> {};
 
+/* aminmax's least and greatest order keys (minmax.h): exact, so commutative and order-free; the
+ * identity (lo > hi) is also the empty slice's, which the store recognises. */
+template <int A> struct combine_unit<HR_CB_MINMAX, A> : combine_base<A> {
+    using acc = acc_t<A>;
+    static_assert(is_minmax_acc<A>(), "MINMAX: aminmax's accumulators");
+    template <class Domain> static HR_HD acc identity()
+    {
+        if constexpr (A == HR_ACC_MM32) return hr_mm32_identity();
+        else return hr_mm64_identity();
+    }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b)
+    {
+        if constexpr (A == HR_ACC_MM32) return hr_mm32_merge(a, b);
+        else return hr_mm64_merge(a, b);
+    }
+};
+
 /* argmin/argmax over (key, index): the better key wins, equal keys the smaller index. The
  * identity has the worst key and an index past every element, so it loses every tie. */
 template <bool Min, int A> struct arg_unit : combine_base<A> {

@@ -14,7 +14,7 @@
  *     NANZERO x, a NaN as +0.0 (into SUMN: also counted 1, a NaN 0);
  *     NONZERO 1 when x != 0 (a NaN is), else 0, into an integer count;
  *     PACK    the element as a struct accumulator of one element (MOM: mean x, m x - x, count 1;
- *             LSE: maximum x, sum 1).
+ *             LSE: maximum x, sum 1; MM: its order key as both ends, device/minmax.h).
  *   combine: ADD, MUL (integers wrap), MIN, MAX (floats: any NaN gives the canonical NaN, -0.0
  *     below +0.0), AND, OR, XOR, NRM2 (a sum of squares kept overflow- and underflow-safe),
  *     ARGMIN, ARGMAX (better key wins, equal keys: the smaller index), EXACT (the exact sum,
@@ -22,7 +22,8 @@
  *     WELFORD (Chan's merge of (count, mean, mean square deviation): device/stats.h), LSE
  *     (logsumexp's running maximum and rescaled sum: device/stats.h), NANMIN, NANMAX (floats:
  *     as MIN and MAX with a NaN ranked past every value, the identity a NaN: NaN only when every
- *     element is).
+ *     element is), MINMAX (aminmax: the least and greatest order key, device/minmax.h; the same
+ *     bits as MIN and MAX).
  *   results: which result dtypes a given input dtype allows (hr_result_allowed, rules.h):
  *     WIDE      integers: the same or a wider integer of the same signedness, or i64/u64;
  *               f16/bf16: itself, f32, f64; f32: f32, f64; f64: f64;
@@ -37,7 +38,8 @@
  *     store's, at run time: an op that differs from another by its finish only shares its kernels):
  *     NONE; MEAN the accumulator / the slice's count (SUMN: / its own count); ALL count == n;
  *     ANY count != 0; VAR, STD, VAR_MEAN, STD_MEAN the moments' variance with the plan's
- *     correction, its root, and the mean as a second output (device/stats.h).
+ *     correction, its root, and the mean as a second output (device/stats.h); MINMAX the min
+ *     and, as a second output, the max (device/minmax.h).
  * Which call takes the op follows from the row: PRODUCT is hipreduce_dot's, ARG is
  * hipreduce_argreduce's, a finish with a correction or a second output only plans', everything
  * else hipreduce_reduce's.
@@ -98,7 +100,8 @@
     X(HIPREDUCE_OP_STD_MEAN, std_mean, PACK, WELFORD, STAT, STD_MEAN)                  \
     X(HIPREDUCE_OP_LOGSUMEXP, logsumexp, PACK, LSE, STAT, NONE)                        \
     X(HIPREDUCE_OP_NANMIN, nanmin, IDENT, NANMIN, STAT, NONE)                          \
-    X(HIPREDUCE_OP_NANMAX, nanmax, IDENT, NANMAX, STAT, NONE)
+    X(HIPREDUCE_OP_NANMAX, nanmax, IDENT, NANMAX, STAT, NONE)                          \
+    X(HIPREDUCE_OP_AMINMAX, aminmax, PACK, MINMAX, SAME, MINMAX)
 
 /* ---- the columns ---- */
 enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT };
@@ -121,14 +124,14 @@ typedef enum hr_transform {
 } hr_transform;
 typedef enum hr_combine {
     HR_CB_ADD, HR_CB_MUL, HR_CB_MIN, HR_CB_MAX, HR_CB_AND, HR_CB_OR, HR_CB_XOR, HR_CB_NRM2, HR_CB_ARGMIN, HR_CB_ARGMAX,
-    HR_CB_EXACT, HR_CB_WELFORD, HR_CB_LSE, HR_CB_NANMIN, HR_CB_NANMAX, HR_COMBINES
+    HR_CB_EXACT, HR_CB_WELFORD, HR_CB_LSE, HR_CB_NANMIN, HR_CB_NANMAX, HR_CB_MINMAX, HR_COMBINES
 } hr_combine;
 typedef enum hr_results {
     HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUDE, HR_RS_NORM, HR_RS_ARG, HR_RS_FLOAT, HR_RS_STAT, HR_RS_COUNT,
     HR_RS_TRUTH
 } hr_results;
 typedef enum hr_finish {
-    HR_FN_NONE, HR_FN_MEAN, HR_FN_ALL, HR_FN_ANY, HR_FN_VAR, HR_FN_STD, HR_FN_VAR_MEAN, HR_FN_STD_MEAN
+    HR_FN_NONE, HR_FN_MEAN, HR_FN_ALL, HR_FN_ANY, HR_FN_VAR, HR_FN_STD, HR_FN_VAR_MEAN, HR_FN_STD_MEAN, HR_FN_MINMAX
 } hr_finish;
 
 /* An accumulator row: X(kind, bytes). The accumulator a (op, input, result) triple reduces in is
@@ -141,7 +144,9 @@ typedef enum hr_finish {
  *                       size this is); reduced by its own path, never by the tile levels;
  *   SUMN_F32, SUMN_F64  nanmean: a float sum and a uint64 count (sum, padding to 8, count);
  *   MOM_F32, MOM_F64    var/std: mean, mean square deviation and a uint64 count (device/stats.h);
- *   LSE_F32, LSE_F64    logsumexp: the running maximum and the sum of exp(x - maximum). */
+ *   LSE_F32, LSE_F64    logsumexp: the running maximum and the sum of exp(x - maximum);
+ *   MM32, MM64          aminmax: the least and greatest order key (inputs of up to 4 bytes, of 8;
+ *                       device/minmax.h). */
 #define HR_ACC_ROWS(X) \
     X(I32, 4)          \
     X(U32, 4)          \
@@ -158,7 +163,9 @@ typedef enum hr_finish {
     X(MOM_F32, 16)     \
     X(MOM_F64, 24)     \
     X(LSE_F32, 8)      \
-    X(LSE_F64, 16)
+    X(LSE_F64, 16)     \
+    X(MM32, 8)         \
+    X(MM64, 16)
 
 #define HR_ACC_ENUMERATOR(K, BYTES) HR_ACC_##K,
 typedef enum hr_acc_kind { HR_ACC_NONE = 0, HR_ACC_ROWS(HR_ACC_ENUMERATOR) HR_ACC_KINDS } hr_acc_kind;
@@ -182,7 +189,7 @@ HR_OP_ROWS(HR_OP_ROW_CHECK)
 /* The rows cover the public enums exactly: their last values (a row added at the end moves these;
  * the unit test checks every name). */
 HR_STATIC_ASSERT(HR_DTYPE_SLOTS == HIPREDUCE_F64 + 1, "a dtype of the public enum has no row in op_table.h");
-HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_NANMAX + 1, "an op of the public enum has no row in op_table.h");
+HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_AMINMAX + 1, "an op of the public enum has no row in op_table.h");
 #undef HR_DTYPE_ROW_CHECK
 #undef HR_OP_ROW_CHECK
 

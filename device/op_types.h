@@ -58,6 +58,8 @@ template <> struct acc_type<HR_ACC_MOM_F32> { using type = hr_mom_f32; };
 template <> struct acc_type<HR_ACC_MOM_F64> { using type = hr_mom_f64; };
 template <> struct acc_type<HR_ACC_LSE_F32> { using type = hr_lse_f32; };
 template <> struct acc_type<HR_ACC_LSE_F64> { using type = hr_lse_f64; };
+template <> struct acc_type<HR_ACC_MM32> { using type = hr_mm32; };
+template <> struct acc_type<HR_ACC_MM64> { using type = hr_mm64; };
 template <int A> using acc_t = typename acc_type<A>::type;
 
 /* The statistics' accumulators (stats.h): SUMN, MOM and LSE kinds, and the float type they compute in. */
@@ -65,6 +67,8 @@ template <int A> constexpr bool is_sumn_acc() { return A == HR_ACC_SUMN_F32 || A
 template <int A> constexpr bool is_mom_acc() { return A == HR_ACC_MOM_F32 || A == HR_ACC_MOM_F64; }
 template <int A> constexpr bool is_lse_acc() { return A == HR_ACC_LSE_F32 || A == HR_ACC_LSE_F64; }
 template <int A> constexpr bool is_stats_acc() { return is_sumn_acc<A>() || is_mom_acc<A>() || is_lse_acc<A>(); }
+/* aminmax's order keys (minmax.h). */
+template <int A> constexpr bool is_minmax_acc() { return A == HR_ACC_MM32 || A == HR_ACC_MM64; }
 template <int A>
 using stats_float_t =
     typename std::conditional<A == HR_ACC_SUMN_F64 || A == HR_ACC_MOM_F64 || A == HR_ACC_LSE_F64, double, float>::type;

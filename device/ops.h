@@ -39,7 +39,7 @@ struct red : combine_unit<Combine, A>, transform_unit<Transform, D, A, combine_u
 
     /* Writes the result of accumulator v, the reduction of a slice of `count` elements (0: the
      * empty result), in result dtype `out`, with the op row's finish (op_table.h) and, for var
-     * and std, the correction; result2: the second output of VAR_MEAN / STD_MEAN, else null. */
+     * and std, the correction; result2: the second output of VAR_MEAN / STD_MEAN / AMINMAX, else null. */
     static HR_HD void store(acc v, uint64_t count, int out, int finish, double correction, void* result, void* result2,
                             int64_t* index)
     {
@@ -49,6 +49,8 @@ struct red : combine_unit<Combine, A>, transform_unit<Transform, D, A, combine_u
             if (count == 0) v = empty();
             if constexpr (Combine == HR_CB_NRM2) {
                 store_norm<A>::store(v, out, result);
+            } else if constexpr (is_minmax_acc<A>()) {
+                store_minmax<D, A>::store(v, result, result2);
             } else if constexpr (is_stats_acc<A>()) {
                 store_stats<D, A>::store(v, out, finish, correction, result, result2);
             } else if constexpr (Transform == HR_TF_NONZERO) {

@@ -121,7 +121,10 @@ HR_RULE int hr_op_finish(int op)
 }
 
 /* Results an op writes per reduced slice: 2 for the finishes with a second output (values2). */
-HR_RULE int hr_finish_outputs(int finish) { return finish == HR_FN_VAR_MEAN || finish == HR_FN_STD_MEAN ? 2 : 1; }
+HR_RULE int hr_finish_outputs(int finish)
+{
+    return finish == HR_FN_VAR_MEAN || finish == HR_FN_STD_MEAN || finish == HR_FN_MINMAX ? 2 : 1;
+}
 HR_RULE int hr_op_outputs(int op) { return hr_finish_outputs(hr_op_finish(op)); }
 /* Whether an op reads the plan's correction (var, std and their means). */
 HR_RULE int hr_finish_corrected(int finish) { return finish >= HR_FN_VAR && finish <= HR_FN_STD_MEAN; }
@@ -189,6 +192,7 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
  *   NONZERO (count_nonzero, all, any): U64, a count of any length, whatever the result;
  *   WELFORD: MOM_F64 from or into f64, else MOM_F32; LSE: LSE_F64 / LSE_F32 likewise;
  *   NANMIN/NANMAX: F64 / F32, as float MIN/MAX;
+ *   MINMAX (aminmax): MM64 from 8-byte inputs, else MM32 (order keys, device/minmax.h);
  *   NANZERO with the MEAN finish (nanmean): SUMN_F64 / SUMN_F32 (the sum and its own count);
  *     nansum: F64 / F32 as a sum.
  * HR_ACC_NONE for a triple that is not allowed. */
@@ -201,6 +205,7 @@ HR_RULE int hr_acc_of(int op, int in, int out)
     if (hr_op_transform(op) == HR_TF_NONZERO) return HR_ACC_U64;
     if (combine == HR_CB_WELFORD) return wide ? HR_ACC_MOM_F64 : HR_ACC_MOM_F32;
     if (combine == HR_CB_LSE) return wide ? HR_ACC_LSE_F64 : HR_ACC_LSE_F32;
+    if (combine == HR_CB_MINMAX) return hr_dtype_bytes(in) == 8 ? HR_ACC_MM64 : HR_ACC_MM32;
     if (hr_op_transform(op) == HR_TF_NANZERO && hr_op_finish(op) == HR_FN_MEAN) return wide ? HR_ACC_SUMN_F64 : HR_ACC_SUMN_F32;
     if (combine == HR_CB_NRM2) return in == HIPREDUCE_F64 ? HR_ACC_NRM2_F64 : HR_ACC_F64;
     if (combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX) return hr_dtype_bytes(in) == 8 ? HR_ACC_KEY64 : HR_ACC_KEY32;

@@ -19,7 +19,8 @@
  *    makes is the canonical one, so a merge's bits never depend on which operand's NaN payload
  *    an addition keeps (the code generation's choice).
  *  - LSE (logsumexp): a running maximum and a rescaled sum, with this file's own exp and log
- *    (below: the vendors' differ in their last bits). */
+ *    (below: the vendors' differ in their last bits);
+ *  - MM (aminmax): the least and greatest order key, minmax.h (included at the end). */
 #ifndef HIPREDUCE_STATS_H
 #define HIPREDUCE_STATS_H
 
@@ -343,5 +344,7 @@ HR_STATS_FN double hr_stats_sqrt_f64(double v) { return sqrt(v); }
 #ifdef __cplusplus
 }
 #endif
+
+#include "minmax.h"
 
 #endif

@@ -5,6 +5,7 @@
  *   store_stats<D, A>  nanmean's, logsumexp's, var's and std's finishes (stats.h; a second
  *                      result: the mean);
  *   store_count        count_nonzero's count, all's and any's 0 or 1;
+ *   store_minmax<D, A> aminmax's min at result and max at result2 (minmax.h);
  *   store_arg<Key>     argmin/argmax: the element of the best key and its index.
  * The op row's finish (op_table.h) is a run-time argument too, so that mean shares sum's
  * kernels: MEAN divides a float accumulator by the slice's element count first. */
@@ -122,6 +123,57 @@ struct store_count {
         if (finish == HR_FN_ALL) put<uint8_t>(result, (uint8_t)(v == n));
         else if (finish == HR_FN_ANY) put<uint8_t>(result, (uint8_t)(v != 0));
         else put<uint64_t>(result, v);
+    }
+};
+
+/* aminmax: the elements of the least and greatest keys in the input dtype D (its only result
+ * dtype), min at result and max at result2; a float slice with a NaN gives the canonical NaN in
+ * both, an empty one (lo > hi) MIN's and MAX's n == 0 results (+inf / the type's maximum, and
+ * -inf / its minimum). */
+template <int D, int A> struct store_minmax {
+    using T = storage_t<D>;
+    using K = typename std::conditional<A == HR_ACC_MM32, int32_t, int64_t>::type; /* the key type */
+    static constexpr int cls = hr_dtype_class(D);
+    static HR_HD T value_of(K k)
+    {
+        if constexpr (cls == HR_CLASS_HALF) return f32_to_half<D>(hr_mm_f32_of_key(k));
+        else if constexpr (cls == HR_CLASS_FLOAT && sizeof(T) == 4) return hr_mm_f32_of_key(k);
+        else if constexpr (cls == HR_CLASS_FLOAT) return hr_mm_f64_of_key(k);
+        else if constexpr (cls == HR_CLASS_UNSIGNED && sizeof(T) == 4) return hr_mm_u32_of_key(k);
+        else if constexpr (cls == HR_CLASS_UNSIGNED && sizeof(T) == 8) return hr_mm_u64_of_key(k);
+        else return (T)k;
+    }
+    static HR_HD T extreme(bool highest)
+    {
+        if constexpr (cls == HR_CLASS_HALF) return (uint16_t)(half_inf<D>() | (highest ? 0 : 0x8000));
+        else return highest ? max_value<T>() : min_value<T>();
+    }
+    static HR_HD T nan()
+    {
+        if constexpr (cls == HR_CLASS_HALF) return half_nan<D>();
+        else if constexpr (cls == HR_CLASS_FLOAT) return canonical_nan<T>();
+        else return T(0);
+    }
+    static HR_HD void store(acc_t<A> v, void* result, void* result2)
+    {
+        bool empty, has_nan = false;
+        if constexpr (A == HR_ACC_MM32) {
+            empty = hr_mm32_empty(v);
+            if constexpr (cls == HR_CLASS_HALF || cls == HR_CLASS_FLOAT) has_nan = hr_mm32_nan(v);
+        } else {
+            empty = hr_mm64_empty(v);
+            if constexpr (cls == HR_CLASS_FLOAT) has_nan = hr_mm64_nan(v);
+        }
+        if (empty) {
+            put<T>(result, extreme(true));
+            put<T>(result2, extreme(false));
+        } else if (has_nan) {
+            put<T>(result, nan());
+            put<T>(result2, nan());
+        } else {
+            put<T>(result, value_of(v.lo));
+            put<T>(result2, value_of(v.hi));
+        }
     }
 };
 

@@ -190,15 +190,33 @@ template <int D, int A, class Order> struct transform_unit<HR_TF_NONZERO, D, A, 
     static HR_HD acc highest() { return acc(1); }
 };
 
+/* aminmax's order key of an element (minmax.h), by the dtype's class and width: f16/bf16 through
+ * their f32 value, floats by their bits, unsigned 32/64-bit integers with the top bit flipped,
+ * the other integers as they are. */
+template <int D> HR_HD auto minmax_key(storage_t<D> x)
+{
+    constexpr int cls = hr_dtype_class(D), bytes = hr_dtype_bytes(D);
+    if constexpr (cls == HR_CLASS_HALF) return hr_mm_key_f32(half_to_f32<D>(x));
+    else if constexpr (cls == HR_CLASS_FLOAT && bytes == 4) return hr_mm_key_f32(x);
+    else if constexpr (cls == HR_CLASS_FLOAT) return hr_mm_key_f64(x);
+    else if constexpr (cls == HR_CLASS_UNSIGNED && bytes == 4) return hr_mm_key_u32(x);
+    else if constexpr (cls == HR_CLASS_UNSIGNED && bytes == 8) return hr_mm_key_u64(x);
+    else if constexpr (bytes == 8) return hr_mm_key_i64(x);
+    else return hr_mm_key_i32((int32_t)x);
+}
+
 /* The element as a struct accumulator of one element (MOM: count 1, mean x, m x - x; LSE: maximum
- * x, sum 1; stats.h). */
+ * x, sum 1; stats.h; MM: its order key as both ends, minmax.h). */
 template <int D, int A, class Order> struct transform_unit<HR_TF_PACK, D, A, Order> : element_unit<D, A> {
     using typename element_unit<D, A>::acc;
     using typename element_unit<D, A>::value_t;
     static HR_HD acc lift(value_t x)
     {
-        static_assert(is_mom_acc<A>() || is_lse_acc<A>(), "PACK: the moments' or logsumexp's accumulators");
-        if constexpr (A == HR_ACC_MOM_F32) return hr_mom_lift_f32(element_value<D, float>(x));
+        static_assert(is_mom_acc<A>() || is_lse_acc<A>() || is_minmax_acc<A>(),
+                      "PACK: the moments', logsumexp's or aminmax's accumulators");
+        if constexpr (A == HR_ACC_MM32) return hr_mm32_lift(minmax_key<D>(x));
+        else if constexpr (A == HR_ACC_MM64) return hr_mm64_lift(minmax_key<D>(x));
+        else if constexpr (A == HR_ACC_MOM_F32) return hr_mom_lift_f32(element_value<D, float>(x));
         else if constexpr (A == HR_ACC_MOM_F64) return hr_mom_lift_f64(element_value<D, double>(x));
         else if constexpr (A == HR_ACC_LSE_F32) return hr_lse_lift_f32(element_value<D, float>(x));
         else return hr_lse_lift_f64(element_value<D, double>(x));

@@ -57,6 +57,10 @@ module hipreduce_types
   integer(c_int), parameter :: HIPREDUCE_OP_STD = 23      ! plans only
   integer(c_int), parameter :: HIPREDUCE_OP_VAR_MEAN = 24 ! plans only (the means at operands%values2)
   integer(c_int), parameter :: HIPREDUCE_OP_STD_MEAN = 25 ! plans only
+  integer(c_int), parameter :: HIPREDUCE_OP_LOGSUMEXP = 26
+  integer(c_int), parameter :: HIPREDUCE_OP_NANMIN = 27
+  integer(c_int), parameter :: HIPREDUCE_OP_NANMAX = 28
+  integer(c_int), parameter :: HIPREDUCE_OP_AMINMAX = 29  ! plans only (the maxima at operands%values2)
 
   ! Element types (hipreduce_dtype). A Fortran program has I8, I16, I32, I64 (integer(1/2/4/8)),
   ! F32 and F64 (real(4/8)); the others are raw bits in integer variables of their width.
@@ -121,7 +125,7 @@ module hipreduce_types
     type(c_ptr) :: indices = c_null_ptr
     type(c_ptr) :: keys = c_null_ptr
     type(c_ptr) :: counts = c_null_ptr
-    type(c_ptr) :: values2 = c_null_ptr ! VAR_MEAN, STD_MEAN: the means
+    type(c_ptr) :: values2 = c_null_ptr ! VAR_MEAN, STD_MEAN: the means; AMINMAX: the maxima
     type(c_ptr) :: reserved(1) = c_null_ptr
   end type hipreduce_operands
 end module hipreduce_types

@@ -145,17 +145,18 @@ static int is_rows(const hr_tensor* t, uint64_t reduced, int dot)
     return t->xstride[0] == (int64_t)reduced && (!dot || t->ystride[0] == (int64_t)reduced);
 }
 
-/* STRIDED order: a contiguous row-major tensor (extent-1 axes aside) whose reduced axes are
- * adjacent; fills outer, extent, inner. */
+/* STRIDED order: a contiguous row-major tensor (extent-1 axes aside; the strides of a tensor
+ * without elements are not read) whose reduced axes are adjacent; fills outer, extent, inner. */
 static int strided_axis(const hipreduce_reduction_desc* d, unsigned reduced_mask, int dot, uint64_t* outer,
                         uint64_t* extent, uint64_t* inner)
 {
     int64_t expect = 1;
-    int seen_reduced = 0, after_reduced = 0;
+    int seen_reduced = 0, after_reduced = 0, empty = 0;
     *outer = *extent = *inner = 1;
+    for (int a = 0; a < d->rank; ++a) empty |= d->extents[a] == 0;
     for (int a = d->rank - 1; a >= 0; --a) {
         if (d->extents[a] == 1) continue;
-        if (d->x_strides[a] != expect || (dot && d->y_strides[a] != expect)) return 0;
+        if (!empty && (d->x_strides[a] != expect || (dot && d->y_strides[a] != expect))) return 0;
         expect *= (int64_t)d->extents[a];
         if (reduced_mask & (1u << a)) {
             if (after_reduced) return 0; /* two blocks of reduced axes */

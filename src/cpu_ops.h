@@ -295,6 +295,39 @@ HR_STATS_KIND(MOM_F64, hr_mom_f64, double, hr_mom_identity_f64, hr_mom_merge_f64
 HR_STATS_KIND(LSE_F32, hr_lse_f32, float, hr_lse_identity_f32, hr_lse_merge_f32, hr_lse_lift_f32, pack)
 HR_STATS_KIND(LSE_F64, hr_lse_f64, double, hr_lse_identity_f64, hr_lse_merge_f64, hr_lse_lift_f64, pack)
 
+/* MM32 / MM64 (aminmax, device/minmax.h): the least and greatest order key. An element's key by
+ * the type the source reads it as (val_<name>: f16/bf16/f32 as float, f64 as double; unsigned
+ * 32/64-bit integers flipped; narrower integers and i64 as they are). The merge is exact, so the
+ * level kernels take the order-free family of the integer kinds (cpu_levels_impl.h's INT: flat_
+ * kernels in memory order), and the tensor column kernels none (cpu_columns_impl.h's NONE: the
+ * statistics' kinds are gathered); both are named here beside the kinds, where the families'
+ * lists (cpu_levels_impl.h's HR_FAMILY_<kind>, cpu_columns_impl.h's HR_COL_FAM_<kind>) name the
+ * other kinds. */
+#define HR_MM_KIND(K, T, KEY)                                                                              \
+    typedef T acc_##K;                                                                                     \
+    typedef T st_##K;                                                                                      \
+    HR_ALWAYS_INLINE T identity_##K(int cmb)                                                               \
+    {                                                                                                      \
+        (void)cmb;                                                                                         \
+        return hr_##KEY##_identity();                                                                      \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE T combine_##K(int cmb, T a, T b)                                                      \
+    {                                                                                                      \
+        (void)cmb;                                                                                         \
+        return hr_##KEY##_merge(a, b);                                                                     \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
+    HR_DEFINE_ACCESS(K, T)                                                                                 \
+    HR_ALWAYS_INLINE T val_##K(const unsigned char* p) { return load_##K(p); }
+HR_MM_KIND(MM32, hr_mm32, mm32)
+HR_MM_KIND(MM64, hr_mm64, mm64)
+#define pack_MM32(v) hr_mm32_lift(_Generic((v), float: hr_mm_key_f32, uint32_t: hr_mm_key_u32, default: hr_mm_key_i32)(v))
+#define pack_MM64(v) hr_mm64_lift(_Generic((v), double: hr_mm_key_f64, uint64_t: hr_mm_key_u64, default: hr_mm_key_i64)(v))
+#define HR_FAMILY_MM32 INT
+#define HR_FAMILY_MM64 INT
+#define HR_COL_FAM_MM32 NONE
+#define HR_COL_FAM_MM64 NONE
+
 /* KEY32 / KEY64 (argmin/argmax): an order key (integers: the value, unsigned ones with the top
  * bit flipped; floats: hr_order_key of the input's own bits; NaN: the key type's extreme that
  * beats every other) and the element's int64 index. Better key wins; equal keys: smaller index.

@@ -115,6 +115,47 @@ static void store_count(const hr_call* call, int finish, uint64_t v, uint64_t co
         if (hr_finish_outputs(finish) > 1) store_float((call)->out_dtype, hr_mom_mean_##F(a), (call)->result2); \
     } while (0)
 
+/* The out dtype's highest (or lowest) value: +-inf for floats. */
+static void store_extreme(int dtype, int highest, void* result)
+{
+    if (hr_dtype_is_float(dtype)) return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, result);
+    const unsigned bits = 8u * (unsigned)hr_dtype_bytes(dtype);
+    const uint64_t all = bits == 64 ? ~(uint64_t)0 : (UINT64_C(1) << bits) - 1;
+    uint64_t v;
+    if (hr_dtype_class(dtype) == HR_CLASS_UNSIGNED) v = highest ? all : 0;
+    else v = highest ? all >> 1 : ~(all >> 1); /* INT_MAX, or INT_MIN sign-extended */
+    store_int(dtype, v, result);
+}
+
+/* aminmax (device/minmax.h): the elements of the least and greatest keys, min at result and max
+ * at result2, in the input dtype (its only result); a float slice with a NaN: the canonical NaN
+ * in both; an empty one (lo > hi): MIN's and MAX's n == 0 results. */
+static void store_minmax(const hr_call* call, const unsigned char* top)
+{
+    const int d = call->in_dtype, cls = hr_dtype_class(d), wide = call->acc == HR_ACC_MM64;
+    const hr_mm32 a = wide ? hr_mm32_identity() : load_MM32(top);
+    const hr_mm64 b = wide ? load_MM64(top) : hr_mm64_identity();
+    if (wide ? hr_mm64_empty(b) : hr_mm32_empty(a)) {
+        store_extreme(d, 1, call->result);
+        store_extreme(d, 0, call->result2);
+        return;
+    }
+    const int64_t key[2] = {wide ? b.lo : a.lo, wide ? b.hi : a.hi};
+    void* const out[2] = {call->result, call->result2};
+    if (hr_dtype_is_float(d)) {
+        const int nan = wide ? hr_mm64_nan(b) : hr_mm32_nan(a);
+        for (int i = 0; i < 2; ++i)
+            store_float(d, nan ? NAN : wide ? hr_mm_f64_of_key(key[i]) : (double)hr_mm_f32_of_key((int32_t)key[i]), out[i]);
+        return;
+    }
+    for (int i = 0; i < 2; ++i) {
+        uint64_t v = (uint64_t)key[i]; /* signed keys are the values, sign-extended */
+        if (cls == HR_CLASS_UNSIGNED && hr_dtype_bytes(d) == 4) v = hr_mm_u32_of_key((int32_t)key[i]);
+        if (cls == HR_CLASS_UNSIGNED && hr_dtype_bytes(d) == 8) v = hr_mm_u64_of_key(key[i]);
+        store_int(d, v, out[i]);
+    }
+}
+
 /* Writes the result from the top partial (one accumulator of call->acc), the reduction of a slice
  * of `count` elements. */
 void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top, uint64_t count)
@@ -144,6 +185,8 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top, u
     case HR_ACC_LSE_F32: store_float(call->out_dtype, hr_lse_value_f32(load_LSE_F32(top)), call->result); break;
     case HR_ACC_LSE_F64: store_float(call->out_dtype, hr_lse_value_f64(load_LSE_F64(top)), call->result); break;
     case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), call->result); break;
+    case HR_ACC_MM32:
+    case HR_ACC_MM64: store_minmax(call, top); break;
     case HR_ACC_KEY32:
     case HR_ACC_KEY64: {
         const int64_t index = call->acc == HR_ACC_KEY32 ? load_KEY32(top).index : load_KEY64(top).index;
@@ -155,26 +198,17 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top, u
     }
 }
 
-/* The out dtype's highest (or lowest) value: +-inf for floats. */
-static void store_extreme(int dtype, int highest, void* result)
-{
-    if (hr_dtype_is_float(dtype)) return store_float(dtype, highest ? HUGE_VAL : -HUGE_VAL, result);
-    const unsigned bits = 8u * (unsigned)hr_dtype_bytes(dtype);
-    const uint64_t all = bits == 64 ? ~(uint64_t)0 : (UINT64_C(1) << bits) - 1;
-    uint64_t v;
-    if (hr_dtype_class(dtype) == HR_CLASS_UNSIGNED) v = highest ? all : 0;
-    else v = highest ? all >> 1 : ~(all >> 1); /* INT_MAX, or INT_MIN sign-extended */
-    store_int(dtype, v, result);
-}
-
-/* n == 0 (hipreduce.h): min/max the dtype's extremes (max_abs 0), argmin/argmax index -1 and
- * the min/max identity, sums and nrm2 +0.0, every other combine its identity. */
+/* n == 0 (hipreduce.h): min/max the dtype's extremes (max_abs 0; aminmax both), argmin/argmax
+ * index -1 and the min/max identity, sums and nrm2 +0.0, every other combine its identity. */
 void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
 {
     unsigned char top[32];
     switch (combine) {
     case HR_CB_NANMIN:
     case HR_CB_NANMAX: return store_extreme(call->out_dtype, combine == HR_CB_NANMIN, call->result);
+    case HR_CB_MINMAX:
+        store_extreme(call->out_dtype, 1, call->result);
+        return store_extreme(call->out_dtype, 0, call->result2);
     case HR_CB_MIN:
     case HR_CB_MAX:
         if (transform != HR_TF_IDENT && combine == HR_CB_MAX) { /* max_abs: 0 */

@@ -21,12 +21,16 @@ int sr_allowed(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out)
         return is_float(in) && (out == in || (is_half(in) && out == HIPREDUCE_F32));
     case HIPREDUCE_OP_COUNT_NONZERO: return out == HIPREDUCE_I64;
     case HIPREDUCE_OP_ALL: case HIPREDUCE_OP_ANY: return out == HIPREDUCE_U8;
+    case HIPREDUCE_OP_AMINMAX: return out == in; /* every dtype, MIN's and MAX's result */
     default: return 0;
     }
 }
 
 int sr_corrected(hipreduce_op op) { return op >= HIPREDUCE_OP_VAR && op <= HIPREDUCE_OP_STD_MEAN; }
-int sr_two_outputs(hipreduce_op op) { return op == HIPREDUCE_OP_VAR_MEAN || op == HIPREDUCE_OP_STD_MEAN; }
+int sr_two_outputs(hipreduce_op op)
+{
+    return op == HIPREDUCE_OP_VAR_MEAN || op == HIPREDUCE_OP_STD_MEAN || op == HIPREDUCE_OP_AMINMAX;
+}
 
 uint64_t sr_bits(hipreduce_dtype d, const void* x, uint64_t i)
 {

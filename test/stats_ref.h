@@ -14,7 +14,8 @@
 
 /* The result dtypes of a stats op for an input dtype, in the header's list. */
 int sr_allowed(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out);
-/* Whether op takes a correction / writes values2 (var, std, var_mean, std_mean / the last two). */
+/* Whether op takes a correction (var, std, var_mean, std_mean) / writes values2 (var_mean,
+ * std_mean, aminmax). */
 int sr_corrected(hipreduce_op op);
 int sr_two_outputs(hipreduce_op op);
 

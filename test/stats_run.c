@@ -40,7 +40,13 @@ void stats_fill(unsigned char* p, uint64_t count, hipreduce_dtype d, int kind)
     const double big = d == HIPREDUCE_F16 ? 1000.0 : d == HIPREDUCE_BF16 ? 1e15 : 1e20;
     const double rel = d == HIPREDUCE_F16 ? 0x1p-8 : d == HIPREDUCE_BF16 ? 0x1p-6 : d == HIPREDUCE_F32 ? 0x1p-19 : 0x1p-45;
     const double specials[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-42, -1e-310, 65504.0};
+    const int integer = !(d == HIPREDUCE_F16 || d == HIPREDUCE_BF16 || d == HIPREDUCE_F32 || d == HIPREDUCE_F64);
     for (uint64_t i = 0; i < count; ++i) {
+        if (integer && kind == 1) { /* every bit random: the dtype's extremes and signs */
+            const uint64_t r = next_random();
+            memcpy(p + i * hipreduce_dtype_size(d), &r, hipreduce_dtype_size(d));
+            continue;
+        }
         double v = (uniform() * 2 - 1) * 3 + 0.7;
         switch (kind) {
         case 1: v = big * (1 + rel * (double)((int)below(33) - 16)); break;
@@ -151,6 +157,19 @@ static void check_reference(env* e, const hipreduce_reduction_desc* d, const uns
     const size_t elem = hipreduce_dtype_size(d->in_dtype), out = hipreduce_dtype_size(d->out_dtype);
     char why[320];
     ++e->checked;
+    if (op == HIPREDUCE_OP_AMINMAX) { /* MIN's and MAX's bits, each called alone on the slice */
+        unsigned char lo[8], hi[8];
+        CHECK(hipreduce_reduce(e->cpu, HIPREDUCE_OP_MIN, d->in_dtype, slice, n, d->in_dtype, lo, HIPREDUCE_RESULT_HOST) ==
+                  HIPREDUCE_STATUS_SUCCESS &&
+                  hipreduce_reduce(e->cpu, HIPREDUCE_OP_MAX, d->in_dtype, slice, n, d->in_dtype, hi, HIPREDUCE_RESULT_HOST) ==
+                  HIPREDUCE_STATUS_SUCCESS,
+              "min and max of the slice");
+        CHECK(memcmp(got, lo, out) == 0 && memcmp(got2, hi, out) == 0,
+              "%s: got 0x%" PRIx64 " and 0x%" PRIx64 ", min and max 0x%" PRIx64 " and 0x%" PRIx64 " (n %" PRIu64 ")", what,
+              sr_bits(d->out_dtype, got, 0), sr_bits(d->out_dtype, got2, 0), sr_bits(d->out_dtype, lo, 0),
+              sr_bits(d->out_dtype, hi, 0), n);
+        return;
+    }
     if (op == HIPREDUCE_OP_LOGSUMEXP) {
         const double before = e->worst;
         CHECK(!sr_check_logsumexp(d->in_dtype, d->out_dtype, slice, n, sr_chain(d->in_dtype, n, order_strided),
@@ -217,6 +236,18 @@ void stats_solve(env* e, problem* p, const char* shape, int kind)
         CHECK(stats_run_plan(e, e->cpu, &s, sb, NULL) == HIPREDUCE_STATUS_SUCCESS, "strided sums");
         for (uint64_t r = 0; r < p->results; ++r) sums[r] = sr_bits(s.d.out_dtype, sb, r);
         free(sb), free(s.x);
+    }
+    if (d->op == HIPREDUCE_OP_AMINMAX) { /* the device under test's MIN and MAX plans of the same shape */
+        unsigned char* alone = malloc(rs * out);
+        for (int k = 0; k < 2; ++k) {
+            problem q = *p;
+            q.d.op = k == 0 ? HIPREDUCE_OP_MIN : HIPREDUCE_OP_MAX;
+            CHECK(stats_run_plan(e, e->run, &q, alone, NULL) == HIPREDUCE_STATUS_SUCCESS &&
+                      memcmp(alone, k == 0 ? got : got2, p->results * out) == 0,
+                  "%s: the %s differ from %s's plan on the device under test", what, k == 0 ? "minima" : "maxima",
+                  hipreduce_op_name(q.d.op));
+        }
+        free(alone);
     }
     unsigned char want[8], want2[8];
     for (uint64_t r = 0; r < p->results && failures < 20; ++r) {

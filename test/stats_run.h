@@ -14,7 +14,8 @@ int stats_run_failures(void);
 
 /* Data kinds: normal values; offsets near 1e20 (bf16: 1e15, f16: 1000) with a relative spread of a few
  * hundred ulps; normal with NaN, infinities, zeros, subnormals sprinkled; half NaN; a constant;
- * a large offset with +-1 (or 2) steps (cancellation). Integers: small values, a third zeros. */
+ * a large offset with +-1 (or 2) steps (cancellation). Integers: small values, a third zeros; for
+ * the offset kind every bit random (the dtype's extremes and signs). */
 enum { STATS_DATA_KINDS = 6 };
 extern const char* const stats_data_names[STATS_DATA_KINDS];
 void stats_fill(unsigned char* p, uint64_t count, hipreduce_dtype d, int kind);
@@ -46,7 +47,9 @@ uint64_t stats_gather(const problem* p, uint64_t r, unsigned char* slice);
 hipreduce_status stats_run_plan(const env* e, hipreduce_handle h, const problem* p, unsigned char* values,
                                 unsigned char* values2);
 /* Runs p on the device under test and on the cpu device: the same bits; a LOGICAL result the cpu
- * device's full plan over its slice; the cpu device's results the references'. */
+ * device's full plan over its slice; the cpu device's results the references' (aminmax: MIN's and
+ * MAX's bits, of each slice on the cpu device and of p's MIN and MAX plans on the device under
+ * test). */
 void stats_solve(env* e, problem* p, const char* shape, int kind);
 
 #endif

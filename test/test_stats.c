@@ -1,11 +1,12 @@
 /* The statistics ops (mean, nansum, nanmean, count_nonzero, all, any, var, std, var_mean,
- * std_mean, logsumexp, nanmin, nanmax) through plans of every shape: a full reduction (to three tile levels), rows (short,
+ * std_mean, logsumexp, nanmin, nanmax, aminmax) through plans of every shape: a full reduction (to three tile levels), rows (short,
  * one tile, longer than a tile), columns (gathered; and in the strided order), rank-3 tensors over
  * two axes with permuted, padded and reversed strides, CSR segments and by key; and the simple
  * calls where the op has one. Each result: the same bits on the device under test and the cpu
  * device; a LOGICAL result the bits of the full plan over its slice alone; the cpu device's result
  * the references' (stats_ref.h: exact bits for mean, nansum, nanmean, the counts, nanmin and
- * nanmax, the header's error bounds for the moments and logsumexp), on data near 1e20, with NaN,
+ * nanmax, the header's error bounds for the moments and logsumexp; aminmax the bits of MIN and MAX
+ * called alone, on the cpu device and on the device under test), on data near 1e20, with NaN,
  * infinities, constants, cancellation. STATS_WORST=1 names each case that raises the largest
  * error / bound seen.
  * Then the header's special cases and bad inputs (a status, a message, nothing written).
@@ -25,7 +26,7 @@
 static const hipreduce_op ops[] = {HIPREDUCE_OP_MEAN,    HIPREDUCE_OP_NANSUM, HIPREDUCE_OP_NANMEAN,  HIPREDUCE_OP_COUNT_NONZERO,
                                    HIPREDUCE_OP_ALL,     HIPREDUCE_OP_ANY,    HIPREDUCE_OP_VAR,      HIPREDUCE_OP_STD,
                                    HIPREDUCE_OP_VAR_MEAN, HIPREDUCE_OP_STD_MEAN, HIPREDUCE_OP_LOGSUMEXP, HIPREDUCE_OP_NANMIN,
-                                   HIPREDUCE_OP_NANMAX};
+                                   HIPREDUCE_OP_NANMAX, HIPREDUCE_OP_AMINMAX};
 enum { OPS = sizeof ops / sizeof ops[0] };
 static const hipreduce_dtype dtypes[] = {HIPREDUCE_I8,  HIPREDUCE_U8,  HIPREDUCE_I16, HIPREDUCE_U16,
                                          HIPREDUCE_I32, HIPREDUCE_U32, HIPREDUCE_I64, HIPREDUCE_U64,
@@ -71,7 +72,7 @@ static void tensor(problem* p, int rank, const uint64_t* ext, unsigned mask, hip
 static void simple_call(const env* e, const problem* p, const char* shape)
 {
     const hipreduce_reduction_desc* d = &p->d;
-    if (sr_corrected(d->op) || p->results == 0) return; /* plan-only ops */
+    if (sr_corrected(d->op) || sr_two_outputs(d->op) || p->results == 0) return; /* plan-only ops */
     const size_t elem = hipreduce_dtype_size(d->in_dtype), out = hipreduce_dtype_size(d->out_dtype);
     unsigned char *want = malloc(p->results * out), *got = malloc(p->results * out);
     CHECK(stats_run_plan(e, e->cpu, p, want, NULL) == HIPREDUCE_STATUS_SUCCESS, "plan for the simple call");
@@ -137,7 +138,7 @@ static void one_case(env* e, hipreduce_op op, hipreduce_dtype in, hipreduce_dtyp
         stats_solve(e, &p, "columns", kind);
         finish(&p);
     }
-    const uint64_t strided[][3] = {{2, 700, 5}, {1, 70000, 3}, {3, 1, 4}, {4, 2, 7}, {1, 257, 16}};
+    const uint64_t strided[][3] = {{2, 700, 5}, {1, 70000, 3}, {3, 1, 4}, {4, 2, 7}, {1, 257, 16}, {2, 0, 5}};
     for (size_t i = 0; i < sizeof strided / sizeof strided[0]; ++i) { /* the strided order: axis 1 of [O][E][I] */
         if (strided[i][1] > big) continue;
         const int kind = (int)below(STATS_DATA_KINDS);
@@ -202,6 +203,52 @@ static void one_case(env* e, hipreduce_op op, hipreduce_dtype in, hipreduce_dtyp
     }
 }
 
+/* aminmax of n elements of d at x on the device under test (a full plan). */
+static hipreduce_status aminmax_of(env* e, hipreduce_dtype d, const void* x, uint64_t n, void* lo, void* hi)
+{
+    problem p;
+    memset(&p, 0, sizeof p);
+    p.x = (unsigned char*)x;
+    p.count = n;
+    p.d.op = HIPREDUCE_OP_AMINMAX;
+    p.d.in_dtype = p.d.out_dtype = d;
+    tensor(&p, 1, &n, 1, HIPREDUCE_ORDER_LOGICAL);
+    return stats_run_plan(e, e->run, &p, lo, hi);
+}
+
+/* aminmax's rules: -0.0 below +0.0, any NaN the canonical NaN in both, n == 0 the identities, the
+ * integers' extremes (unsigned ones past the signed range). */
+static void aminmax_cases(env* e)
+{
+    const float zeros[] = {0.0f, -0.0f, 0.0f}, with_nan[] = {1.0f, -NAN, 2.0f};
+    float lo = 1, hi = 1;
+    CHECK(aminmax_of(e, HIPREDUCE_F32, zeros, 3, &lo, &hi) == HIPREDUCE_STATUS_SUCCESS && lo == 0 && signbit(lo) &&
+              hi == 0 && !signbit(hi), "aminmax: -0.0 below +0.0");
+    CHECK(aminmax_of(e, HIPREDUCE_F32, with_nan, 3, &lo, &hi) == HIPREDUCE_STATUS_SUCCESS &&
+              sr_bits(HIPREDUCE_F32, &lo, 0) == 0x7fc00000 && sr_bits(HIPREDUCE_F32, &hi, 0) == 0x7fc00000,
+          "aminmax: a NaN (negative) gives the canonical NaN in both");
+    CHECK(aminmax_of(e, HIPREDUCE_F32, zeros, 0, &lo, &hi) == HIPREDUCE_STATUS_SUCCESS && lo == INFINITY && hi == -INFINITY,
+          "aminmax of nothing: +inf and -inf");
+    const uint16_t halves[] = {0xfc00, 0x7bff, 0x8001}; /* f16 -inf, 65504, -2^-24 */
+    uint16_t hlo = 0, hhi = 0;
+    CHECK(aminmax_of(e, HIPREDUCE_F16, halves, 3, &hlo, &hhi) == HIPREDUCE_STATUS_SUCCESS && hlo == 0xfc00 && hhi == 0x7bff,
+          "aminmax f16: -inf and 65504 (%#x %#x)", hlo, hhi);
+    const uint64_t big[] = {UINT64_C(0x8000000000000000), 5, UINT64_MAX, 0x7fffffffffffffff};
+    uint64_t ulo = 1, uhi = 1;
+    CHECK(aminmax_of(e, HIPREDUCE_U64, big, 4, &ulo, &uhi) == HIPREDUCE_STATUS_SUCCESS && ulo == 5 && uhi == UINT64_MAX,
+          "aminmax u64 past 2^63");
+    CHECK(aminmax_of(e, HIPREDUCE_U64, big, 0, &ulo, &uhi) == HIPREDUCE_STATUS_SUCCESS && ulo == UINT64_MAX && uhi == 0,
+          "aminmax u64 of nothing");
+    const int8_t small[] = {-128, 127, 0, -1};
+    int8_t blo = 0, bhi = 0;
+    CHECK(aminmax_of(e, HIPREDUCE_I8, small, 4, &blo, &bhi) == HIPREDUCE_STATUS_SUCCESS && blo == -128 && bhi == 127,
+          "aminmax i8 extremes");
+    const uint32_t words[] = {0x80000000u, 0x7fffffffu, 3};
+    uint32_t wlo = 1, whi = 1;
+    CHECK(aminmax_of(e, HIPREDUCE_U32, words, 3, &wlo, &whi) == HIPREDUCE_STATUS_SUCCESS && wlo == 3 && whi == 0x80000000u,
+          "aminmax u32 past 2^31");
+}
+
 /* The header's special cases, exactly, on the device under test. */
 static void special_cases(env* e)
 {
@@ -242,6 +289,7 @@ static void special_cases(env* e)
                            HIPREDUCE_RESULT_HOST) == HIPREDUCE_STATUS_SUCCESS && m == -INFINITY, "logsumexp of -inf: -inf");
     CHECK(hipreduce_reduce(e->cpu, HIPREDUCE_OP_NANMIN, HIPREDUCE_F64, mixed, 5, HIPREDUCE_F64, &m, HIPREDUCE_RESULT_HOST) ==
           HIPREDUCE_STATUS_SUCCESS && m == 0 && signbit(m), "nanmin: NaNs skipped, -0.0 below +0.0");
+    aminmax_cases(e);
 }
 
 /* Bad inputs: the status, a message, nothing written. */
@@ -283,6 +331,25 @@ static void bad_inputs(hipreduce_handle h)
     hipreduce_operands o = {.x = x, .values = &v};
     CHECK(hipreduce_plan_run(h, plan, &o, HIPREDUCE_RESULT_HOST) == HIPREDUCE_STATUS_INVALID_POINTER && v == -1 &&
           strstr(hipreduce_last_error_message(h), "values2") != NULL, "var_mean without values2: nothing written");
+    hipreduce_plan_destroy(plan);
+    /* aminmax: a plan op of two outputs of the input dtype, no correction */
+    r = -1;
+    CHECK(hipreduce_reduce(h, HIPREDUCE_OP_AMINMAX, HIPREDUCE_F32, x, 4, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST) ==
+              HIPREDUCE_STATUS_OP_DTYPE_MISMATCH && r == -1 &&
+              strstr(hipreduce_last_error_message(h), "hipreduce_plan_create") != NULL,
+          "aminmax through hipreduce_reduce: %s", hipreduce_last_error_message(h));
+    d.op = HIPREDUCE_OP_AMINMAX;
+    d.out_dtype = HIPREDUCE_F64;
+    plan = NULL;
+    CHECK(hipreduce_plan_create(h, &d, &plan) == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH && plan == NULL, "aminmax f32 into f64");
+    d.out_dtype = HIPREDUCE_F32;
+    d.correction = 1;
+    CHECK(hipreduce_plan_create(h, &d, &plan) == HIPREDUCE_STATUS_NOT_SUPPORTED && plan == NULL, "a correction for aminmax");
+    d.correction = 0;
+    CHECK(hipreduce_plan_create(h, &d, &plan) == HIPREDUCE_STATUS_SUCCESS, "aminmax plan");
+    v = -1;
+    CHECK(hipreduce_plan_run(h, plan, &o, HIPREDUCE_RESULT_HOST) == HIPREDUCE_STATUS_INVALID_POINTER && v == -1 &&
+          strstr(hipreduce_last_error_message(h), "values2") != NULL, "aminmax without values2: nothing written");
     hipreduce_plan_destroy(plan);
 }
 

@@ -12,7 +12,7 @@
  * - hipreduce_reduce_segments / hipreduce_argreduce_segments: ragged segments given
  *   by CSR offsets, one result per segment;
  * - plans (hipreduce_plan_create): any set of axes of a strided tensor, segments or by
- *   key, for every op, and the only call of var, std, var_mean and std_mean.
+ *   key, for every op, and the only call of var, std, var_mean, std_mean and aminmax.
  * The statistics mean, nansum, nanmean, count_nonzero, all, any, logsumexp, nanmin and
  * nanmax are hipreduce_reduce's ops too (the block "Statistics" below).
  * The caller names the input dtype and the result dtype (the accumulation dtype):
@@ -77,6 +77,7 @@
  *   var_mean, std_mean, logsumexp, nanmin and nanmax take f16 into f16 or f32, bf16 into
  *   bf16 or f32, f32 into f32, f64 into f64, accumulating in f32 (f16, bf16 and f32 inputs)
  *   or f64; count_nonzero takes every dtype into i64, all and any every dtype into u8;
+ *   aminmax takes every dtype into itself (its two results);
  * - mean = the sum's accumulator (the sum's order and bits before its rounding) divided by n
  *   in the accumulator's arithmetic (n rounded to it: exact below 2^24 in f32, 2^53 in f64),
  *   then rounded once as a sum is; n == 0 gives NaN;
@@ -87,6 +88,12 @@
  *   all = 1 when that count is n (n == 0 included), else 0; any = 1 when it is > 0, else 0;
  * - nanmin, nanmax = min, max of the elements that are not NaN (-0.0 below +0.0): NaN (the
  *   canonical one) only when every element is NaN; n == 0 gives +inf, -inf;
+ * - aminmax (plans only: the min at hipreduce_operands' values, the max at values2) = min and
+ *   max in one pass, each with the bits that MIN and MAX give alone: any NaN gives the canonical
+ *   NaN in both, -0.0 orders below +0.0, n == 0 gives MIN's and MAX's identities (+inf or the
+ *   type's maximum, -inf or its minimum). Every lane and tree node holds the least and the
+ *   greatest order key (an integer per element whose order is the value order, device/minmax.h),
+ *   exact, so the bits depend on the multiset of elements only;
  * - logsumexp = log(sum of exp(x)) in one pass: every lane and tree node holds the largest
  *   element so far and the sum of exp(x - it), merged with the other side's sum scaled by
  *   exp(its largest - the larger); the result is largest + log(sum), with the library's own
@@ -207,7 +214,8 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_STD_MEAN = 25,      /* STD into values and MEAN into values2, one pass (plans only) */
     HIPREDUCE_OP_LOGSUMEXP = 26,     /* log(sum of exp(x)), one pass */
     HIPREDUCE_OP_NANMIN = 27,        /* min with NaNs skipped (all NaN: NaN) */
-    HIPREDUCE_OP_NANMAX = 28         /* max with NaNs skipped (all NaN: NaN) */
+    HIPREDUCE_OP_NANMAX = 28,        /* max with NaNs skipped (all NaN: NaN) */
+    HIPREDUCE_OP_AMINMAX = 29        /* MIN into values and MAX into values2, one pass (plans only) */
 } hipreduce_op;
 
 /* Element types. */
@@ -522,8 +530,8 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
  * chosen), then run it as often as needed with the data pointers. Every op runs through
  * it: reductions, argmin/argmax (values and int64 indices), dot (two inputs of the same
  * extents, each with its own strides), the exact sums and the statistics (var, std,
- * var_mean and std_mean only here: their correction is the descriptor's, the means of
- * var_mean and std_mean go to the operands' values2).
+ * var_mean, std_mean and aminmax only here: the correction is the descriptor's, the means of
+ * var_mean and std_mean and aminmax's maxima go to the operands' values2).
  *
  * Tensor: rank 0 .. HIPREDUCE_MAX_RANK, extents, and strides in elements (any sign; 0
  * repeats an element, a broadcast). The operand pointer x (and y) points at element
@@ -577,7 +585,7 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
  * (OP_DTYPE_MISMATCH), key_dtype (INVALID_DTYPE), row 0 (INVALID_AXES), then the sizes
  * (SIZE_OVERFLOW). Running checks the handle, the location and the operand pointers (x,
  * and y for dot, when there is an element to read; values; indices for argmin/argmax;
- * values2 for var_mean and std_mean; offsets for segments; keys for by key when length >
+ * values2 for var_mean, std_mean and aminmax; offsets for segments; keys for by key when length >
  * 0), then, by key on a CPU handle,
  * the keys' range (INVALID_OFFSETS).
  * A plan holds no device memory and no pointer into the handle: it may be run on any
@@ -637,8 +645,9 @@ typedef struct hipreduce_operands {
     int64_t* indices;        /* argmin/argmax: the indices; NULL otherwise */
     const void* keys;        /* BY_KEY: `length` keys of key_dtype, in the input's memory space */
     int64_t* counts;         /* BY_KEY, optional: num_bins counts of the keys, where values go; or NULL */
-    void* values2;           /* VAR_MEAN, STD_MEAN: the second results (the means), as many as values
-                              * and of out_dtype, where values go; NULL otherwise (not read) */
+    void* values2;           /* VAR_MEAN, STD_MEAN, AMINMAX: the second results (the means, the
+                              * maxima), as many as values and of out_dtype, where values go; NULL
+                              * otherwise (not read) */
     void* reserved[1];       /* NULL (room for later outputs) */
 } hipreduce_operands;
 
