@@ -15,9 +15,8 @@ static hipreduce_status kernels(hipreduce_op op, hipreduce_dtype in, hipreduce_d
                                 hr_cpu_kernels* k)
 {
     const int combine = hr_op_combine((int)op);
-    /* Ops with a finish (mean, all, any, the statistics) need their slices' counts: not partials'. */
     if (hr_op_transform((int)op) == HR_TF_KEY || combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX ||
-        hr_op_finish((int)op) != HR_FN_NONE || !hr_result_allowed((int)op, (int)in, (int)out))
+        !hr_result_allowed((int)op, (int)in, (int)out))
         return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
     const hr_call c = {.op = (int)op, .in_dtype = (int)in, .out_dtype = (int)out,
                        .acc = (hr_acc_kind)hr_acc_of((int)op, (int)in, (int)out), .shape = HR_SHAPE_FULL,
@@ -65,14 +64,17 @@ hipreduce_status hr_internal_partials_strided(hipreduce_op op, hipreduce_dtype i
 }
 
 hipreduce_status hr_internal_partials_finish(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out,
-                                           const void* top, void* result)
+                                           const void* top, uint64_t count, double correction, void* result,
+                                           void* result2)
 {
     hr_call call;
     hr_cpu_kernels k;
     const hipreduce_status s = kernels(op, in, out, &call, &k);
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
     call.result = result;
-    hr_cpu_finish(&call, k.combine, (const unsigned char*)top, 1);
+    call.result2 = result2;
+    call.correction = correction;
+    hr_cpu_finish(&call, k.combine, (const unsigned char*)top, count);
     return s;
 }
 

@@ -21,8 +21,10 @@ extern "C" {
 #endif
 
 /* The tile (elements or partials per tile, every level) and the accumulator's bytes of an
- * allowed (op, in, out) triple of hipreduce_reduce or hipreduce_dot; OP_DTYPE_MISMATCH for
- * any other triple (argmin/argmax included). */
+ * allowed (op, in, out) triple of hipreduce_reduce, hipreduce_dot or the plans (var, std, their
+ * means: the moments); OP_DTYPE_MISMATCH for any other triple (argmin/argmax included). An op
+ * with a finish (mean, nanmean, the moments) has the partials of its accumulator: mean's are
+ * sum's. */
 HIPREDUCE_EXPORT hipreduce_status hr_internal_partials_geometry(hipreduce_op op, hipreduce_dtype in,
                                                               hipreduce_dtype out, uint64_t* tile,
                                                               size_t* acc_bytes);
@@ -49,9 +51,12 @@ HIPREDUCE_EXPORT hipreduce_status hr_internal_partials_strided(hipreduce_op op, 
 HIPREDUCE_EXPORT hipreduce_status hr_internal_partials_copy(hipreduce_handle handle, void* dst, const void* src,
                                                           size_t bytes, int to_device);
 
-/* The result of a top partial, rounded once to `out` as the full call rounds it. */
+/* The result of a top partial, the reduction of a slice of `count` elements, rounded once to
+ * `out` as the full call rounds it, with the op row's finish (mean's division by count, var's
+ * correction; var_mean's and std_mean's means at result2, NULL for the other ops). */
 HIPREDUCE_EXPORT hipreduce_status hr_internal_partials_finish(hipreduce_op op, hipreduce_dtype in,
-                                                            hipreduce_dtype out, const void* top, void* result);
+                                                            hipreduce_dtype out, const void* top, uint64_t count,
+                                                            double correction, void* result, void* result2);
 
 /* Exact sums (SUM_EXACT over the axis call [outer][extent][inner], a full call being (1, n, 1);
  * DOT_EXACT of x and y, outer = inner = 1): each result's accumulator, not rounded, as

@@ -3,20 +3,32 @@
  * Every call is collective over comm (every rank of it calls it, with the same op, dtypes and
  * shape; each rank passes its own slice) and has allreduce semantics: every rank gets the result.
  * The result's bits equal those of the single-process call (hipreduce.h) on the concatenation of
- * the ranks' slices in rank order, for any rank count, any split (empty ranks included) and any mix
- * of cpu-device and GPU handles: exactly associative ops (integer sums and products modulo 2^bits,
- * min/max/max_abs, and/or/xor, argmin/argmax) combine the local results with one MPI_Allreduce;
- * float sums, products, sum_abs, sum_squares, nrm2 and dot complete the canonical tree
- * (device/order.h) across rank boundaries, exchanging only the nodes that straddle one.
+ * the ranks' slices in rank order, for every op and triple each call takes, any rank count, any
+ * split (empty ranks included) and any mix of cpu-device and GPU handles. Two mechanisms give it:
+ * - exactly associative ops combine the ranks' local results with one MPI_Allreduce: integer sums
+ *   and products modulo 2^bits, min/max/max_abs, and/or/xor, argmin/argmax, count_nonzero (the
+ *   counts added), all and any (and, or of the ranks' 0 or 1), nanmin/nanmax (a NaN loses to any
+ *   value, and a rank without elements to anything, so all-NaN data still gives NaN), aminmax
+ *   (its minima as min's, its maxima as max's); the result depends on the multiset of elements
+ *   only;
+ * - float accumulations complete the canonical tree (device/order.h) across rank boundaries,
+ *   exchanging only the nodes that straddle one: sum, prod, sum_abs, sum_squares, nrm2 and dot,
+ *   and the statistics mean and nansum (sum's tree; mean divides the top by the whole length),
+ *   nanmean (a sum and its count), var, std, var_mean and std_mean (Chan's merges of the moments,
+ *   the correction applied once at the top), logsumexp (a maximum and its rescaled sum): every
+ *   merge the single process makes, in its order, so the same bits, NaN and infinity rules and
+ *   error bounds (hipreduce.h's "Statistics").
  * argmin/argmax indices are global (the rank's offset plus the local index), first index wins.
+ * The ops that take a correction or write a second output (var, std, var_mean, std_mean,
+ * aminmax) are hipreduce_mpi_reduce_stats's, as they are plans' in the single process.
  *
  *   hipreduce_mpi_reduce(h, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, n_local,
  *                        HIPREDUCE_F32, &sum, HIPREDUCE_RESULT_HOST);
  *
  * Statuses: a rank's own bad argument gives that rank the core call's status (the same checks in
  * the same order) and every other rank HIPREDUCE_STATUS_MPI_MISMATCH; ranks that pass different
- * calls, ops, dtypes or shapes (outer, inner) all get HIPREDUCE_STATUS_MPI_MISMATCH, as do the
- * others when one rank fails on its own (its buffers cannot be allocated, a runtime error, a caller
+ * calls, ops, dtypes, shapes (outer, inner) or corrections all get HIPREDUCE_STATUS_MPI_MISMATCH,
+ * as do the others when one rank fails on its own (its buffers cannot be allocated, a runtime error, a caller
  * workspace too small: that rank returns its own status, ALLOCATION_FAILED, RUNTIME_ERROR, ...,
  * and the others MPI_MISMATCH, "another rank failed"); a failing MPI call gives
  * HIPREDUCE_STATUS_MPI_ERROR. Every rank returns: a rank's local failure still takes part in every
@@ -29,7 +41,7 @@
  * rank (NOT_SUPPORTED where one lacks them).
  * hipreduce_mpi_last_error_message gives a sentence for every failing status: which rank and why
  * (MPI's message for MPI errors). Nothing is written unless every rank succeeds. The checks cost no
- * extra round: they ride on the one MPI_Allgather (32 bytes a rank) that also tells every rank the
+ * extra round: they ride on the one MPI_Allgather (40 bytes a rank) that also tells every rank the
  * others' lengths, and each rank allocates what it needs before it, so that a failed allocation
  * rides on it too. The exception is an axis call of the tree whose boundary buffers (fewer than a
  * tile of rows x columns items) would be larger than 1 MiB and than the rank's own input: those
@@ -44,7 +56,10 @@
  * there; ranks may pick either). Should that copy fail (after the last round), that rank alone
  * returns RUNTIME_ERROR.
  * GPU data is read by the handle's own calls; only fewer than a tile of elements and a tile of
- * partials per level cross host memory and the network. Cost per call, per rank:
+ * partials per level cross host memory and the network, except for dot, f64 nrm2, nanmean and
+ * logsumexp, whose tile partials no public call gives: a GPU rank copies its slice to host
+ * memory in chunks (64 tiles) and reduces it there, with the cpu device's kernels on the calling
+ * thread. Cost per call, per rank:
  * the allgather, one point-to-point round per level of the tree (log_T of the whole length: 3 for
  * 2^36 f32 elements) sending at most one message of fewer than T items (T = 2048..16384, 256 for
  * columns), and one MPI_Allreduce of the result; exact ops: the allgather and one MPI_Allreduce.
@@ -105,6 +120,24 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_argreduce_axis(hipreduce_handle 
                                                                uint64_t inner, void* values, int64_t* indices,
                                                                hipreduce_location location);
 
+/* The axis call with a plan's arguments, for the ops only plans take in the single process and
+ * every op of hipreduce_mpi_reduce_axis: each rank holds [outer][extent][inner] (its own extent, 0
+ * included; outer and inner equal on every rank) and every rank gets the results of the plan of
+ * [outer][extent_total][inner] over axis 1 on the concatenation along the extent in rank order
+ * (order LOGICAL where inner == 1, a row each: for outer = inner = 1 the full reduction; order
+ * STRIDED where inner > 1): outer * inner values of out_dtype at results and, for var_mean,
+ * std_mean (the means) and aminmax (the maxima), as many at results2 (NULL for the other ops: not
+ * read; the same location). correction: var's, std's and their means' (the descriptor's field),
+ * 0 for every other op, equal on every rank. argmin/argmax and dot are OP_DTYPE_MISMATCH here. The
+ * statuses and messages of the other calls; a NULL results2 of a two-output op is
+ * INVALID_POINTER. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_stats(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                            hipreduce_dtype in_dtype, const void* input,
+                                                            uint64_t outer, uint64_t extent, uint64_t inner,
+                                                            double correction, hipreduce_dtype out_dtype,
+                                                            void* results, void* results2,
+                                                            hipreduce_location location);
+
 /* Many fields in one collective (a model's global sums of nfields fields a time step): field f of
  * this rank is fields[f][0 .. n_local), nfields pointers in host memory to data in the handle's
  * memory (a contiguous block, a strided set of columns or separate arrays alike); nfields, op and
@@ -129,7 +162,8 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_fields(hipreduce_handle h
 
 /* Workspace: the handle's workspace (hipreduce_set_workspace) serves the local calls these make;
  * this many bytes are enough for the call with these local arguments (not collective; the same
- * validation as the core size queries). Host scratch of a few tiles is the component's own. */
+ * validation as the core size queries; the plan ops as hipreduce_mpi_reduce_stats's, whatever
+ * the correction). Host scratch of a few tiles is the component's own. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle handle, hipreduce_op op,
                                                                hipreduce_dtype in_dtype, uint64_t outer,
                                                                uint64_t extent, uint64_t inner,

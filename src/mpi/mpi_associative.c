@@ -2,9 +2,12 @@
  * user op. Each item carries its combine and dtype, so the op needs no state (and so no lock);
  * it also ORs the ranks' status bits, which is how every rank learns whether all succeeded. The
  * combines are the single-process rules, which make the result independent of the order: integer
- * sums and products modulo 2^bits (the low bits of 64-bit unsigned arithmetic), bitwise ops,
- * min/max with any NaN giving the canonical NaN and -0.0 below +0.0, argmin/argmax with NaN first,
- * then the extreme, ties and NaNs to the smaller global index, an empty rank (index -1) losing. */
+ * sums and products modulo 2^bits (the low bits of 64-bit unsigned arithmetic; count_nonzero's
+ * counts), bitwise ops (all's 0 or 1 by and, any's by or), min/max with any NaN giving the
+ * canonical NaN and -0.0 below +0.0 (aminmax: its minima and maxima, two items a result),
+ * nanmin/nanmax with a NaN losing to any value and a rank without elements (index -1) to anything,
+ * argmin/argmax with NaN first, then the extreme, ties and NaNs to the smaller global index, an
+ * empty rank (index -1) losing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +69,15 @@ static void combine_item(const exact_item* a, exact_item* b)
         if (is_nan(dtype, b->value)) break; /* local NaN results are the canonical NaN already */
         if (is_nan(dtype, a->value) || better(b->combine, dtype, a->value, b->value)) b->value = a->value;
         break;
+    case HR_CB_NANMIN:
+    case HR_CB_NANMAX: /* an empty rank's +-inf must not beat another rank's all-NaN slice */
+        if (a->index < 0) break;
+        if (b->index < 0 || is_nan(dtype, b->value) ||
+            (!is_nan(dtype, a->value) && better(b->combine == HR_CB_NANMIN ? HR_CB_MIN : HR_CB_MAX, dtype, a->value, b->value))) {
+            b->value = a->value;
+            b->index = a->index;
+        }
+        break;
     default: { /* ARGMIN, ARGMAX */
         if (a->index < 0) break;
         int take = b->index < 0;
@@ -95,12 +107,23 @@ static void combine_items(void* in, void* inout, int* len, MPI_Datatype* type)
  * local call failed still takes part in every round), 32 KiB. */
 enum { CHUNK = 1024 };
 
+/* The combine of item i of `results` a round (aminmax: the minima, then the maxima). */
+static uint32_t item_combine(hipreduce_op op, uint64_t i, uint64_t results)
+{
+    const int finish = hr_op_finish((int)op);
+    if (finish == HR_FN_ALL) return HR_CB_AND;
+    if (finish == HR_FN_ANY) return HR_CB_OR;
+    if (finish == HR_FN_MINMAX) return i < results ? HR_CB_MIN : HR_CB_MAX;
+    return (uint32_t)hr_op_combine((int)op);
+}
+
 hipreduce_status mpi_associative_combine(const mpi_call* call, hipreduce_status local, uint64_t results,
                                    unsigned char* values, int64_t* indices, int64_t index_offset)
 {
     const size_t vbytes = (size_t)hr_dtype_bytes((int)call->out);
     const uint64_t status_bits = local == HIPREDUCE_STATUS_SUCCESS ? 0 : 1ull << (unsigned)local;
-    const uint32_t combine = (uint32_t)hr_op_combine((int)call->op);
+    const uint64_t kinds = results, items = results * (uint64_t)hr_op_outputs((int)call->op);
+    results = items; /* aminmax's maxima are items too, after the minima */
     MPI_Datatype type;
     MPI_Op op;
     int rc = MPI_Type_contiguous((int)sizeof(exact_item), MPI_BYTE, &type);
@@ -115,12 +138,13 @@ hipreduce_status mpi_associative_combine(const mpi_call* call, hipreduce_status 
         exact_item items[CHUNK];
         const uint64_t k = results == 0 ? 1 : results - done < CHUNK ? results - done : CHUNK;
         for (uint64_t i = 0; i < k; ++i) {
-            const exact_item item = {.status_bits = status_bits, .combine = combine, .dtype = (uint32_t)call->out,
-                                     .value = 0, .index = -1};
+            const exact_item item = {.status_bits = status_bits, .combine = item_combine(call->op, done + i, kinds),
+                                     .dtype = (uint32_t)call->out, .value = 0, .index = -1};
             items[i] = item;
             if (results > 0 && local == HIPREDUCE_STATUS_SUCCESS) {
                 memcpy(&items[i].value, values + (done + i) * vbytes, vbytes);
                 if (indices) items[i].index = indices[done + i] < 0 ? -1 : indices[done + i] + index_offset;
+                else items[i].index = call->n > 0 ? 0 : -1; /* nanmin/nanmax: whether this rank has elements */
             }
         }
         rc = MPI_Allreduce(MPI_IN_PLACE, items, (int)k, type, op, call->comm);

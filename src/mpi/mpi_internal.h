@@ -23,6 +23,7 @@ typedef struct mpi_call {
     uint64_t outer, inner;      /* an axis call's; 1, 1 for a full call */
     const uint64_t* counts;     /* every rank's n, in rank order */
     uint64_t offset, total;     /* this rank's first element in the concatenation, and the length */
+    double correction;          /* var, std and their means (the statistics call); 0 otherwise */
 } mpi_call;
 
 /* Row b of the call's input (elem: the bytes of a row's item, the input dtype's times inner). */
@@ -31,8 +32,38 @@ static inline const unsigned char* mpi_row(const mpi_call* c, uint64_t b, size_t
     return c->fields ? (const unsigned char*)c->fields[b] : c->x + b * c->n * elem;
 }
 
-/* Words a rank puts into the argument exchange (mpi_calls.c). */
-enum { MPI_RECORD_WORDS = 4 };
+/* Words a rank puts into the argument exchange (mpi_args.c). */
+enum { MPI_RECORD_WORDS = 5 };
+
+/* The public calls' kinds, and what a rank passes to one (mpi_calls.c). */
+typedef enum mpi_kind { KIND_REDUCE = 1, KIND_ARGREDUCE, KIND_DOT, KIND_AXIS, KIND_ARGAXIS, KIND_FIELDS, KIND_STATS } mpi_kind;
+typedef struct mpi_args {
+    mpi_kind kind;
+    hipreduce_handle handle;
+    hipreduce_op op;
+    hipreduce_dtype in, out;
+    const void *x, *y;
+    uint64_t outer, extent, inner; /* full calls: 1, n, 1 */
+    void* result;                  /* results or values */
+    int64_t* index;
+    hipreduce_location location;
+    const void* const* fields; /* KIND_FIELDS: outer pointers of extent elements each */
+    double correction;         /* KIND_STATS: var's and std's */
+    void* result2;             /* KIND_STATS: the two-output ops' second results */
+} mpi_args;
+
+/* mpi_args.c. This rank's verdict on its own arguments, in the core call's order (a message
+ * where it can say more than the status). */
+hipreduce_status mpi_local_check(const mpi_args* a);
+/* The core's validation of these arguments through its size query (the workspace the local
+ * calls need, for the associative mechanism and exact sums). */
+hipreduce_status mpi_core_check(const mpi_args* a, size_t* bytes);
+/* The ranks' agreement, one MPI_Allgather of MPI_RECORD_WORDS words a rank: every rank gets the
+ * same verdict. records: the cached receive buffer (mpi_private_comm); on success its last
+ * `ranks` words are every rank's extent (counts), and offset, total and *late (whether any rank's
+ * tree scratch comes late) are set. A failing rank's own message was recorded before. */
+hipreduce_status mpi_agree(const mpi_args* a, hipreduce_status own, int late_here, MPI_Comm comm, int ranks, int rank,
+                           uint64_t* records, uint64_t* offset, uint64_t* total, int* late);
 
 /* The private duplicate of comm, errors returning, and the exchange's receive buffer (ranks x
  * (MPI_RECORD_WORDS + 1) words), both made by the first call on comm (collective, with one round
@@ -54,8 +85,11 @@ hipreduce_status mpi_agreed_status(uint64_t bits, hipreduce_status own);
 hipreduce_status mpi_status_round(MPI_Comm comm, hipreduce_status local);
 
 /* Exactly associative ops: this rank's local results (values of `out` bytes each and, for
- * argmin/argmax, local indices made global by `index_offset`), combined over the ranks in
- * place by one MPI_Allreduce that also agrees on the status (local: this rank's status so far). */
+ * argmin/argmax, local indices made global by `index_offset`; aminmax: the minima, then as many
+ * maxima), combined over the ranks in place by one MPI_Allreduce that also agrees on the status
+ * (local: this rank's status so far). The combines are the ops' own, exact: sums and products
+ * modulo 2^bits, bitwise ops, min/max (nanmin/nanmax: a NaN loses, a rank without elements too),
+ * all as and, any as or, argmin/argmax. */
 hipreduce_status mpi_associative_combine(const mpi_call* call, hipreduce_status local, uint64_t results,
                                    unsigned char* values, int64_t* indices, int64_t index_offset);
 
@@ -82,8 +116,10 @@ typedef struct mpi_tree_scratch {
  * the exchange, with the exact sizes, followed by a status round on every rank (`late`). */
 int mpi_tree_early(const mpi_call* call, uint64_t rows, mpi_tree_scratch* scratch);
 
-/* Float sums, products, sum_abs, sum_squares, nrm2 and dot: the canonical tree over the ranks
- * for each of the call's `rows` rows; writes rows results of `out` to result on every rank.
+/* Float sums, products, sum_abs, sum_squares, nrm2, dot and the statistics whose accumulation is
+ * a float (mean, nansum, nanmean, var/std and their means, logsumexp): the canonical tree over the
+ * ranks for each of the call's `rows` rows; writes rows results of `out` to result on every rank
+ * (two-output ops: then as many second results).
  * late: some rank's scratch comes now (every rank takes the status round); the scratch stays the
  * caller's to free (its block). */
 hipreduce_status mpi_tree_reduce(const mpi_call* call, uint64_t rows, int late, mpi_tree_scratch* scratch,
@@ -97,9 +133,25 @@ typedef struct mpi_geometry {
 } mpi_geometry;
 
 /* mpi_tiles.c: a rank's own tiles.
- * The public call (op0, out0) whose result is a tile's partial; 0 where none is. */
+ * How a tile's partial comes from a public call (op0 into out0): PUBLIC_VALUE its result,
+ * PUBLIC_MOMENTS var_mean's two results (and the tile's count); 0 where no call gives it. */
+enum { PUBLIC_VALUE = 1, PUBLIC_MOMENTS = 2 };
 int mpi_public_level0(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, hipreduce_op* op0,
                       hipreduce_dtype* out0);
+/* The partials of `rows` consecutive slices of `extent` items of level 0 at x (the strided
+ * geometry: [rows][extent][inner], rows * inner partials) from the public call, into dst in the
+ * accumulator's layout (acc bytes each). */
+hipreduce_status mpi_public_rows(const mpi_call* c, const mpi_geometry* g, const unsigned char* x, uint64_t rows,
+                                 uint64_t extent, size_t acc, unsigned char* dst);
+/* The local axis call of any reduce or plan op on host outputs: [outer][extent][inner] reduced
+ * along the extent (inner > 1: the strided order; outer = inner = 1: a full reduction), through
+ * hipreduce_reduce_axis or a plan (mpi_axis_plan: LOGICAL for inner == 1, else STRIDED), values2
+ * for the two-output ops. */
+hipreduce_status mpi_axis_call(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in, const void* x, uint64_t outer,
+                               uint64_t extent, uint64_t inner, double correction, hipreduce_dtype out, void* values,
+                               void* values2);
+hipreduce_status mpi_axis_plan(hipreduce_handle h, hipreduce_op op, hipreduce_dtype in, uint64_t outer, uint64_t extent,
+                               uint64_t inner, double correction, hipreduce_dtype out, hipreduce_plan* plan);
 /* Whether the handle's data is host memory the component reads itself (a cpu-device handle). */
 int mpi_reads_host(hipreduce_handle h);
 /* bytes of the handle's memory at src to host memory at dst. */
@@ -149,7 +201,8 @@ void* mpi_tree_part(const mpi_tree_scratch* scratch, int which);
  * the exact sizes, then the status round (every rank). */
 hipreduce_status mpi_tree_late(const mpi_call* call, uint64_t rows, mpi_tree_scratch* scratch);
 
-/* Whether (op, in, out) is reduced by the tree (float accumulation) rather than exactly. */
+/* Whether (op, in, out) is reduced by the tree (an order-dependent float accumulation) rather
+ * than exactly. */
 int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out);
 
 #endif

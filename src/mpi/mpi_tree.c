@@ -1,5 +1,8 @@
 /* The canonical tree (device/order.h) completed across ranks, for the ops whose accumulation is
- * a float: sum, prod, sum_abs, sum_squares, nrm2 and dot.
+ * a float: sum, prod, sum_abs, sum_squares, nrm2 and dot, and the statistics mean, nansum,
+ * nanmean, var, std, var_mean, std_mean and logsumexp (their partials are accumulators: a sum, a
+ * sum and its count, the moments, a maximum and its rescaled sum; the top's finish takes the
+ * whole length as the count).
  *
  * The global tree's level k has L_k nodes (L_0 = the concatenation's length, L_{k+1} =
  * ceil(L_k / T), T the input's tile, up to one node). At every level each rank holds a contiguous
@@ -20,7 +23,7 @@
  * fails later still sends and receives every message, and its status bit rides on the final round.
  *
  * Per rank and level: at most one send and the receives of the heads that end in its tiles, each
- * under T items (level 0: elements, twice for dot; above: accumulators of 4, 8 or 24 bytes), times
+ * under T items (level 0: elements, twice for dot; above: accumulators of 4 to 24 bytes), times
  * the rows of an axis call. Rounds: levels (log_T of the length: 3 for 2^36 f32) plus the final
  * allreduce, after the counts' allgather; bytes per rank O(T * rows * levels) plus the result.
  *
@@ -30,12 +33,13 @@
  * so does the fields call, whose rows lie at their own pointers (mpi_row).
  *
  * A rank's own tiles are reduced on its device: by the handle's public calls (rows of T elements
- * with the accumulator's dtype as the result: its partials exactly) where such a call exists, and
- * by the library-internal partials (src/partials.h) on host memory otherwise (dot, which has no
- * axis call, and f64 nrm2, whose accumulator is no dtype): directly on a cpu-device handle, staged
- * through host memory in chunks on a GPU handle. A level-1 tile whose T^2 elements the rank holds
- * whole is a subtree, so a row of T^2 elements gives its level-2 node at once: a GPU rank copies
- * about n / T^2 partials to the host, not n / T. The levels above reduce partials on the host.
+ * with the accumulator's dtype as the result: its partials exactly; var_mean's two results with
+ * correction 0 for the moments) where such a call exists, and by the library-internal partials
+ * (src/partials.h) on host memory otherwise (dot, which has no axis call; f64 nrm2, whose
+ * accumulator is no dtype; nanmean's count and logsumexp's rescaled sum, which no result gives):
+ * directly on a cpu-device handle, staged through host memory in chunks on a GPU handle. A
+ * level-1 tile whose T^2 elements the rank holds whole is a subtree, so a row of T^2 elements
+ * gives its level-2 node at once: a GPU rank copies about n / T^2 partials to the host, not n / T. The levels above reduce partials on the host.
  * Columns (inner > 1) follow the same plan with the strided order's blocks of 256 for tiles. */
 #include <limits.h>
 #include <stdlib.h>
@@ -50,8 +54,18 @@
 int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out)
 {
     const int acc = hr_acc_of((int)op, (int)in, (int)out), combine = hr_op_combine((int)op);
-    return (acc == HR_ACC_F32 || acc == HR_ACC_F64 || acc == HR_ACC_NRM2_F64) &&
-           (combine == HR_CB_ADD || combine == HR_CB_MUL || combine == HR_CB_NRM2);
+    switch (acc) {
+    case HR_ACC_F32:
+    case HR_ACC_F64:
+    case HR_ACC_NRM2_F64: return combine == HR_CB_ADD || combine == HR_CB_MUL || combine == HR_CB_NRM2;
+    case HR_ACC_SUMN_F32:
+    case HR_ACC_SUMN_F64:
+    case HR_ACC_MOM_F32:
+    case HR_ACC_MOM_F64:
+    case HR_ACC_LSE_F32:
+    case HR_ACC_LSE_F64: return 1;
+    default: return 0;
+    }
 }
 
 /* The rank holding node i of a level (ranges in rank order; i inside one of them). */
@@ -133,6 +147,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
     const int dot = t.dot;
     const size_t out_bytes = (size_t)hr_dtype_bytes((int)c->out);
     const uint64_t outputs = rows * g.inner;
+    const int nout = hr_op_outputs((int)c->op);
     mpi_range* ranges = (mpi_range*)mpi_tree_part(s, B_RANGES);
     uint64_t* got = (uint64_t*)mpi_tree_part(s, B_GOT);
     uint64_t* final = (uint64_t*)mpi_tree_part(s, B_FINAL);
@@ -203,8 +218,8 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
                 const uint64_t before = a1 - t_lo, from = b1 - t_lo;
                 local = mpi_local_tiles(c, &g, xb, NULL, before * tile, before, acc, dst);
                 if (local == HIPREDUCE_STATUS_SUCCESS)
-                    local = hipreduce_reduce_axis(c->handle, op0, c->in, xb + before * tile * elem, middle, tile * tile,
-                                                  g.inner, out0, shortcut + b * middle * iacc, HIPREDUCE_RESULT_HOST);
+                    local = mpi_public_rows(c, &g, xb + before * tile * elem, middle, tile * tile, acc,
+                                            shortcut + b * middle * iacc);
                 if (local == HIPREDUCE_STATUS_SUCCESS)
                     local = mpi_local_tiles(c, &g, xb + from * tile * elem, NULL, local_count - from * tile,
                                         local_tiles_n - from, acc, dst + from * iacc);
@@ -261,17 +276,20 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
     }
     free(shortcut);
     if (mpi_status != HIPREDUCE_STATUS_SUCCESS) return mpi_status;
-    /* the top: held by the rank whose range at the top level is [0, 1) */
+    /* the top: held by the rank whose range at the top level is [0, 1); the second outputs
+     * (var_mean, std_mean) after the first */
     unsigned char* values = (unsigned char*)(final + 1);
+    unsigned char* values2 = values + outputs * out_bytes;
     final[0] = local == HIPREDUCE_STATUS_SUCCESS ? 0 : 1ull << (unsigned)local;
     if (local == HIPREDUCE_STATUS_SUCCESS && ranges[c->rank].lo < ranges[c->rank].hi) {
         if (single)
-            local = hipreduce_reduce_axis(c->handle, c->op, c->in, c->x, rows, 1, g.inner, c->out, values,
-                                          HIPREDUCE_RESULT_HOST);
+            local = mpi_axis_call(c->handle, c->op, c->in, c->x, rows, 1, g.inner, c->correction, c->out, values, values2);
         for (uint64_t r = 0; r < outputs && !single && local == HIPREDUCE_STATUS_SUCCESS; ++r) {
-            unsigned char value[16];
-            local = hr_internal_partials_finish(c->op, c->in, c->out, cur + r * acc, value);
+            unsigned char value[16], value2[16];
+            local = hr_internal_partials_finish(c->op, c->in, c->out, cur + r * acc, c->total, c->correction, value,
+                                                value2);
             memcpy(values + r * out_bytes, value, out_bytes);
+            if (nout > 1) memcpy(values2 + r * out_bytes, value2, out_bytes);
         }
         if (local != HIPREDUCE_STATUS_SUCCESS) {
             final[0] = 1ull << (unsigned)local;
@@ -286,6 +304,6 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
         if (rc != MPI_SUCCESS) agreed = mpi_error(rc, "MPI_Allreduce");
     }
     if (agreed == HIPREDUCE_STATUS_SUCCESS) agreed = mpi_agreed_status(final[0], local);
-    if (agreed == HIPREDUCE_STATUS_SUCCESS) memcpy(result, values, (size_t)(outputs * out_bytes));
+    if (agreed == HIPREDUCE_STATUS_SUCCESS) memcpy(result, values, (size_t)(outputs * out_bytes) * nout);
     return agreed;
 }

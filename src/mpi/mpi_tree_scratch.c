@@ -47,7 +47,8 @@ mpi_level_part mpi_part_of(mpi_range me, uint64_t count, uint64_t tile)
 
 static void table_sizes(const mpi_call* c, uint64_t rows, uint64_t* b)
 {
-    const uint64_t outputs = rows * c->inner, out_bytes = (uint64_t)hr_dtype_bytes((int)c->out);
+    const uint64_t outputs = rows * c->inner * (uint64_t)hr_op_outputs((int)c->op); /* var_mean: two a row */
+    const uint64_t out_bytes = (uint64_t)hr_dtype_bytes((int)c->out);
     b[B_RANGES] = (uint64_t)c->ranks * sizeof(mpi_range);
     b[B_GOT] = (uint64_t)c->ranks * sizeof(uint64_t);
     b[B_FINAL] = mul_sat(add_sat(1, add_sat(mul_sat(outputs, out_bytes), 7) / 8), sizeof(uint64_t));

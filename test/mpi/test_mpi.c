@@ -16,30 +16,11 @@
 
 #include "hipreduce/hipreduce_mpi.h"
 #include "local_gpu.h"
+#include "mpi_check.h"
 
 static int rank, ranks, quick, failures, checks;
 static hipreduce_handle cpu, mine; /* the reference's handle and this rank's */
 static int on_gpu;
-
-#define FAIL(...)                                                                 \
-    do {                                                                          \
-        if (failures < 20) {                                                      \
-            fprintf(stderr, "[rank %d of %d] ", rank, ranks);                     \
-            fprintf(stderr, __VA_ARGS__);                                         \
-            fprintf(stderr, "\n");                                                \
-        }                                                                         \
-        ++failures;                                                               \
-    } while (0)
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t tile_of(hipreduce_dtype d) { return 256u * 4u * (16u / (unsigned)hipreduce_dtype_size(d)); }
 
 /* Data kinds: values whose float sums depend on the order, values near 1 (products), small
  * integers with ties, -0.0 and +0.0 (arg and min/max rules), finite values over the dtype's
@@ -112,42 +93,6 @@ static void put_nan(hipreduce_dtype d, unsigned char* p)
     memcpy(p, &nan, hipreduce_dtype_size(d));
 }
 
-/* Every rank's count, the same on every rank: pattern 0 even, 1 all on one rank, 2 random cuts
- * (with empty ranks), 3 cuts at multiples of the tile and of tile^2, -1/0/+1, 4 one element on
- * each of the first ranks and the rest on the last. */
-enum { PATTERNS = 5 };
-static void split(uint64_t n, int pattern, uint64_t seed, uint64_t tile, uint64_t* counts)
-{
-    uint64_t* cut = (uint64_t*)malloc((size_t)(ranks + 1) * sizeof *cut);
-    cut[0] = 0;
-    cut[ranks] = n;
-    for (int r = 1; r < ranks; ++r) {
-        const uint64_t h = mix(seed ^ (uint64_t)r * 7919u ^ (uint64_t)pattern << 40);
-        uint64_t c;
-        switch (pattern) {
-        case 0: c = n / ranks * r + ((uint64_t)r < n % ranks ? (uint64_t)r : n % ranks); break;
-        case 1: c = r <= (int)(seed % ranks) ? 0 : n; break;
-        case 2: c = (h % 3 == 0 && r > 1) ? cut[r - 1] : (n ? h % (n + 1) : 0); break;
-        case 3: {
-            const uint64_t unit = (h & 4) && n > tile * tile ? tile * tile : tile;
-            const uint64_t k = n / unit + 1;
-            c = (h % k) * unit + (h >> 8) % 3 - 1;
-            if (c > n) c = (h % k) * unit;
-            if (c > n) c = n;
-            break;
-        }
-        default: c = (uint64_t)r < n ? (uint64_t)r : n;
-        }
-        cut[r] = c;
-    }
-    /* sorted cuts make the slices */
-    for (int a = 1; a < ranks; ++a)
-        for (int b = a + 1; b < ranks; ++b)
-            if (cut[b] < cut[a]) { const uint64_t t = cut[a]; cut[a] = cut[b]; cut[b] = t; }
-    for (int r = 0; r < ranks; ++r) counts[r] = cut[r + 1] - cut[r];
-    free(cut);
-}
-
 /* This rank's slice where its handle reads: host memory, or a device copy. */
 static const void* place(const void* host, size_t bytes, void** owned)
 {
@@ -178,7 +123,7 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
 {
     const size_t es = hipreduce_dtype_size(in), os = hipreduce_dtype_size(out);
     uint64_t* counts = (uint64_t*)malloc((size_t)ranks * sizeof *counts);
-    split(n, pattern, seed, tile_of(in), counts);
+    mpi_split(n, pattern, seed, tile_of(in), ranks, counts);
     uint64_t offset = 0;
     for (int r = 0; r < rank; ++r) offset += counts[r];
     const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT;
@@ -343,7 +288,7 @@ static void axis_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
 {
     const size_t es = hipreduce_dtype_size(in), os = hipreduce_dtype_size(out);
     uint64_t* counts = (uint64_t*)malloc((size_t)ranks * sizeof *counts);
-    split(extent, pattern, seed, inner > 1 ? 256 : tile_of(in), counts); /* cuts at the order's tiles */
+    mpi_split(extent, pattern, seed, inner > 1 ? 256 : tile_of(in), ranks, counts); /* cuts at the order's tiles */
     uint64_t offset = 0;
     for (int r = 0; r < rank; ++r) offset += counts[r];
     const uint64_t e = counts[rank];

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "hipreduce/hipreduce_mpi.h"
+#include "mpi_check.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define NO_INJECTION 1
@@ -37,16 +38,6 @@
 #endif
 
 static int rank, ranks, failures, checks;
-
-#define FAIL(...)                                                                 \
-    do {                                                                          \
-        if (failures < 30) {                                                      \
-            fprintf(stderr, "[rank %d of %d] ", rank, ranks);                     \
-            fprintf(stderr, __VA_ARGS__);                                         \
-            fprintf(stderr, "\n");                                                \
-        }                                                                         \
-        ++failures;                                                               \
-    } while (0)
 
 /* ---- the injection ------------------------------------------------------------------------- */
 

@@ -18,19 +18,10 @@
 
 #include "hipreduce/hipreduce_mpi.h"
 #include "local_gpu.h"
+#include "mpi_check.h"
 
 static int rank, ranks, quick, on_gpu, failures, checks;
 static hipreduce_handle cpu, mine;
-
-#define FAIL(...)                                                                 \
-    do {                                                                          \
-        if (failures < 20) {                                                      \
-            fprintf(stderr, "[rank %d of %d] ", rank, ranks);                     \
-            fprintf(stderr, __VA_ARGS__);                                         \
-            fprintf(stderr, "\n");                                                \
-        }                                                                         \
-        ++failures;                                                               \
-    } while (0)
 
 /* ---- the MPI calls the library makes, counted ---- */
 static long n_allreduce, n_allgather, n_isend, n_recv;
@@ -59,16 +50,6 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 static void counts_now(long* c) { c[0] = n_allreduce, c[1] = n_allgather, c[2] = n_isend, c[3] = n_recv; }
 
 /* ---- data ---- */
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t tile_of(hipreduce_dtype d) { return 256u * 4u * (16u / (unsigned)hipreduce_dtype_size(d)); }
-
 /* Element i of field f: floats over a spread of exponents (sums depend on the order), a few -0.0,
  * +0.0 and small ties; integers from all their bits. */
 static void element(hipreduce_dtype d, uint64_t seed, uint64_t f, uint64_t i, unsigned char* out)
