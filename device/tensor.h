@@ -99,6 +99,54 @@ __device__ __forceinline__ typename R::acc column_lane(const tensor_args& a, int
     }
 }
 
+/* Lane `lane`'s elements of a full tile at level 0 (every one valid), loaded before any is folded,
+ * so that a thread has a whole lane's loads (two lanes' for elements of 4 bytes or more) in flight. */
+template <class R> struct column_leaf {
+    typename R::value_t v[HR_TILE_CHUNKS][chunk_items<R>()];
+};
+
+template <class R>
+__device__ __forceinline__ void load_leaf(column_leaf<R>& leaf, const tensor_args& a, const typename R::value_t* x,
+                                          uint64_t first, unsigned lane)
+{
+    constexpr int items = chunk_items<R>();
+    const int64_t step = a.reduced.rank > 0 ? a.reduced.stride[a.reduced.rank - 1] : 0;
+#pragma unroll
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+        const uint64_t at = first + ((uint64_t)c * HR_TILE_LANES + lane) * items;
+        if (a.runs) {
+            const typename R::value_t* p = x + hr_dims_offset(&a.reduced, at);
+#pragma unroll
+            for (int i = 0; i < items; ++i) leaf.v[c][i] = p[i * step];
+        } else {
+#pragma unroll
+            for (int i = 0; i < items; ++i) leaf.v[c][i] = x[hr_dims_offset(&a.reduced, at + i)];
+        }
+    }
+}
+
+template <class R>
+__device__ __forceinline__ typename R::acc fold_leaf(const column_leaf<R>& leaf, uint64_t first, unsigned lane)
+{
+    constexpr int items = chunk_items<R>();
+    input_fold<R> fold(R::identity(), lane * items);
+#pragma unroll
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c)
+#pragma unroll
+        for (int i = 0; i < items; ++i) fold.add(leaf.v[c][i], lane_pos<R>(c, i));
+    return fold.result(first);
+}
+
+/* Pushes v, the accumulator of leaves [n * 2^level0, (n + 1) * 2^level0) of a segment, onto the binary
+ * counter `stack` (stack[k]: a finished run of 2^k leaves): it merges with each finished run on its
+ * left, as the tree does. */
+template <class R>
+__device__ __forceinline__ void push_leaves(typename R::acc (&stack)[6], typename R::acc v, unsigned n, unsigned level)
+{
+    for (; n & 1u; n >>= 1) v = R::apply(stack[level++], v);
+    stack[level] = v;
+}
+
 template <class R, int W, bool Level0>
 __global__ __launch_bounds__(HR_TILE_LANES) void tensor_columns_kernel(tensor_args a)
 {
@@ -119,13 +167,24 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_columns_kernel(tensor_ar
             int64_t base = 0;
             if constexpr (Level0) base = hr_dims_offset(&a.kept, o) + (int64_t)j * a.column_stride;
             acc stack[6];
+            stack[5] = R::identity(); /* an inactive thread's (never read) */
+            const unsigned lane0 = segment * HR_SEGMENT;
+            if (Level0 && active && first + tile_items<R>() <= a.count) { /* a full tile: leaves by pairs */
+                using T = typename R::value_t;
+                const T* x = (const T*)a.x + base;
 #pragma unroll 1
-            for (unsigned k = 0; k < HR_SEGMENT; ++k) {
-                acc v = active ? column_lane<R, Level0>(a, base, r, first, segment * HR_SEGMENT + bit_reverse5(k))
-                               : R::identity();
-                unsigned level = 0;
-                for (unsigned m = k; m & 1u; m >>= 1) v = R::apply(stack[level++], v);
-                stack[level] = v;
+                for (unsigned k = 0; k < HR_SEGMENT; k += 2) {
+                    column_leaf<R> even, odd;
+                    load_leaf<R>(even, a, x, first, lane0 + bit_reverse5(k));
+                    if constexpr (sizeof(T) >= 4) load_leaf<R>(odd, a, x, first, lane0 + bit_reverse5(k + 1));
+                    const acc left = fold_leaf<R>(even, first, lane0 + bit_reverse5(k));
+                    if constexpr (sizeof(T) < 4) load_leaf<R>(odd, a, x, first, lane0 + bit_reverse5(k + 1));
+                    push_leaves<R>(stack, R::apply(left, fold_leaf<R>(odd, first, lane0 + bit_reverse5(k + 1))), k / 2, 1);
+                }
+            } else if (active) {
+#pragma unroll 1
+                for (unsigned k = 0; k < HR_SEGMENT; ++k)
+                    push_leaves<R>(stack, column_lane<R, Level0>(a, base, r, first, lane0 + bit_reverse5(k)), k, 0);
             }
             smem[threadIdx.x] = stack[5];
             __syncthreads();
@@ -140,6 +199,17 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_columns_kernel(tensor_ar
     }
 }
 
+/* The thread's chunks of the full tile at `first` of the slice at x, by 16-byte loads (a.vector). */
+template <class R>
+__device__ __forceinline__ void load_tile_chunks(input_chunks<R>& chunks, const tensor_args& a,
+                                                 const typename R::value_t* x, uint64_t first)
+{
+#pragma unroll
+    for (int c = 0; c < HR_TILE_CHUNKS; ++c)
+        chunks.x.raw[c] = hr_load16_input(
+            x + hr_dims_offset(&a.reduced, first + ((uint64_t)c * HR_TILE_LANES + threadIdx.x) * chunk_items<R>()));
+}
+
 template <class R, int W, bool Level0>
 __global__ __launch_bounds__(HR_TILE_LANES) void tensor_tiles_kernel(tensor_args a)
 {
@@ -150,6 +220,8 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_tiles_kernel(tensor_args
         constexpr int items = chunk_items<R>();
         HR_SHARED(smem, block_reduce_storage<R, HR_TILE_LANES>);
         const uint64_t units = a.results * a.tiles;
+        input_chunks<R> next; /* level 0, 16-byte loads: the block's next full tile, loaded ahead */
+        bool ahead = false;
         for (uint64_t unit = blockIdx.x; unit < units; unit += gridDim.x) {
             const uint64_t r = unit / a.tiles, t = unit % a.tiles, first = t * tile_items<R>();
             const uint64_t valid = tile_valid<R>(a.count, first);
@@ -158,10 +230,13 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_tiles_kernel(tensor_args
                 const T* x = (const T*)a.x + hr_dims_offset(&a.kept, r);
                 if (a.vector && valid == tile_items<R>()) {
                     input_chunks<R> chunks;
-#pragma unroll
-                    for (int c = 0; c < HR_TILE_CHUNKS; ++c)
-                        chunks.x.raw[c] = hr_load16_input(
-                            x + hr_dims_offset(&a.reduced, first + ((uint64_t)c * HR_TILE_LANES + threadIdx.x) * items));
+                    if (ahead) chunks = next;
+                    else load_tile_chunks<R>(chunks, a, x, first);
+                    const uint64_t later = unit + gridDim.x, t2 = later % a.tiles;
+                    ahead = later < units && tile_valid<R>(a.count, t2 * tile_items<R>()) == tile_items<R>();
+                    if (ahead)
+                        load_tile_chunks<R>(next, a, (const T*)a.x + hr_dims_offset(&a.kept, later / a.tiles),
+                                            t2 * tile_items<R>());
                     v = fold_input<R>(R::identity(), chunks, threadIdx.x, first);
                 } else {
                     input_fold<R> fold(R::identity(), threadIdx.x * items);
