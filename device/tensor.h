@@ -100,13 +100,14 @@ __device__ __forceinline__ typename R::acc column_lane(const tensor_args& a, int
 }
 
 /* Lane `lane`'s elements of a full tile at level 0 (every one valid), loaded before any is folded,
- * so that a thread has a whole lane's loads (two lanes' for elements of 4 bytes or more) in flight. */
-template <class R> struct column_leaf {
+ * so that a thread has a whole lane's loads in flight (the columns kernel: two lanes' for elements
+ * of 4 bytes or more; the tiles kernel where chunks are not 16-byte loads). */
+template <class R> struct lane_leaf {
     typename R::value_t v[HR_TILE_CHUNKS][chunk_items<R>()];
 };
 
 template <class R>
-__device__ __forceinline__ void load_leaf(column_leaf<R>& leaf, const tensor_args& a, const typename R::value_t* x,
+__device__ __forceinline__ void load_leaf(lane_leaf<R>& leaf, const tensor_args& a, const typename R::value_t* x,
                                           uint64_t first, unsigned lane)
 {
     constexpr int items = chunk_items<R>();
@@ -126,7 +127,7 @@ __device__ __forceinline__ void load_leaf(column_leaf<R>& leaf, const tensor_arg
 }
 
 template <class R>
-__device__ __forceinline__ typename R::acc fold_leaf(const column_leaf<R>& leaf, uint64_t first, unsigned lane)
+__device__ __forceinline__ typename R::acc fold_leaf(const lane_leaf<R>& leaf, uint64_t first, unsigned lane)
 {
     constexpr int items = chunk_items<R>();
     input_fold<R> fold(R::identity(), lane * items);
@@ -174,7 +175,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_columns_kernel(tensor_ar
                 const T* x = (const T*)a.x + base;
 #pragma unroll 1
                 for (unsigned k = 0; k < HR_SEGMENT; k += 2) {
-                    column_leaf<R> even, odd;
+                    lane_leaf<R> even, odd;
                     load_leaf<R>(even, a, x, first, lane0 + bit_reverse5(k));
                     if constexpr (sizeof(T) >= 4) load_leaf<R>(odd, a, x, first, lane0 + bit_reverse5(k + 1));
                     const acc left = fold_leaf<R>(even, first, lane0 + bit_reverse5(k));
@@ -238,6 +239,10 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_tiles_kernel(tensor_args
                         load_tile_chunks<R>(next, a, (const T*)a.x + hr_dims_offset(&a.kept, later / a.tiles),
                                             t2 * tile_items<R>());
                     v = fold_input<R>(R::identity(), chunks, threadIdx.x, first);
+                } else if (valid == tile_items<R>()) {
+                    lane_leaf<R> leaf;
+                    load_leaf<R>(leaf, a, x, first, threadIdx.x);
+                    v = fold_leaf<R>(leaf, first, threadIdx.x);
                 } else {
                     input_fold<R> fold(R::identity(), threadIdx.x * items);
                     for_lane_elements<items>(valid, threadIdx.x, [&](uint64_t at, int c, int i) {
