@@ -37,7 +37,8 @@ ddof= (numpy's) or unbiased= (torch's); the default is each framework's own, 0 f
 arrays, 1 for torch tensors. var_mean and std_mean return (var or std, mean) from one pass and take
 out=(a, b). No element: mean, nanmean, var and std give NaN, nansum 0, logsumexp -inf, all True;
 nanmin and nanmax raise ValueError (as numpy); an all-NaN slice gives NaN (numpy's warnings are not
-issued).
+issued). aminmax returns (min, max) from one pass (torch.aminmax), every dtype into itself, each with
+the bits of min and max alone, and takes out=(a, b); an empty axis is a ValueError.
 
 Errors: TypeError for a dtype the library does not reduce or a result dtype it does not allow for
 the operator, ValueError for a bad axis, shape, out, offsets or keys, NotImplementedError (a
@@ -57,11 +58,11 @@ from . import _dtypes as dt
 from ._arrays import BY_TYPE, framework_of
 from ._keyed import reduce_by_key, segment_reduce
 from ._stats import all, any, count_nonzero, logsumexp, mean, nanmax, nanmean, nanmin, nansum  # noqa: A004
-from ._stats import std, std_mean, var, var_mean
+from ._stats import aminmax, std, std_mean, var, var_mean
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
            "norm", "dot", "segment_reduce", "reduce_by_key", "mean", "nansum", "nanmean", "count_nonzero",
-           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "backend",
+           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax", "backend",
            "device_count", "set_cpu_threads", "__version__"]
 
 _v = _core.version()

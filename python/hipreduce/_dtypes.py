@@ -23,17 +23,22 @@ OPS = {"sum": 0, "prod": 1, "min": 2, "max": 3, "and": 4, "or": 5, "xor": 6, "su
 OPS_DOT = 13  # hipreduce_dot_op's operators (not reduce ops: no string names)
 OPS_DOT_EXACT = 15
 # The statistics (hipreduce.h's block "Statistics"): functions of their own (_stats), not op names of
-# segment_reduce or reduce_by_key. var, std, var_mean and std_mean run as plans only.
+# segment_reduce or reduce_by_key. var, std, var_mean, std_mean and aminmax run as plans only.
 STATS = {"mean": 16, "nansum": 17, "nanmean": 18, "count_nonzero": 19, "all": 20, "any": 21, "var": 22,
-         "std": 23, "var_mean": 24, "std_mean": 25, "logsumexp": 26, "nanmin": 27, "nanmax": 28}
-LAST_OP = 28
+         "std": 23, "var_mean": 24, "std_mean": 25, "logsumexp": 26, "nanmin": 27, "nanmax": 28, "aminmax": 29}
+LAST_OP = 29
+# The plan ops that write a second result (hipreduce_operands' values2): var_mean's and std_mean's
+# means, aminmax's maxima.
+TWO_RESULTS = frozenset((STATS["var_mean"], STATS["std_mean"], STATS["aminmax"]))
+PLAN_ONLY = frozenset(STATS[n] for n in ("var", "std", "var_mean", "std_mean", "aminmax"))
 # The exact sums (float inputs only): the exact real sum, rounded once to the result dtype.
 EXACT_OPS = frozenset((OPS["sum_exact"], OPS_DOT_EXACT))
 ARG_OPS = frozenset((OPS["argmin"], OPS["argmax"]))
 SUM_LIKE = frozenset((OPS["sum"], OPS["prod"], OPS["sum_abs"], OPS["sum_squares"]))
-# min/max/argmin/argmax (and nanmin/nanmax) have no identity in numpy: an empty reduction raises
-# ValueError there, and here.
-NO_IDENTITY = frozenset((OPS["min"], OPS["max"], OPS["argmin"], OPS["argmax"], STATS["nanmin"], STATS["nanmax"]))
+# min/max/argmin/argmax (and nanmin/nanmax, aminmax) have no identity in numpy: an empty reduction
+# raises ValueError there, and here.
+NO_IDENTITY = frozenset((OPS["min"], OPS["max"], OPS["argmin"], OPS["argmax"], STATS["nanmin"], STATS["nanmax"],
+                         STATS["aminmax"]))
 # The statistics whose result is the input's float dtype by default.
 _FLOAT_STATS = frozenset(STATS[n] for n in ("mean", "nansum", "nanmean", "var", "std", "var_mean", "std_mean",
                                             "logsumexp", "nanmin", "nanmax"))
@@ -112,14 +117,15 @@ def default_result(op: int, code: int, torch_rules: bool) -> int:
     sums: the input's dtype for floats, -1 (none: the library takes floats only) for integers.
     The statistics (the table of _core.reduce_whole, the whole-tensor path: -1 where it does not
     apply): the input's dtype for floats, -1 for integers (_stats converts them or runs the plain
-    op); count_nonzero int64; -1 for all and any (bool results) and var/std (plans only).
+    op); count_nonzero int64; -1 for all and any (bool results) and for the plan-only ops (var, std,
+    var_mean, std_mean, aminmax).
     """
     if op in EXACT_OPS:
         return code if code in FLOATS else -1
     if op >= STATS["mean"]:
         if op == STATS["count_nonzero"]:
             return I64
-        if op in (STATS["var"], STATS["std"], STATS["var_mean"], STATS["std_mean"]):
+        if op in PLAN_ONLY:
             return -1
         return code if op in _FLOAT_STATS and code in FLOATS else -1
     if op in SUM_LIKE or op == OPS_DOT:

@@ -1,5 +1,5 @@
 """The statistics of hipreduce.h's block of that name: mean, nansum, nanmean, count_nonzero, all, any,
-var, std, var_mean, std_mean, logsumexp, nanmin and nanmax, each over any axes in one plan run of the
+var, std, var_mean, std_mean, logsumexp, nanmin, nanmax and aminmax, each over any axes in one plan run of the
 library, so every value is the library's bits (nothing is computed here). resolve() holds the dtype
 rules (which inputs are converted to a float first, which run the plain op); hipreduce.torch's fake
 functions take them from here too. The package docstring states the choices.
@@ -19,14 +19,14 @@ from ._arrays import BY_TYPE, framework_of, is_torch
 
 Axis = Union[None, int, Sequence[int]]
 
-MEAN, NANSUM, NANMEAN, COUNT_NONZERO, ALL, ANY, VAR, STD, VAR_MEAN, STD_MEAN, LOGSUMEXP, NANMIN, NANMAX = (
-    dt.STATS[n] for n in ("mean", "nansum", "nanmean", "count_nonzero", "all", "any", "var", "std", "var_mean",
-                          "std_mean", "logsumexp", "nanmin", "nanmax"))
+(MEAN, NANSUM, NANMEAN, COUNT_NONZERO, ALL, ANY, VAR, STD, VAR_MEAN, STD_MEAN, LOGSUMEXP, NANMIN, NANMAX,
+ AMINMAX) = (dt.STATS[n] for n in ("mean", "nansum", "nanmean", "count_nonzero", "all", "any", "var", "std",
+                                   "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax"))
 COUNTS = frozenset((COUNT_NONZERO, ALL, ANY))  # every dtype (bool read as uint8's 0 and 1), no gradient
 # Float inputs only in the library: an integer or bool input is reduced from a float copy (float64, or dtype=).
 CONVERTED = frozenset((MEAN, NANMEAN, VAR, STD, VAR_MEAN, STD_MEAN, LOGSUMEXP))
 CORRECTED = frozenset((VAR, STD, VAR_MEAN, STD_MEAN))
-TWO_RESULTS = frozenset((VAR_MEAN, STD_MEAN))
+TWO_RESULTS = dt.TWO_RESULTS  # var_mean, std_mean (and the mean), aminmax (min and max)
 # An integer holds no NaN: nansum, nanmin and nanmax of integers are sum, min and max (numpy's rule).
 PLAIN = {NANSUM: dt.OPS["sum"], NANMIN: dt.OPS["min"], NANMAX: dt.OPS["max"]}
 # The ops of hipreduce_reduce itself, which the whole-tensor path (_core.reduce_whole) runs.
@@ -38,6 +38,8 @@ def resolve(op, code, want, defaults):
     """(the op the library runs, the code the input is converted to first or -1, the result code) of
     statistic op on an input of code. want: the result code asked for (dtype=, or out='s dtype) or
     None; defaults: the framework's default results [op][code] (those of sum, min, max)."""
+    if op == AMINMAX:  # every dtype into itself
+        return op, -1, code if want is None else want
     if op in COUNTS:
         return op, -1, dt.I64 if op == COUNT_NONZERO else dt.U8
     if code in dt.FLOATS:
@@ -86,11 +88,11 @@ def _as_bool(a):
 
 def _outs(fw, op, out):
     """out as a tuple of the arrays the library writes (bool ones as uint8): two for var_mean and
-    std_mean, which take out=(var or std, mean)."""
+    std_mean, which take out=(var or std, mean), and aminmax, out=(min, max)."""
     if op in TWO_RESULTS:
         if not isinstance(out, tuple) or len(out) != 2:
-            raise TypeError(f"hipreduce: {_c.OP_NAMES[op]}'s out is a tuple of two arrays (the {_c.OP_NAMES[op][:3]} "
-                            "and the mean)")
+            what = "min and the max" if op == AMINMAX else f"{_c.OP_NAMES[op][:3]} and the mean"
+            raise TypeError(f"hipreduce: {_c.OP_NAMES[op]}'s out is a tuple of two arrays (the {what})")
         if fw.is_array(out[0]) and fw.is_array(out[1]) and fw.overlaps(*out):
             raise ValueError("hipreduce: out's two arrays share memory")
         return out
@@ -108,6 +110,8 @@ def statistic(op, x, axis, dtype, keepdims, out, correction=0.0):
     mask, shape = _c.axes(fw, x, axis, keepdims, op)
     if op in COUNTS:
         want = dt.I64 if op == COUNT_NONZERO else dt.U8
+    elif op == AMINMAX:
+        want = code  # the input's dtype, the only one the library allows (out's too)
     else:
         want = None if dtype is None else dt.code_of(dtype)
     outs = ()
@@ -301,3 +305,23 @@ std = _moment("std", "Standard deviation, the correctly rounded square root of v
               _ONE_OUT)
 var_mean = _moment("var_mean", "(variance, mean) from one pass (torch.var_mean).", _TWO_OUT)
 std_mean = _moment("std_mean", "(standard deviation, mean) from one pass (torch.std_mean).", _TWO_OUT)
+
+
+def aminmax(x: Any, axis: Axis = None, keepdims: bool = False, out: Any = None, *, dim: Axis = None,
+            keepdim: Optional[bool] = None) -> Any:
+    if dim is not None or keepdim is not None:
+        axis, keepdims = _c.torch_aliases(x, axis, keepdims, dim, keepdim)
+    return statistic(AMINMAX, x, axis, None, keepdims, out)
+
+
+aminmax.__doc__ = f"""(minimum, maximum) from one pass (torch.aminmax; numpy.min and numpy.max together).
+
+    {_AXES_DOC}
+    Every dtype the package reduces (int8..uint64, float16, bfloat16, float32, float64; bool is a
+    TypeError, as for min), each result in the input's dtype. out: a tuple of two arrays (the min
+    and the max) of the input's framework, device and dtype, C-contiguous, of the result's shape.
+    An empty axis is a ValueError (no identity, as min and max).
+
+    Each result has the bits of min and of max alone: any NaN gives the canonical quiet NaN in both,
+    -0.0 is below +0.0. The same bits on every GPU and the CPU, whatever the layout.
+    """

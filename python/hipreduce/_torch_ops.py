@@ -64,7 +64,7 @@ def _refusal(kind, op, code, out_code):
     triple: a plan over zero elements on the cpu device, which checks the triple and reads nothing. So the
     fake functions refuse exactly what the library refuses, by the library's own rule."""
     x = np.zeros(0, np.dtype(f"u{_SIZES[code]}"))
-    two = op in (dt.STATS["var_mean"], dt.STATS["std_mean"])  # their means' results
+    two = op in dt.TWO_RESULTS  # the second results (means, maxima)
     try:
         _core.reduce_plan(CPU, 0, op, code, out_code, x, x if kind == "dot" else None, -1,
                           np.zeros(8, np.uint8), None, np.zeros(8, np.uint8) if two else None)

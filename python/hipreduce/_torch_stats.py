@@ -22,6 +22,7 @@ COUNT_STATS = ("count_nonzero", "all", "any")
 MOMENTS = ("var", "std", "var_mean", "std_mean")
 
 _COUNT_SCHEMA = "(Tensor x, int[]? axis=None, bool keepdims=False) -> Tensor"
+_AMINMAX_SCHEMA = "(Tensor x, int[]? axis=None, bool keepdims=False) -> (Tensor, Tensor)"
 # correction is a float: torch.var's default 1 is hipreduce.torch's (the wrappers pass it always).
 _MOMENT_SCHEMA = "(Tensor x, int[]? axis=None, bool keepdims=False, ScalarType? dtype=None, float correction=1) -> "
 
@@ -107,7 +108,24 @@ def _define_moment(name):
     return op
 
 
+def _define_aminmax():
+    fn = FUNCTIONS["aminmax"]
+
+    def impl(x: torch.Tensor, axis: Optional[List[int]] = None, keepdims: bool = False):
+        return fn(x, ops._axis_arg(axis), keepdims)
+
+    def fake(x, axis=None, keepdims=False):
+        shape, rdtype = meta("aminmax", x, axis, keepdims)
+        return x.new_empty(shape, dtype=rdtype), x.new_empty(shape, dtype=rdtype)
+
+    impl.__name__ = impl.__qualname__ = "aminmax"
+    op = torch.library.custom_op("hipreduce::aminmax", impl, mutates_args=(), schema=_AMINMAX_SCHEMA)
+    op.register_fake(fake)
+    return op
+
+
 mean, nansum, nanmean, logsumexp, nanmin, nanmax = (_define_float(name) for name in FLOAT_STATS)
 count_nonzero, all, any = (_define_count(name) for name in COUNT_STATS)  # noqa: A001
 var, std, var_mean, std_mean = (_define_moment(name) for name in MOMENTS)
+aminmax = _define_aminmax()
 OPERATORS = {name: globals()[name] for name in dt.STATS}

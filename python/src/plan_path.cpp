@@ -151,7 +151,10 @@ thread_local plan_cache plans;
 
 bool is_arg(int op) { return op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX; }
 bool is_dot(int op) { return op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT; }
-bool has_values2(int op) { return op == HIPREDUCE_OP_VAR_MEAN || op == HIPREDUCE_OP_STD_MEAN; }
+bool has_values2(int op)
+{
+    return op == HIPREDUCE_OP_VAR_MEAN || op == HIPREDUCE_OP_STD_MEAN || op == HIPREDUCE_OP_AMINMAX;
+}
 
 void zero_desc(hipreduce_reduction_desc& d, int op, int in_dt, int out_dt)
 {
@@ -162,9 +165,9 @@ void zero_desc(hipreduce_reduction_desc& d, int op, int in_dt, int out_dt)
 }
 
 // op over the axes of x in `reduced` (bit a: axis a; -1: every axis) into values (and indices for
-// argmin/argmax; y: dot's second input, of x's extents; values2: the means of var_mean/std_mean;
-// correction: var's and std's), results in the row-major order of the kept axes. False: x's (or y's)
-// layout has no descriptor (strided::read), nothing done.
+// argmin/argmax; y: dot's second input, of x's extents; values2: the means of var_mean/std_mean, the
+// maxima of aminmax; correction: var's and std's), results in the row-major order of the kept axes.
+// False: x's (or y's) layout has no descriptor (strided::read), nothing done.
 bool reduce_plan(int device, nb::handle stream, int op, int in_dt, int out_dt, nb::handle x, nb::handle y,
                  nb::handle reduced, nb::handle values, nb::handle indices, nb::handle values2, double correction)
 {
@@ -261,8 +264,8 @@ void bind_plan_path(nb::module_& m)
           nb::arg("out_dtype"), nb::arg("x").none(), nb::arg("y").none(), nb::arg("reduced"), nb::arg("values").none(),
           nb::arg("indices").none(), nb::arg("values2").none() = nb::none(), nb::arg("correction") = 0.0,
           "op (a reduce op, argmin/argmax with indices, DOT/DOT_EXACT with y, var/std with a correction, "
-          "var_mean/std_mean with the means into values2) over the axes of x in the bit mask `reduced` "
-          "(-1: all) through a plan of layout TENSOR, order LOGICAL; x and y: a buffer (host, any strides) "
+          "var_mean/std_mean with the means into values2, aminmax with the maxima there) over the axes of x "
+          "in the bit mask `reduced` (-1: all) through a plan of layout TENSOR, order LOGICAL; x and y: a buffer (host, any strides) "
           "or (pointer of element 0, device, shape, strides in elements). False where the layout has no "
           "descriptor (rank above 8, strides not whole elements, x or y None): nothing done.");
     m.def("reduce_by_key", &reduce_by_key, nb::arg("device"), nb::arg("stream"), nb::arg("op"), nb::arg("in_dtype"),
