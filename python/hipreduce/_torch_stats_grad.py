@@ -8,7 +8,9 @@ mean: g / n. nansum: g, 0 at the NaN elements; nanmean: g over the slice's count
 std: var's with g / (2 std), 0 where std is 0 (torch's rule); var_mean and std_mean: the sum of both
 outputs' gradients. logsumexp: g * exp(x - result), the softmax (torch's formula: NaN where the result
 is an infinity, as there). nanmin, nanmax: min's and max's rule (_torch_grad): spread evenly over the
-elements equal to the extreme, never to a NaN unless the whole slice is NaN. count_nonzero, all and any
+elements equal to the extreme, never to a NaN unless the whole slice is NaN. aminmax: min's rule for the
+minima's gradient plus max's for the maxima's (an element that is both, in a slice of equal elements,
+gets both shares). count_nonzero, all and any
 have integer and bool results: no gradient.
 """
 from __future__ import annotations
@@ -111,6 +113,18 @@ def _std_mean_backward(ctx, g, g_mean):
     return _moment_grads(_total(parts, x), ctx)
 
 
+def _setup_aminmax(ctx, inputs, output):
+    _setup_shape(ctx, inputs, output)
+    ctx.save_for_backward(inputs[0], output[0], output[1])
+
+
+def _aminmax_backward(ctx, g_min, g_max):
+    x, lo, hi = ctx.saved_tensors
+    parts = [tg._spread(x, tg._restore(ctx, r), tg._restore(ctx, g), ctx.axes)
+             for r, g in ((lo, g_min), (hi, g_max)) if g is not None]
+    return _total(parts, x).to(ctx.dtype), None, None
+
+
 def _total(parts, x):
     if not parts:
         return x.new_zeros(x.shape)
@@ -128,6 +142,7 @@ def register():
     stats.std.register_autograd(_std_backward, setup_context=_setup_x_result)
     stats.var_mean.register_autograd(_var_mean_backward, setup_context=_setup_x)
     stats.std_mean.register_autograd(_std_mean_backward, setup_context=_setup_x_result)
+    stats.aminmax.register_autograd(_aminmax_backward, setup_context=_setup_aminmax)
 
 
 register()

@@ -14,7 +14,7 @@ argmin/argmax indices and counts carry none; prod and the bitwise ops of segment
 NotImplementedError when a gradient is needed. The statistics (hipreduce._torch_stats_grad has the
 formulas): mean (g / n), nansum and nanmean (0 at NaN elements), var and std with their correction,
 var_mean and std_mean (both outputs), logsumexp (the softmax), nanmin and nanmax (max's rule: ties
-share); count_nonzero, all and any have none. var, std, var_mean and std_mean take correction= (or
+share), aminmax (min's and max's rules, both outputs); count_nonzero, all and any have none. var, std, var_mean and std_mean take correction= (or
 ddof=, or unbiased=) with torch's default 1.
 
 Eager calls that need neither autograd nor tracing (a plain torch.Tensor that autograd does not
@@ -37,7 +37,7 @@ from ._stats import correction_of as _correction_of
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
            "norm", "dot", "segment_reduce", "reduce_by_key", "mean", "nansum", "nanmean", "count_nonzero",
-           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax"]
+           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax"]
 
 Axis = Union[None, int, Sequence[int]]
 _Tensor = torch.Tensor
@@ -226,3 +226,15 @@ def _moment(name):
 
 
 var, std, var_mean, std_mean = (_moment(name) for name in _stats_ops.MOMENTS)
+
+
+def aminmax(x: torch.Tensor, axis: Axis = None, keepdims: bool = False, *, dim: Axis = None,
+            keepdim: Optional[bool] = None) -> Any:
+    """hipreduce.aminmax as a torch operator (torch.ops.hipreduce.aminmax): (min, max), differentiable
+    (each output's gradient spread evenly over its ties, as min's and max's), compilable. See
+    hipreduce.aminmax for the values, dtypes and axes."""
+    if dim is not None or keepdim is not None:
+        axis, keepdims = _aliases(axis, keepdims, dim, keepdim)
+    if _direct(x):
+        return _stats_ops.FUNCTIONS["aminmax"](x, axis, keepdims)
+    return _stats_ops.aminmax(x, _axes(axis), keepdims)
