@@ -48,6 +48,9 @@ FAMILIES = [  # file, title, what a row is
     ("tensor", "Strided tensors, any axes (plans)", "f32 views of the shapes below, reduced over the axes named, "
      "against torch's sum of the same view (bench/tensor_bench.py); GB/s counts the view's bytes; the read is "
      "the library's own full sum of as many contiguous bytes"),
+    ("stats", "Statistics (one pass)", "the package's function with out= against torch's formulation of the same "
+     "statistic (bench/stats_bench.py); GB/s counts the input's bytes; the read is the library's own full sum of as "
+     "many contiguous bytes"),
     ("python", "Python package: per-call cost", "host time per call, us"),
     ("cpu", "The cpu device", "the host's cores; % of a plain read of the same buffer on as many threads"),
 ]
@@ -264,10 +267,14 @@ def python_table(path):
 
 
 def tensor_table(path):
+    """tensor.csv and stats.csv: ours against torch's formulation (named in an anchor column where given)."""
     rows = list(csv.DictReader(open(path, newline="")))
-    out = ["| case | hipreduce GB/s (low-high) | torch GB/s | x torch | % of the read |", "|---|---:|---:|---:|---:|"]
+    named = bool(rows) and "anchor" in rows[0]
+    out = ["| case | hipreduce GB/s (low-high) | " + ("torch's call | " if named else "") +
+           "torch GB/s | x torch | % of the read |", "|---|---:|" + ("---|" if named else "") + "---:|---:|---:|"]
     for r in rows:
-        out.append(f"| {r['case']} | {r['hipreduce_GBs']} ({r['hipreduce_GBs_low']}-{r['hipreduce_GBs_high']}) | "
+        out.append(f"| {r['case']} | {r['hipreduce_GBs']} ({r['hipreduce_GBs_low']}-{r['hipreduce_GBs_high']}) | " +
+                   (f"{r['anchor']} | " if named else "") +
                    f"{r['torch_GBs']} | {float(r['x_torch']):.2f} | {100 * float(r['frac_read']):.1f} |")
     return out
 
@@ -306,7 +313,7 @@ def section(folder):
         if fam == "python":
             lines += python_table(path)
             continue
-        if fam == "tensor":
+        if fam in ("tensor", "stats"):
             lines += tensor_table(path)
             continue
         body, summary = table(read_rows(path))
