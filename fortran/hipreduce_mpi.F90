@@ -23,7 +23,8 @@ module hipreduce_mpi
   implicit none
   private
   public :: hipreduce_mpi_reduce, hipreduce_mpi_argreduce, hipreduce_mpi_dot_op, hipreduce_mpi_reduce_axis, &
-            hipreduce_mpi_argreduce_axis, hipreduce_mpi_reduce_fields, hipreduce_mpi_workspace_size, &
+            hipreduce_mpi_argreduce_axis, hipreduce_mpi_reduce_stats, hipreduce_mpi_reduce_fields, &
+            hipreduce_mpi_workspace_size, &
             hipreduce_mpi_last_error_message, hipreduce_mpi_reduce_array, hipreduce_mpi_sum, hipreduce_mpi_sum_exact, &
             hipreduce_mpi_reduce_fields_array, hipreduce_mpi_sum_fields
 
@@ -87,6 +88,23 @@ module hipreduce_mpi
     end function
 #ifdef HIPREDUCE_MPI_F08
     module procedure mpi_argreduce_axis_f08
+#endif
+  end interface
+  ! The axis call with a plan's correction and second results (values2): var, std, var_mean, std_mean
+  ! (correction: the divisor is max(n - correction, 0); the means at results2), aminmax (the maxima at
+  ! results2) and every op of hipreduce_mpi_reduce_axis (correction 0, results2 c_null_ptr).
+  interface hipreduce_mpi_reduce_stats
+    integer(c_int) function mpi_reduce_stats_i(handle, comm, op, in_dtype, input, outer, extent, inner, correction, &
+                                               out_dtype, results, results2, location) &
+        bind(c, name='hipreduce_f_mpi_reduce_stats')
+      import :: c_int, c_ptr, c_int64_t, c_double
+      type(c_ptr), value :: handle, input, results, results2
+      integer(c_int), value :: comm, op, in_dtype, out_dtype, location
+      integer(c_int64_t), value :: outer, extent, inner
+      real(c_double), value :: correction
+    end function
+#ifdef HIPREDUCE_MPI_F08
+    module procedure mpi_reduce_stats_f08
 #endif
   end interface
   interface hipreduce_mpi_reduce_fields

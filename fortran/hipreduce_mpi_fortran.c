@@ -50,6 +50,15 @@ hipreduce_status hipreduce_f_mpi_argreduce_axis(hipreduce_handle h, MPI_Fint com
                                         extent, inner, values, indices, (hipreduce_location)location);
 }
 
+hipreduce_status hipreduce_f_mpi_reduce_stats(hipreduce_handle h, MPI_Fint comm, int op, int in, const void* x,
+                                              uint64_t outer, uint64_t extent, uint64_t inner, double correction,
+                                              int out, void* results, void* results2, int location)
+{
+    return hipreduce_mpi_reduce_stats(h, MPI_Comm_f2c(comm), (hipreduce_op)op, (hipreduce_dtype)in, x, outer, extent,
+                                      inner, correction, (hipreduce_dtype)out, results, results2,
+                                      (hipreduce_location)location);
+}
+
 hipreduce_status hipreduce_f_mpi_reduce_fields(hipreduce_handle h, MPI_Fint comm, int op, int in, uint64_t nfields,
                                                const void* const* fields, uint64_t n_local, int out, void* results,
                                                int location)

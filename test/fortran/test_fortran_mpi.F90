@@ -1,9 +1,10 @@
 ! use hipreduce_mpi (label mpi), any rank count: every rank builds the global arrays from the same
 ! seed, reduces its own slice collectively and compares the bits with the single-process call on the
 ! whole (hipreduce_sum on the cpu device); the fields call on columns of a padded block against each
-! field alone and the C-level call with a type(c_ptr) per field; integer and (with mpi_f08)
-! type(MPI_Comm) communicators; then a rank's bad argument: its status there, MPI_MISMATCH on the
-! others, nothing written, no rank waiting.
+! field alone and the C-level call with a type(c_ptr) per field; hipreduce_mpi_reduce_stats (var_mean
+! of the whole, std of rows, aminmax of columns) against the single-process plan; integer and (with
+! mpi_f08) type(MPI_Comm) communicators; then a rank's bad argument: its status there, MPI_MISMATCH on
+! the others, nothing written, no rank waiting.
 program test_fortran_mpi
   use, intrinsic :: iso_c_binding
 #ifdef HIPREDUCE_MPI_F08
@@ -80,6 +81,7 @@ program test_fortran_mpi
   call check(all(transfer(sums, [0_1]) == transfer(wants, [0_1])), 'hipreduce_mpi_reduce_fields_array (type(MPI_Comm))')
 #endif
   call c_level_fields()
+  call stats_checks()
 
   call misuse_checks()
   call MPI_Allreduce(failures, all_failures, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
@@ -151,6 +153,97 @@ contains
     st = hipreduce_mpi_reduce(h, world, HIPREDUCE_OP_SUM, HIPREDUCE_F64, c_loc(local(1, 3)), &
                               int(max(0, hi - lo + 1), c_int64_t), HIPREDUCE_F64, c_loc(raw), HIPREDUCE_RESULT_HOST)
     call check(st == 0 .and. same(raw(1), wants(3)), 'hipreduce_mpi_reduce (C level) of field 3')
+  end subroutine
+
+  ! hipreduce_mpi_reduce_stats against a plan of the whole on this process: var_mean (correction 1)
+  ! of g (outer = inner = 1), std (correction 0) of the rows of fields_global's transpose as
+  ! [outer = nfields][extent] (each rank's slice of every field: a copy), and aminmax of the columns
+  ! of the [extent][inner = nfields] view fields_global' (order STRIDED), each output's bits.
+  subroutine stats_checks()
+    real(8), allocatable, target :: rows(:, :), cols(:, :), tall(:, :)
+    real(8), target :: v(nfields), m(nfields), wv(nfields), wm(nfields)
+    integer(c_int) :: st
+    integer(c_int64_t) :: mine
+    mine = max(0, hi - lo + 1)
+    call plan_reference(HIPREDUCE_OP_VAR_MEAN, [int(n, c_int64_t)], 0, HIPREDUCE_ORDER_LOGICAL, 1d0, c_loc(g), &
+                        c_loc(wv), c_loc(wm))
+    st = hipreduce_mpi_reduce_stats(h, world, HIPREDUCE_OP_VAR_MEAN, HIPREDUCE_F64, c_loc(g(lo)), 1_c_int64_t, mine, &
+                                    1_c_int64_t, 1d0, HIPREDUCE_F64, c_loc(v), c_loc(m), HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. same(v(1), wv(1)) .and. same(m(1), wm(1)), 'hipreduce_mpi_reduce_stats var_mean')
+    ! rows: field f of this rank is rows(:, f), [nfields][mine] row-major
+    if (hi < lo) then
+      allocate (rows(1, nfields)) ! an empty slice: any valid address
+    else
+      rows = fields_global(lo:hi, :)
+    end if
+    tall = fields_global
+    call plan_reference(HIPREDUCE_OP_STD, [int(nfields, c_int64_t), int(n, c_int64_t)], 1, HIPREDUCE_ORDER_LOGICAL, &
+                        0d0, c_loc(tall), c_loc(wv), c_null_ptr)
+    v = -7
+    st = hipreduce_mpi_reduce_stats(h, world, HIPREDUCE_OP_STD, HIPREDUCE_F64, c_loc(rows), int(nfields, c_int64_t), &
+                                    mine, 1_c_int64_t, 0d0, HIPREDUCE_F64, c_loc(v), c_null_ptr, HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. all(transfer(v, [0_1]) == transfer(wv, [0_1])), 'hipreduce_mpi_reduce_stats std of rows')
+    ! columns: [extent][nfields] row-major is fields_global's transpose in Fortran's order
+    if (hi < lo) then
+      allocate (cols(nfields, 1))
+    else
+      cols = transpose(fields_global(lo:hi, :))
+    end if
+    tall = transpose(fields_global)
+    call plan_reference(HIPREDUCE_OP_AMINMAX, [int(n, c_int64_t), int(nfields, c_int64_t)], 0, &
+                        HIPREDUCE_ORDER_STRIDED, 0d0, c_loc(tall), c_loc(wv), c_loc(wm))
+    v = -7
+    m = -7
+#ifdef HIPREDUCE_MPI_F08
+    st = hipreduce_mpi_reduce_stats(h, MPI_COMM_WORLD, HIPREDUCE_OP_AMINMAX, HIPREDUCE_F64, c_loc(cols), 1_c_int64_t, &
+                                    mine, int(nfields, c_int64_t), 0d0, HIPREDUCE_F64, c_loc(v), c_loc(m), &
+                                    HIPREDUCE_RESULT_HOST)
+#else
+    st = hipreduce_mpi_reduce_stats(h, world, HIPREDUCE_OP_AMINMAX, HIPREDUCE_F64, c_loc(cols), 1_c_int64_t, mine, &
+                                    int(nfields, c_int64_t), 0d0, HIPREDUCE_F64, c_loc(v), c_loc(m), HIPREDUCE_RESULT_HOST)
+#endif
+    call check(st == 0 .and. all(transfer(v, [0_1]) == transfer(wv, [0_1])) .and. &
+               all(transfer(m, [0_1]) == transfer(wm, [0_1])), 'hipreduce_mpi_reduce_stats aminmax of columns')
+    call check(all(v == minval(fields_global, dim=1)) .and. all(m == maxval(fields_global, dim=1)), &
+               'aminmax of columns: minval and maxval')
+    ! aminmax without its second results: INVALID_POINTER on the last rank, MPI_MISMATCH elsewhere
+    v = -7
+    if (rank == ranks - 1) then
+      st = hipreduce_mpi_reduce_stats(h, world, HIPREDUCE_OP_AMINMAX, HIPREDUCE_F64, c_loc(cols), 1_c_int64_t, mine, &
+                                      int(nfields, c_int64_t), 0d0, HIPREDUCE_F64, c_loc(v), c_null_ptr, &
+                                      HIPREDUCE_RESULT_HOST)
+      call check(st == HIPREDUCE_STATUS_INVALID_POINTER .and. all(v == -7) .and. &
+                 len(hipreduce_mpi_last_error_message()) > 0, 'aminmax without results2: INVALID_POINTER')
+    else
+      st = hipreduce_mpi_reduce_stats(h, world, HIPREDUCE_OP_AMINMAX, HIPREDUCE_F64, c_loc(cols), 1_c_int64_t, mine, &
+                                      int(nfields, c_int64_t), 0d0, HIPREDUCE_F64, c_loc(v), c_loc(m), &
+                                      HIPREDUCE_RESULT_HOST)
+      call check(st == HIPREDUCE_STATUS_MPI_MISMATCH .and. all(v == -7), 'another rank without results2: MPI_MISMATCH')
+    end if
+  end subroutine
+
+  ! A plan of op over C axis `axis` of the contiguous row-major tensor of `extents` at x, in `order`,
+  ! with `correction`, into values (and values2).
+  subroutine plan_reference(op, extents, axis, order, correction, x, values, values2)
+    integer(c_int), intent(in) :: op, axis, order
+    integer(c_int64_t), intent(in) :: extents(:)
+    real(8), intent(in) :: correction
+    type(c_ptr), intent(in) :: x, values, values2
+    type(hipreduce_reduction_desc) :: d
+    type(hipreduce_operands) :: o
+    type(c_ptr) :: plan
+    call check(hipreduce_desc_init(d, op, HIPREDUCE_F64, HIPREDUCE_F64, size(extents, kind=c_int), extents) == 0, &
+               'hipreduce_desc_init')
+    d%num_axes = 1
+    d%axes(1) = axis
+    d%order = order
+    d%correction = correction
+    call check(hipreduce_plan_create(h, d, plan) == 0, 'plan_create: ' // hipreduce_last_error_message(h))
+    o%x = x
+    o%values = values
+    o%values2 = values2
+    call check(hipreduce_plan_run(h, plan, o, HIPREDUCE_RESULT_HOST) == 0, 'plan_run: ' // hipreduce_last_error_message(h))
+    call hipreduce_plan_destroy(plan)
   end subroutine
 
   ! The last rank passes what it cannot: its status, MPI_MISMATCH elsewhere, nothing written.
