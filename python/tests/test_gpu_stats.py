@@ -1,8 +1,9 @@
 """The statistics on GPU arrays (torch CUDA tensors, cupy arrays), in CTest's python_gpu with test_gpu.py
 (whose functions these are: skipped where a framework or a GPU is missing, failed under
 HIPREDUCE_REQUIRE_GPU=1): results of the input's framework on its device with the bits of the cpu device
-for the same function of the same numpy array, over every shape and axis set, strided views included;
-hipreduce.torch's operators and gradients on the GPU against the CPU's."""
+for the same function of the same numpy array, over every shape and axis set, strided views included
+(aminmax: every dtype, both results); hipreduce.torch's operators and gradients on the GPU against the
+CPU's."""
 import numpy as np
 import pytest
 
@@ -26,7 +27,7 @@ def with_nans(x, seed):
 def call(op, x, axis, dtype=None):
     """op's results as a tuple; the moments with correction=1 stated (the default differs: torch's 1,
     numpy's 0)."""
-    kw = {} if op in COUNTS else {"dtype": dtype}
+    kw = {} if op in COUNTS or op == "aminmax" else {"dtype": dtype}
     if op in MOMENTS:
         kw["correction"] = 1
     r = getattr(hr, op)(x, axis, **kw)
@@ -34,7 +35,7 @@ def call(op, x, axis, dtype=None):
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
-@pytest.mark.parametrize("op", FLOAT_STATS + COUNTS + MOMENTS)
+@pytest.mark.parametrize("op", FLOAT_STATS + COUNTS + MOMENTS + ["aminmax"])
 def test_bits_equal_cpu_device(framework, op):
     need(framework)
     for dtype in gpu_dtypes(framework):
@@ -44,7 +45,7 @@ def test_bits_equal_cpu_device(framework, op):
             for axis in axes:
                 where = f"{framework} {op} {dtype} {shape} axis={axis}"
                 extent = x.size if axis is None else int(np.prod([shape[a] for a in np.atleast_1d(axis)]))
-                if op in ("nanmin", "nanmax") and extent == 0:
+                if op in ("nanmin", "nanmax", "aminmax") and extent == 0:
                     with pytest.raises(ValueError):
                         call(op, xg, axis)
                     continue
@@ -64,7 +65,7 @@ def test_views_and_bool(framework):
         x = with_nans(random_array((5, 4, 6, 3), dtype, seed=23), seed=24)
         for g, v in gpu_views(framework, x):
             for axis in (None, 0, (0, 2, 3), (v.ndim - 1, 1), ()):
-                for op in ("mean", "var_mean", "logsumexp", "nanmax", "count_nonzero"):
+                for op in ("mean", "var_mean", "logsumexp", "nanmax", "count_nonzero", "aminmax"):
                     got = [to_host(framework, r) for r in call(op, g, axis)]
                     ref = call(op, v, axis, None if op in COUNTS else got[0].dtype)
                     assert all(bits(a) == bits(np.asarray(b)) for a, b in zip(got, ref)), (op, v.strides, axis)
@@ -79,7 +80,7 @@ def test_torch_operators_and_gradients_on_the_gpu():
     torch = need("torch")
     import hipreduce.torch as hrt  # noqa: PLC0415 (torch is there)
     x = torch.randn(6, 40, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(26))
-    for name in FLOAT_STATS + COUNTS + MOMENTS:
+    for name in FLOAT_STATS + COUNTS + MOMENTS + ["aminmax"]:
         fn = getattr(hrt, name)
         for axis in (None, 1, (0, 2)):
             cpu, gpu = x.clone().requires_grad_(), x.cuda().requires_grad_()
