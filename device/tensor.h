@@ -74,7 +74,7 @@ __device__ __forceinline__ typename R::acc column_lane(const tensor_args& a, int
         const T* x = (const T*)a.x + base;
         const int64_t step = a.reduced.rank > 0 ? a.reduced.stride[a.reduced.rank - 1] : 0;
         input_fold<R> fold(R::identity(), lane * items);
-#pragma unroll
+#pragma unroll 1
         for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
             const uint64_t at = first + ((uint64_t)c * HR_TILE_LANES + lane) * items;
             if (at >= a.count) break;
@@ -83,8 +83,8 @@ __device__ __forceinline__ typename R::acc column_lane(const tensor_args& a, int
 #pragma unroll 4
                 for (int i = 0; i < items; ++i)
                     if (at + i < a.count) fold.add(p[i * step], lane_pos<R>(c, i));
-            } else {
-#pragma unroll 4
+            } else { /* not unrolled: each element's offset is a division loop */
+#pragma unroll 1
                 for (int i = 0; i < items; ++i)
                     if (at + i < a.count) fold.add(x[hr_dims_offset(&a.reduced, at + i)], lane_pos<R>(c, i));
             }
@@ -99,9 +99,10 @@ __device__ __forceinline__ typename R::acc column_lane(const tensor_args& a, int
     }
 }
 
-/* Lane `lane`'s elements of a full tile at level 0 (every one valid), loaded before any is folded,
- * so that a thread has a whole lane's loads in flight (the columns kernel: two lanes' for elements
- * of 4 bytes or more; the tiles kernel where chunks are not 16-byte loads). */
+/* Lane `lane`'s elements of a full tile at level 0 (every one valid; a.runs: each chunk along the
+ * reduced innermost dimension), loaded before any is folded, so that a thread has a whole lane's
+ * loads in flight (the columns kernel: two lanes' for elements of 4 bytes or more; the tiles kernel
+ * where chunks are not 16-byte loads). */
 template <class R> struct lane_leaf {
     typename R::value_t v[HR_TILE_CHUNKS][chunk_items<R>()];
 };
@@ -114,15 +115,9 @@ __device__ __forceinline__ void load_leaf(lane_leaf<R>& leaf, const tensor_args&
     const int64_t step = a.reduced.rank > 0 ? a.reduced.stride[a.reduced.rank - 1] : 0;
 #pragma unroll
     for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
-        const uint64_t at = first + ((uint64_t)c * HR_TILE_LANES + lane) * items;
-        if (a.runs) {
-            const typename R::value_t* p = x + hr_dims_offset(&a.reduced, at);
+        const typename R::value_t* p = x + hr_dims_offset(&a.reduced, first + ((uint64_t)c * HR_TILE_LANES + lane) * items);
 #pragma unroll
-            for (int i = 0; i < items; ++i) leaf.v[c][i] = p[i * step];
-        } else {
-#pragma unroll
-            for (int i = 0; i < items; ++i) leaf.v[c][i] = x[hr_dims_offset(&a.reduced, at + i)];
-        }
+        for (int i = 0; i < items; ++i) leaf.v[c][i] = p[i * step];
     }
 }
 
@@ -170,7 +165,7 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_columns_kernel(tensor_ar
             acc stack[6];
             stack[5] = R::identity(); /* an inactive thread's (never read) */
             const unsigned lane0 = segment * HR_SEGMENT;
-            if (Level0 && active && first + tile_items<R>() <= a.count) { /* a full tile: leaves by pairs */
+            if (Level0 && active && a.runs && first + tile_items<R>() <= a.count) { /* a full tile: leaves by pairs */
                 using T = typename R::value_t;
                 const T* x = (const T*)a.x + base;
 #pragma unroll 1
@@ -239,15 +234,20 @@ __global__ __launch_bounds__(HR_TILE_LANES) void tensor_tiles_kernel(tensor_args
                         load_tile_chunks<R>(next, a, (const T*)a.x + hr_dims_offset(&a.kept, later / a.tiles),
                                             t2 * tile_items<R>());
                     v = fold_input<R>(R::identity(), chunks, threadIdx.x, first);
-                } else if (valid == tile_items<R>()) {
+                } else if (a.runs && valid == tile_items<R>()) {
                     lane_leaf<R> leaf;
                     load_leaf<R>(leaf, a, x, first, threadIdx.x);
                     v = fold_leaf<R>(leaf, first, threadIdx.x);
                 } else {
+                    /* element by element, not unrolled: each element's offset is a division loop */
                     input_fold<R> fold(R::identity(), threadIdx.x * items);
-                    for_lane_elements<items>(valid, threadIdx.x, [&](uint64_t at, int c, int i) {
-                        fold.add(x[hr_dims_offset(&a.reduced, first + at + i)], lane_pos<R>(c, i));
-                    });
+#pragma unroll 1
+                    for (int c = 0; c < HR_TILE_CHUNKS; ++c) {
+                        const uint64_t at = ((uint64_t)c * HR_TILE_LANES + threadIdx.x) * items;
+#pragma unroll 1
+                        for (int i = 0; i < items; ++i)
+                            if (at + i < valid) fold.add(x[hr_dims_offset(&a.reduced, first + at + i)], lane_pos<R>(c, i));
+                    }
                     v = fold.result(first);
                 }
             } else {
