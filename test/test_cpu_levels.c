@@ -106,7 +106,11 @@ static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
             const int is_float = s->up ? s->acc == HR_ACC_F32 || s->acc == HR_ACC_F64 : hr_dtype_is_float(s->dtype);
             if (is_float && r % 5 == 0) r = (r & 1) << 63 | (r & 1) << 31 | (r & 1) << 15; /* +-0.0 */
             if (is_float && r % 11 == 1) r = ~(uint64_t)0;                                  /* NaN */
-            memcpy(p, &r, s->size);
+            memcpy(p, &r, s->size < 8 ? s->size : 8);
+            for (size_t k = 8; k < s->size; k += 8) { /* wider accumulators (aminmax's two keys): more words */
+                const uint64_t w = mix(r + k);
+                memcpy(p + k, &w, s->size - k < 8 ? s->size - k : 8);
+            }
         }
     }
 }
