@@ -12,27 +12,11 @@ torch's formulation; where torch needs two calls (nanmean as nansum / count, min
 the anchor. Needs torch with CUDA.
 """
 import argparse
-import statistics
 
 import torch
 
 import hipreduce as hr
-
-
-def timed(fn, batch, reps):
-    """(median, min, max) seconds per call over reps batches of `batch` calls."""
-    fn(0)
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for i in range(batch):
-            fn(i)
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1e3 / batch)
-    return statistics.median(times), min(times), max(times)
+from tensor_bench import timed  # the same batches of CUDA-event-timed calls
 
 
 def inputs(shape, dtype, nan=False, boolean=False):
