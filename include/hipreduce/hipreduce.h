@@ -215,7 +215,8 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_LOGSUMEXP = 26,     /* log(sum of exp(x)), one pass */
     HIPREDUCE_OP_NANMIN = 27,        /* min with NaNs skipped (all NaN: NaN) */
     HIPREDUCE_OP_NANMAX = 28,        /* max with NaNs skipped (all NaN: NaN) */
-    HIPREDUCE_OP_AMINMAX = 29        /* MIN into values and MAX into values2, one pass (plans only) */
+    HIPREDUCE_OP_AMINMAX = 29,       /* MIN into values and MAX into values2, one pass (plans only) */
+    HIPREDUCE_OP_DOTC = 30           /* sum of conj(x)*y over two complex inputs (hipreduce_dot_op) */
 } hipreduce_op;
 
 /* Element types. */
@@ -231,7 +232,9 @@ typedef enum hipreduce_dtype {
     HIPREDUCE_F16 = 8,  /* IEEE binary16, as raw uint16_t bits */
     HIPREDUCE_BF16 = 9, /* bfloat16 (the top half of an f32), as raw uint16_t bits */
     HIPREDUCE_F32 = 10,
-    HIPREDUCE_F64 = 11
+    HIPREDUCE_F64 = 11,
+    HIPREDUCE_C64 = 12, /* complex: interleaved (re, im) f32 pairs (C99 float complex, numpy complex64) */
+    HIPREDUCE_C128 = 13 /* complex: interleaved (re, im) f64 pairs (double complex, numpy complex128) */
 } hipreduce_dtype;
 
 /* Where the handle runs. */
@@ -594,11 +597,15 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_argreduce_segments_workspace_size(hi
  * calls and, with a workspace set (hipreduce_set_workspace) of its workspace size,
  * allocates nothing and may be captured into a graph.
  *
- * Strategy (GPU; the bits do not depend on it): a tensor whose reduced elements of each
- * result coalesce to one contiguous run and whose results are evenly spaced runs through
- * the row kernels directly (full reductions and rows included); any other layout is first
- * gathered on the device into workspace as the (kept..., reduced...) contiguous copy, then
- * reduced as rows. The cpu device gathers one block of rows at a time.
+ * Strategy (the bits do not depend on it): a tensor whose reduced elements of each result
+ * coalesce to one contiguous run and whose results are evenly spaced runs through the row
+ * kernels directly (full reductions and rows included). A GPU reads every other layout in
+ * place through its strides: where the innermost kept axis is the fastest in memory (column
+ * sums, transposes, channels-last), blocks of neighbouring results at a time; otherwise a
+ * tile of one result at a time, with vector loads along contiguous runs; only dot and the
+ * exact sums gather into workspace as the (kept..., reduced...) contiguous copy and reduce
+ * it as rows. The cpu device reads in place where the innermost kept axis has stride 1 and
+ * gathers the others, one block of rows at a time.
  * ================================================================================ */
 #define HIPREDUCE_MAX_RANK 8
 
