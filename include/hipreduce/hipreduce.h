@@ -215,8 +215,7 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_LOGSUMEXP = 26,     /* log(sum of exp(x)), one pass */
     HIPREDUCE_OP_NANMIN = 27,        /* min with NaNs skipped (all NaN: NaN) */
     HIPREDUCE_OP_NANMAX = 28,        /* max with NaNs skipped (all NaN: NaN) */
-    HIPREDUCE_OP_AMINMAX = 29,       /* MIN into values and MAX into values2, one pass (plans only) */
-    HIPREDUCE_OP_DOTC = 30           /* sum of conj(x)*y over two complex inputs (hipreduce_dot_op) */
+    HIPREDUCE_OP_AMINMAX = 29        /* MIN into values and MAX into values2, one pass (plans only) */
 } hipreduce_op;
 
 /* Element types. */
@@ -232,9 +231,7 @@ typedef enum hipreduce_dtype {
     HIPREDUCE_F16 = 8,  /* IEEE binary16, as raw uint16_t bits */
     HIPREDUCE_BF16 = 9, /* bfloat16 (the top half of an f32), as raw uint16_t bits */
     HIPREDUCE_F32 = 10,
-    HIPREDUCE_F64 = 11,
-    HIPREDUCE_C64 = 12, /* complex: interleaved (re, im) f32 pairs (C99 float complex, numpy complex64) */
-    HIPREDUCE_C128 = 13 /* complex: interleaved (re, im) f64 pairs (double complex, numpy complex128) */
+    HIPREDUCE_F64 = 11
 } hipreduce_dtype;
 
 /* Where the handle runs. */
