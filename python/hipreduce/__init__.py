@@ -57,11 +57,13 @@ from . import _core
 from . import _dtypes as dt
 from ._arrays import BY_TYPE, framework_of
 from ._keyed import reduce_by_key, segment_reduce
+from ._scatter import make as _make_scatter
 from ._stats import all, any, count_nonzero, logsumexp, mean, nanmax, nanmean, nanmin, nansum  # noqa: A004
 from ._stats import aminmax, std, std_mean, var, var_mean
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
-           "norm", "dot", "segment_reduce", "reduce_by_key", "mean", "nansum", "nanmean", "count_nonzero",
+           "norm", "dot", "segment_reduce", "reduce_by_key", "index_add", "scatter_reduce", "bincount",
+           "unsorted_segment_reduce", "mean", "nansum", "nanmean", "count_nonzero",
            "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax", "backend",
            "device_count", "set_cpu_threads", "__version__"]
 
@@ -69,6 +71,9 @@ _v = _core.version()
 __version__ = f"{_v // 10000}.{_v // 100 % 100}.{_v % 100}"
 
 Axis = Union[None, int, Sequence[int]]
+
+# torch's, numpy's and TensorFlow's names of reductions by key (_scatter): wrappers of reduce_by_key.
+index_add, scatter_reduce, bincount, unsorted_segment_reduce = _make_scatter(reduce_by_key, plain=True)
 
 
 class Reduction(Protocol):

@@ -33,10 +33,12 @@ import torch
 from . import _torch_grad, _torch_stats_grad  # noqa: F401 (register the backward formulas)
 from . import _torch_ops as _ops
 from . import _torch_stats as _stats_ops
+from ._scatter import make as _make_scatter
 from ._stats import correction_of as _correction_of
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
-           "norm", "dot", "segment_reduce", "reduce_by_key", "mean", "nansum", "nanmean", "count_nonzero",
+           "norm", "dot", "segment_reduce", "reduce_by_key", "index_add", "scatter_reduce", "bincount",
+           "unsorted_segment_reduce", "mean", "nansum", "nanmean", "count_nonzero",
            "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax"]
 
 Axis = Union[None, int, Sequence[int]]
@@ -176,6 +178,12 @@ def reduce_by_key(values: torch.Tensor, keys: torch.Tensor, num_bins: int, op: s
         return _ops.REDUCE_BY_KEY(values, keys, num_bins, op, dtype, counts=counts)
     r, c = _ops.reduce_by_key(values, keys, num_bins, op, dtype)
     return (r, c) if counts else r
+
+
+# torch's, numpy's and TensorFlow's names (hipreduce._scatter) over the operator above: the gradients
+# of its backward (src's of index_add: the output gradient gathered along index) and of torch's own
+# element-wise steps around it.
+index_add, scatter_reduce, bincount, unsorted_segment_reduce = _make_scatter(reduce_by_key, plain=False)
 
 
 # ---- the statistics (hipreduce._stats; operators in _torch_stats, gradients in _torch_stats_grad) ----
