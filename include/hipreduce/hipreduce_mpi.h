@@ -173,6 +173,34 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_workspace_size(hipreduce_handle 
  * Thread-local, valid until the thread's next call. */
 HIPREDUCE_EXPORT const char* hipreduce_mpi_last_error_message(void);
 
+/* By key over the ranks (hipreduce.h's HIPREDUCE_LAYOUT_BY_KEY): each rank holds `length` rows of
+ * `row` values of in_dtype (values, contiguous) and their keys (key_dtype HIPREDUCE_I32 or I64, in
+ * [0, num_bins)), all in the handle's memory, length any value on each rank (0 included); op,
+ * dtypes, row and num_bins equal on every rank. Every rank gets the [num_bins][row] results of
+ * the single-process by-key plan over the ranks' rows concatenated in rank order, bit for bit, for
+ * every op of that plan, any rank count and any split: result [b][j] reduces the rows with key b in
+ * that global input order. argmin/argmax: results gets the extremes (in_dtype) and indices
+ * (num_bins x row int64) the global row index of the first extreme (-1 for an empty bin), as the
+ * plan's; indices is NULL for the other ops. counts (optional, NULL: not written): each bin's
+ * number of rows over all ranks. Outputs in host memory or, on a GPU handle, device memory
+ * (location). Mechanism: bins are dealt to the ranks in contiguous blocks; every row travels, in
+ * input order, to its bin's owner (one MPI_Alltoallv), which reduces its bins on the host with the
+ * single-process plan (on a GPU rank through a cpu-device handle of its own, after copying its
+ * rows and keys to the host), and one MPI_Allgatherv gives every rank all bins: each rank sends and
+ * receives about its share of the rows once, whatever the op, and holds num_bins x row results.
+ * Statuses as the other calls; the plan's validation on each rank's own arguments, then the keys,
+ * read on the host on every device: a key outside [0, num_bins) is INVALID_OFFSETS (a GPU's
+ * single-process plan skips such rows instead). MPI's int counts bound a rank's rows sent and
+ * received, num_bins, a row's bytes and, for argmin/argmax, num_bins x row at INT_MAX
+ * (SIZE_OVERFLOW). Nothing is written unless every rank succeeds. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_by_key(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                              hipreduce_dtype in_dtype, const void* values,
+                                                              const void* keys, hipreduce_dtype key_dtype,
+                                                              uint64_t length, uint64_t row, uint64_t num_bins,
+                                                              hipreduce_dtype out_dtype, void* results,
+                                                              int64_t* indices, int64_t* counts,
+                                                              hipreduce_location location);
+
 #ifdef __cplusplus
 }
 #endif
