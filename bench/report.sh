@@ -13,6 +13,7 @@
 #   exact.csv     sum_exact and dot_exact: full, rows, segments, adversarial data
 #   tensor.csv    plans over strided views against torch (bench/tensor_bench.py, where torch imports)
 #   stats.csv     the statistics against torch's (bench/stats_bench.py, where torch and the package import)
+#   by_key.csv    reductions by key against torch's index_add_, atomic and deterministic (bench/by_key_anchors.py)
 #   python.csv    the Python package's per-call cost (when hipreduce and torch import)
 #   cpu.csv       the cpu device on this machine's cores
 #   suite_*.csv   the shapes of CUB's, rocPRIM's, PyTorch's and CuPy's own benchmark suites and
@@ -43,7 +44,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log="$out/report.log"
 : >"$log"
-rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,stats,python,cpu}.csv
+rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,stats,by_key,python,cpu}.csv
 rc=0
 start=$SECONDS
 
@@ -122,6 +123,8 @@ for round in $(seq 1 "$ROUNDS"); do
             if PYTHONPATH="$build/python" python3 -c "import hipreduce" 2>/dev/null; then
                 PYTHONUNBUFFERED=1 PYTHONPATH="$build/python" python3 "$here/stats_bench.py" --csv "$out/stats.csv" \
                     >>"$log" 2>&1 || echo "report.sh: stats_bench.py failed" | tee -a "$log"
+                PYTHONUNBUFFERED=1 PYTHONPATH="$build/python" python3 "$here/by_key_anchors.py" --csv "$out/by_key.csv" \
+                    >>"$log" 2>&1 || echo "report.sh: by_key_anchors.py failed" | tee -a "$log"
                 PYTHONPATH="$build/python" python3 "$here/python_overhead.py" --calls 5000 --rounds 5 --no-large \
                     --csv "$out/python.csv" >>"$log" 2>&1 || echo "report.sh: python_overhead.py failed" | tee -a "$log"
             fi
@@ -142,7 +145,7 @@ fi
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
 cuda=$([ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
-anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | tensor.csv | stats.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
+anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | tensor.csv | stats.csv | by_key.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
     grep -v -e '^algorithm$' -e '^auto$' -e '^torch' -e '^cupy' -e '^hipreduce' | sed 's/ gpu_to_gpu//' | sort -u | tr '\n' ' ')
 torch=$(python3 -c "import torch; print(torch.__version__)" 2>/dev/null)
 cupy=$(python3 -c "import cupy; print(cupy.__version__)" 2>/dev/null)

@@ -51,6 +51,8 @@ FAMILIES = [  # file, title, what a row is
     ("stats", "Statistics (one pass)", "the package's function with out= against torch's formulation of the same "
      "statistic (bench/stats_bench.py); GB/s counts the input's bytes; the read is the library's own full sum of as "
      "many contiguous bytes"),
+    ("by_key", "Reductions by key", "hipreduce.reduce_by_key (sum, out=) against torch's index_add_, atomic and "
+     "deterministic (bench/by_key_anchors.py); GB/s counts the values and keys read"),
     ("python", "Python package: per-call cost", "host time per call, us"),
     ("cpu", "The cpu device", "the host's cores; % of a plain read of the same buffer on as many threads"),
 ]
@@ -267,7 +269,7 @@ def python_table(path):
 
 
 def tensor_table(path):
-    """tensor.csv and stats.csv: ours against torch's formulation (named in an anchor column where given)."""
+    """tensor.csv, stats.csv, by_key.csv: ours against torch's formulation (named in an anchor column where given)."""
     rows = list(csv.DictReader(open(path, newline="")))
     named = bool(rows) and "anchor" in rows[0]
     out = ["| case | hipreduce GB/s (low-high) | " + ("torch's call | " if named else "") +
@@ -313,7 +315,7 @@ def section(folder):
         if fam == "python":
             lines += python_table(path)
             continue
-        if fam in ("tensor", "stats"):
+        if fam in ("tensor", "stats", "by_key"):
             lines += tensor_table(path)
             continue
         body, summary = table(read_rows(path))

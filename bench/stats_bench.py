@@ -94,14 +94,24 @@ def main():
                      theirs[0] / ours[0], read[0] / ours[0]))
         del xs, flat, outs, first
         torch.cuda.empty_cache()
+    report(rows, args.csv)
+
+
+def report(rows, csv_path, digits=0):
+    """rows of (case, anchor, ours GB/s, low, high, anchor GB/s, read GB/s, x anchor, fraction of the
+    read) into csv_path (the columns report_tables.py renders; None: none) and a table on stdout.
+    digits: decimals of the GB/s (small sizes on the CPU need some)."""
     header = "case,anchor,hipreduce_GBs,hipreduce_GBs_low,hipreduce_GBs_high,torch_GBs,read_GBs,x_torch,frac_read"
-    lines = [header] + [f"\"{r[0]}\",{r[1]},{r[2]:.0f},{r[3]:.0f},{r[4]:.0f},{r[5]:.0f},{r[6]:.0f},{r[7]:.2f},"
+    g = f".{digits}f"
+    lines = [header] + [f"\"{r[0]}\",{r[1]},{r[2]:{g}},{r[3]:{g}},{r[4]:{g}},{r[5]:{g}},{r[6]:{g}},{r[7]:.2f},"
                         f"{r[8]:.3f}" for r in rows]
-    if args.csv:
-        open(args.csv, "w").write("\n".join(lines) + "\n")
-    print(f"{'case':44s} {'ours GB/s':>18s} {'anchor':>20s} {'GB/s':>6s} {'read':>6s} {'x anchor':>8s} {'of read':>7s}")
+    if csv_path:
+        open(csv_path, "w").write("\n".join(lines) + "\n")
+    width = max([44] + [len(r[0]) for r in rows])
+    print(f"{'case':{width}s} {'ours GB/s':>18s} {'anchor':>32s} {'GB/s':>6s} {'read':>6s} {'x anchor':>8s} "
+          f"{'of read':>7s}")
     for r in rows:
-        print(f"{r[0]:44s} {r[2]:6.0f} ({r[3]:.0f}-{r[4]:.0f}) {r[1]:>20s} {r[5]:6.0f} {r[6]:6.0f} {r[7]:8.2f} "
+        print(f"{r[0]:{width}s} {r[2]:6{g}} ({r[3]:{g}}-{r[4]:{g}}) {r[1]:>32s} {r[5]:6{g}} {r[6]:6{g}} {r[7]:8.2f} "
               f"{r[8]:7.1%}")
 
 
