@@ -24,14 +24,15 @@ from ._calls import normalize_axis
 
 # scatter_reduce's names (torch's) of the library's ops; mean is computed here from the sum and count.
 SCATTER_OPS = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "max", "amin": "min"}
-_INTEGERS = dt.SIGNED | dt.UNSIGNED
+_KINDS = {dt.F16: "half", dt.BF16: "half", dt.F32: "float", dt.F64: "float", dt.I32: "key", dt.I64: "key"}
 
 
 # ---- element-wise steps on numpy, cupy and torch arrays alike ----
 
 def _array(a):
-    """a as an array of its framework (anything else through numpy.asarray)."""
-    return framework_of(a)[1]
+    """a as an array of its framework (anything else through numpy.asarray); a torch tensor as it is
+    (so that torch.compile traces hipreduce.torch's calls through here)."""
+    return a if is_torch(a) else framework_of(a)[1]
 
 
 def _xp(a):
@@ -44,8 +45,25 @@ def _dtype(a, name):
     return getattr(sys.modules["torch"], name) if is_torch(a) else np.dtype(name)
 
 
-def _code(a):
-    return dt.code_of(a.dtype)
+def _kind(dtype):
+    """'half' (float16, bfloat16), 'float' (float32, float64), 'key' (int32, int64, what reduce_by_key
+    takes as keys), 'int' (the other integers), 'bool' or None (another dtype). torch dtypes by their
+    attributes, which torch.compile traces (the package's code tables are dicts it cannot guard on)."""
+    if type(dtype).__module__ == "torch":
+        torch = sys.modules["torch"]
+        if dtype in (torch.float16, torch.bfloat16):
+            return "half"
+        if dtype in (torch.float32, torch.float64):
+            return "float"
+        if dtype in (torch.int32, torch.int64):
+            return "key"
+        if dtype == torch.bool:
+            return "bool"
+        return None if dtype.is_floating_point or dtype.is_complex else "int"
+    if str(dtype) == "bool":
+        return "bool"
+    code = dt.code_of(dtype)
+    return _KINDS.get(code, "int" if code in dt.SIGNED | dt.UNSIGNED else None)
 
 
 def _cast(a, dtype):
@@ -81,7 +99,7 @@ def _nonempty(counts, ndim):
 
 def _accumulator(a, dtype):
     """The dtype a mean or index_add accumulates in: float32 for a 16-bit float dtype, else dtype."""
-    return _dtype(a, "float32") if dt.code_of(dtype) in (dt.F16, dt.BF16) else dtype
+    return _dtype(a, "float32") if _kind(dtype) == "half" else dtype
 
 
 def make(reduce_by_key: Callable[..., Any], plain: bool):
@@ -90,7 +108,7 @@ def make(reduce_by_key: Callable[..., Any], plain: bool):
     def mean(rows, keys, num_bins, dtype):
         """(each bin's sum / its count in dtype, counts): the sum rounded once in the accumulator (float32
         for 16-bit dtypes), one division, one rounding into dtype; an empty bin gives 0/1 = 0."""
-        if dt.code_of(dtype) not in dt.FLOATS:
+        if _kind(dtype) not in ("half", "float"):
             raise TypeError(f"hipreduce: the mean takes float results, not {dtype} (cast the input first)")
         acc = _accumulator(rows, dtype)
         sums, counts = reduce_by_key(rows, keys, num_bins, "sum", dtype=acc, counts=True)
@@ -109,7 +127,7 @@ def make(reduce_by_key: Callable[..., Any], plain: bool):
                              f"dim {dim}: the extents other than dim's must match")
         if src.dtype != out.dtype:
             raise TypeError(f"hipreduce: index_add of src {src.dtype} into out {out.dtype} (one dtype; cast one)")
-        if _code(out) in _INTEGERS and not isinstance(alpha, (int, np.integer)):
+        if _kind(out.dtype) in ("int", "key") and not isinstance(alpha, (int, np.integer)):
             raise TypeError(f"hipreduce: index_add into integers takes an integer alpha, not {alpha!r}")
         order = [dim] + [a for a in range(out.ndim) if a != dim]
         moved, rest = _permute(out, order), tuple(out.shape[a] for a in order[1:])
@@ -145,9 +163,9 @@ def make(reduce_by_key: Callable[..., Any], plain: bool):
         minlength = operator.index(minlength)
         if minlength < 0:
             raise ValueError(f"hipreduce: minlength = {minlength} is negative")
-        if str(x.dtype) in ("bool", "torch.bool"):
+        if _kind(x.dtype) == "bool":
             x = _cast(x, _dtype(x, "int64"))
-        if _code(x) not in _INTEGERS:
+        if _kind(x.dtype) not in ("int", "key"):
             raise TypeError(f"hipreduce: bincount takes integer keys, not {x.dtype}")
         num_bins = minlength
         if x.shape[0]:
@@ -158,15 +176,15 @@ def make(reduce_by_key: Callable[..., Any], plain: bool):
             if hi >= 2**63 - 1:
                 raise ValueError(f"hipreduce: bincount of key {hi}: more bins than int64 counts")
             num_bins = max(num_bins, hi + 1)
-        keys = x if _code(x) in (dt.I32, dt.I64) else _cast(x, _dtype(x, "int64"))
+        keys = x if _kind(x.dtype) == "key" else _cast(x, _dtype(x, "int64"))
         if weights is None:
             return reduce_by_key(keys, keys, num_bins, "max", counts=True)[1]
         weights = _array(weights)
         if tuple(weights.shape) != tuple(x.shape):
             raise ValueError(f"hipreduce: weights of shape {tuple(weights.shape)} for keys {tuple(x.shape)}")
-        keep = is_torch(weights) and _code(weights) in (dt.F32, dt.F64)  # torch's rule; numpy's: float64
+        keep = is_torch(weights) and _kind(weights.dtype) == "float"  # torch's rule; numpy's: float64
         target = weights.dtype if keep else _dtype(weights, "float64")
-        if _code(weights) not in dt.FLOATS:
+        if _kind(weights.dtype) not in ("half", "float"):
             weights = _cast(weights, target)
         return reduce_by_key(weights, keys, num_bins, "sum", dtype=target)
 

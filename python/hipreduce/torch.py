@@ -22,7 +22,8 @@ track, outside torch.compile and any dispatch mode) call the package's function 
 dispatcher costs several microseconds a call (docs/PYTHON.md has the figures). Signatures follow the
 package's, with torch's dim=/keepdim= accepted for axis=/keepdims=, and no out= (an operator returns
 new tensors). segment_reduce and reduce_by_key have one more op, "mean" (the sum over the number of
-elements; NaN where that is 0, as torch.segment_reduce).
+elements; NaN where that is 0, as torch.segment_reduce). index_add, scatter_reduce, bincount and
+unsorted_segment_reduce (hipreduce._scatter) run on reduce_by_key's operator and take its gradients.
 """
 from __future__ import annotations
 

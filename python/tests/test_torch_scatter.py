@@ -122,3 +122,12 @@ def test_unsorted_segment_reduce_bits_and_gradient():
     assert same(got.detach().reshape(6, 4), hr.reduce_by_key(x.detach().reshape(30, 4), ids, 6, "max"))
     assert torch.autograd.gradcheck(lambda v: hrt.unsorted_segment_reduce(v, ids, 6, "sum"), (x,))
     assert torch.autograd.gradcheck(lambda v: hrt.unsorted_segment_reduce(v, ids, 6, "mean"), (x,))
+
+
+def test_compile_fullgraph_gives_eager_bits():
+    g = torch.Generator().manual_seed(6)
+    out, src = torch.randn(5, 3, generator=g), torch.randn(9, 3, generator=g)
+    index = torch.randint(0, 5, (9,), generator=g)
+    for f in (lambda o, s, i: hrt.index_add(o, i, s, alpha=3.0), lambda o, s, i: hrt.scatter_reduce(s, i, 6, "mean"),
+              lambda o, s, i: hrt.unsorted_segment_reduce(s, i, 6, "max")):
+        assert same(torch.compile(f, fullgraph=True)(out, src, index), f(out, src, index))
