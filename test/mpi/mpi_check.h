@@ -1,9 +1,10 @@
 /* What the mpi suites share: the failure report (each suite defines rank, ranks and failures), the
- * seeded hash their data and cuts come from, the input tile, and the splits of a length over the
- * ranks. */
+ * seeded hash their data and cuts come from, the input tile, the splits of a length over the ranks,
+ * and the sum of every rank's failures and checks. */
 #ifndef HIPREDUCE_TEST_MPI_CHECK_H
 #define HIPREDUCE_TEST_MPI_CHECK_H
 
+#include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,31 @@ static inline void mpi_split(uint64_t n, int pattern, uint64_t seed, uint64_t ti
             if (cut[b] < cut[a]) { const uint64_t t = cut[a]; cut[a] = cut[b]; cut[b] = t; }
     for (int r = 0; r < nranks; ++r) counts[r] = cut[r + 1] - cut[r];
     free(cut);
+}
+
+/* This rank's slice of n under mpi_split: returns its first element, *count its length. */
+static inline uint64_t mpi_slice(uint64_t n, int pattern, uint64_t seed, uint64_t tile, int rank, int nranks, uint64_t* count)
+{
+    uint64_t* counts = (uint64_t*)malloc((size_t)nranks * sizeof *counts);
+    uint64_t first = 0;
+    mpi_split(n, pattern, seed, tile, nranks, counts);
+    for (int r = 0; r < rank; ++r) first += counts[r];
+    *count = counts[rank];
+    free(counts);
+    return first;
+}
+
+/* Every rank's failures and checks summed (collective over MPI_COMM_WORLD); rank 0 prints them
+ * after what ("mpi stats cpu quick, 3 ranks: ..."). Returns the suite's exit code. */
+static inline int mpi_report(const char* what, int failures, int checks)
+{
+    int rank = 0, ranks = 0, all[2] = {0, 0};
+    const int mine[2] = {failures, checks};
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("%s, %d ranks: %d checks, %d failures\n", what, ranks, all[1], all[0]);
+    return all[0] != 0;
 }
 
 #endif

@@ -15,12 +15,7 @@
 #include <string.h>
 
 #include "hipreduce/hipreduce_mpi.h"
-#include "local_gpu.h"
-#include "mpi_check.h"
-
-static int rank, ranks, quick, failures, checks;
-static hipreduce_handle cpu, mine; /* the reference's handle and this rank's */
-static int on_gpu;
+#include "mpi_suite.h"
 
 /* Data kinds: values whose float sums depend on the order, values near 1 (products), small
  * integers with ties, -0.0 and +0.0 (arg and min/max rules), finite values over the dtype's
@@ -93,24 +88,6 @@ static void put_nan(hipreduce_dtype d, unsigned char* p)
     memcpy(p, &nan, hipreduce_dtype_size(d));
 }
 
-/* This rank's slice where its handle reads: host memory, or a device copy. */
-static const void* place(const void* host, size_t bytes, void** owned)
-{
-    *owned = NULL;
-    if (!on_gpu) return host;
-    *owned = gm_alloc(bytes);
-    if (*owned == NULL || gm_to_device(*owned, host, bytes) != 0) {
-        FAIL("device copy of %zu bytes failed", bytes);
-        return host;
-    }
-    return *owned;
-}
-
-static void unplace(void* owned)
-{
-    if (owned) gm_free(owned);
-}
-
 /* Whether got has want's bits (a NaN result included: the canonical one on every device). */
 static int same_result(hipreduce_dtype out, const unsigned char* want, const unsigned char* got)
 {
@@ -122,10 +99,8 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
                       uint64_t seed, int with_nan)
 {
     const size_t es = hipreduce_dtype_size(in), os = hipreduce_dtype_size(out);
-    uint64_t* counts = (uint64_t*)malloc((size_t)ranks * sizeof *counts);
-    mpi_split(n, pattern, seed, tile_of(in), ranks, counts);
-    uint64_t offset = 0;
-    for (int r = 0; r < rank; ++r) offset += counts[r];
+    uint64_t nl = 0;
+    const uint64_t offset = mpi_slice(n, pattern, seed, tile_of(in), rank, ranks, &nl);
     const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT;
     const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
     unsigned char* x = (unsigned char*)malloc((size_t)(n * es) + 1);
@@ -141,21 +116,20 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     unsigned char want[8] = {0}, got[8];
     int64_t want_i = -7, got_i = -9;
     hipreduce_status ws, gs;
-    void *dx = NULL, *dy = NULL;
-    const void* px = place(x + offset * es, (size_t)(counts[rank] * es), &dx);
-    const void* py = y ? place(y + offset * es, (size_t)(counts[rank] * es), &dy) : NULL;
+    void* px = place(x + offset * es, (size_t)(nl * es));
+    void* py = y ? place(y + offset * es, (size_t)(nl * es)) : NULL;
     memset(got, 0xa5, sizeof got);
     if (dot) {
         ws = hipreduce_dot_op(cpu, op, in, x, y, n, out, want, HIPREDUCE_RESULT_HOST);
         gs = op == HIPREDUCE_OP_DOT
-                 ? hipreduce_mpi_dot(mine, MPI_COMM_WORLD, in, px, py, counts[rank], out, got, HIPREDUCE_RESULT_HOST)
-                 : hipreduce_mpi_dot_op(mine, MPI_COMM_WORLD, op, in, px, py, counts[rank], out, got, HIPREDUCE_RESULT_HOST);
+                 ? hipreduce_mpi_dot(mine, MPI_COMM_WORLD, in, px, py, nl, out, got, HIPREDUCE_RESULT_HOST)
+                 : hipreduce_mpi_dot_op(mine, MPI_COMM_WORLD, op, in, px, py, nl, out, got, HIPREDUCE_RESULT_HOST);
     } else if (arg) {
         ws = hipreduce_argreduce(cpu, op, in, x, n, want, &want_i, HIPREDUCE_RESULT_HOST);
-        gs = hipreduce_mpi_argreduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], got, &got_i, HIPREDUCE_RESULT_HOST);
+        gs = hipreduce_mpi_argreduce(mine, MPI_COMM_WORLD, op, in, px, nl, got, &got_i, HIPREDUCE_RESULT_HOST);
     } else {
         ws = hipreduce_reduce(cpu, op, in, x, n, out, want, HIPREDUCE_RESULT_HOST);
-        gs = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], out, got, HIPREDUCE_RESULT_HOST);
+        gs = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, op, in, px, nl, out, got, HIPREDUCE_RESULT_HOST);
     }
     ++checks;
     if (ws != HIPREDUCE_STATUS_SUCCESS || gs != HIPREDUCE_STATUS_SUCCESS)
@@ -176,9 +150,9 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
         int64_t* di = on_gpu ? (int64_t*)(void*)(dv + 8) : &got_i;
         memset(got, 0xa5, sizeof got);
         got_i = -9;
-        if (dot) gs = hipreduce_mpi_dot_op(mine, MPI_COMM_WORLD, op, in, px, py, counts[rank], out, dv, loc);
-        else if (arg) gs = hipreduce_mpi_argreduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], dv, di, loc);
-        else gs = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, op, in, px, counts[rank], out, dv, loc);
+        if (dot) gs = hipreduce_mpi_dot_op(mine, MPI_COMM_WORLD, op, in, px, py, nl, out, dv, loc);
+        else if (arg) gs = hipreduce_mpi_argreduce(mine, MPI_COMM_WORLD, op, in, px, nl, dv, di, loc);
+        else gs = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, op, in, px, nl, out, dv, loc);
         if (on_gpu && (gm_to_host(got, dv, 8) != 0 || gm_to_host(&got_i, di, 8) != 0)) FAIL("device result copy failed");
         ++checks;
         if (gs != HIPREDUCE_STATUS_SUCCESS || !same_result(out, want, got) || (arg && want_i != got_i))
@@ -187,11 +161,10 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
                  on_gpu ? "device" : "host", gs);
         if (on_gpu) gm_free(dv);
     }
-    unplace(dx);
-    unplace(dy);
+    unplace(px);
+    unplace(py);
     free(x);
     free(y);
-    free(counts);
 }
 
 typedef struct triple {
@@ -287,11 +260,8 @@ static void axis_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
                       uint64_t inner, int pattern, uint64_t seed, hipreduce_status expect)
 {
     const size_t es = hipreduce_dtype_size(in), os = hipreduce_dtype_size(out);
-    uint64_t* counts = (uint64_t*)malloc((size_t)ranks * sizeof *counts);
-    mpi_split(extent, pattern, seed, inner > 1 ? 256 : tile_of(in), ranks, counts); /* cuts at the order's tiles */
-    uint64_t offset = 0;
-    for (int r = 0; r < rank; ++r) offset += counts[r];
-    const uint64_t e = counts[rank];
+    uint64_t e = 0; /* cuts at the order's tiles */
+    const uint64_t offset = mpi_slice(extent, pattern, seed, inner > 1 ? 256 : tile_of(in), rank, ranks, &e);
     const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
     unsigned char* x = (unsigned char*)malloc((size_t)(outer * extent * inner * es) + 1);
     unsigned char* local = (unsigned char*)malloc((size_t)(outer * e * inner * es) + 1);
@@ -303,8 +273,7 @@ static void axis_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     unsigned char* got = (unsigned char*)calloc((size_t)results + 1, os);
     int64_t* want_i = (int64_t*)calloc((size_t)results + 1, 8);
     int64_t* got_i = (int64_t*)calloc((size_t)results + 1, 8);
-    void* dx = NULL;
-    const void* px = place(local, (size_t)(outer * e * inner * es), &dx);
+    void* px = place(local, (size_t)(outer * e * inner * es));
     hipreduce_status ws, gs;
     if (arg) {
         ws = hipreduce_argreduce_axis(cpu, op, in, x, outer, extent, inner, want, want_i, HIPREDUCE_RESULT_HOST);
@@ -323,8 +292,8 @@ static void axis_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
         FAIL("axis %s %s [%llu][%llu][%llu] pattern %d: results differ from the single process", hipreduce_op_name(op),
              hipreduce_dtype_name(in), (unsigned long long)outer, (unsigned long long)extent, (unsigned long long)inner,
              pattern);
-    unplace(dx);
-    free(x), free(local), free(want), free(got), free(want_i), free(got_i), free(counts);
+    unplace(px);
+    free(x), free(local), free(want), free(got), free(want_i), free(got_i);
 }
 
 static void axis_matrix(void)
@@ -371,8 +340,7 @@ static void workspace_checks(void)
     if (bytes < tree_bytes) bytes = tree_bytes;
     unsigned char* x = (unsigned char*)malloc(n * 4 * (size_t)ranks);
     for (uint64_t i = 0; i < n * (uint64_t)ranks; ++i) element(HIPREDUCE_I32, DATA_SPREAD, 9, i, x + i * 4);
-    void* dx = NULL;
-    const void* px = place(x + (size_t)rank * n * 4, n * 4, &dx);
+    void* px = place(x + (size_t)rank * n * 4, n * 4);
     void* ws = on_gpu ? gm_alloc(bytes + 1) : malloc(bytes + 1);
     int64_t want, got;
     float fwant, fgot;
@@ -402,7 +370,7 @@ static void workspace_checks(void)
     hipreduce_set_workspace(mine, NULL, 0);
     if (on_gpu) gm_free(ws);
     else free(ws);
-    unplace(dx);
+    unplace(px);
     free(x);
 }
 
@@ -411,8 +379,7 @@ static void misuse_checks(void)
 {
     float x[64], r = 42.0f;
     for (int i = 0; i < 64; ++i) x[i] = (float)i;
-    void* dx = NULL;
-    const void* px = place(x, sizeof x, &dx);
+    void* px = place(x, sizeof x);
     const hipreduce_status M = HIPREDUCE_STATUS_MPI_MISMATCH;
     struct {
         const char* what;
@@ -459,7 +426,7 @@ static void misuse_checks(void)
     ++checks;
     if (s != HIPREDUCE_STATUS_MPI_ERROR || r != 42.0f || strstr(hipreduce_mpi_last_error_message(), "MPI_COMM_NULL") == NULL)
         FAIL("MPI_COMM_NULL: status %d (%s)", s, hipreduce_mpi_last_error_message());
-    unplace(dx);
+    unplace(px);
 }
 
 /* A sub-communicator (ranks split in two halves), freed after use; the caller's error handler
@@ -476,8 +443,7 @@ static void communicator_checks(void)
     double x[5000], want, got;
     for (int i = 0; i < 5000; ++i) element(HIPREDUCE_F64, DATA_SPREAD, 3, (uint64_t)i, (unsigned char*)&x[i]);
     const uint64_t per = 5000 / (uint64_t)hn, first = per * (uint64_t)hr, count = hr == hn - 1 ? 5000 - first : per;
-    void* dx = NULL;
-    const void* px = place(x + first, count * 8, &dx);
+    void* px = place(x + first, count * 8);
     hipreduce_reduce(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F64, x, 5000, HIPREDUCE_F64, &want, HIPREDUCE_RESULT_HOST);
     for (int twice = 0; twice < 2; ++twice) {
         const hipreduce_status s = hipreduce_mpi_reduce(mine, half, HIPREDUCE_OP_SUM, HIPREDUCE_F64, px, count,
@@ -491,52 +457,17 @@ static void communicator_checks(void)
     if (before != after) FAIL("the caller's error handler changed");
     MPI_Errhandler_free(&before);
     MPI_Errhandler_free(&after);
-    unplace(dx);
+    unplace(px);
 }
 
 int main(int argc, char** argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    const char* mode = argc > 1 ? argv[1] : "cpu";
-    quick = argc > 2 && strcmp(argv[2], "quick") == 0;
-    on_gpu = strcmp(mode, "gpu") == 0 || (strcmp(mode, "mixed") == 0 && rank % 2 == 1);
-    if (strcmp(mode, "cpu") != 0) {
-        int have = gm_count() > 0, all = 0;
-        MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (!all) {
-            if (rank == 0) printf("no GPU: skipped\n");
-            MPI_Finalize();
-            return 77;
-        }
-    }
-    /* One GPU a rank where the node has enough, else ranks share them (local_gpu.h). */
-    const int ordinal = strcmp(mode, "cpu") != 0 ? local_gpu(MPI_COMM_WORLD) : 0; /* collective */
-    if (strcmp(mode, "cpu") != 0) {
-        unsigned long long mine_bit = on_gpu && ordinal >= 0 && ordinal < 64 ? 1ull << ordinal : 0, used = 0;
-        MPI_Allreduce(&mine_bit, &used, 1, MPI_UNSIGNED_LONG_LONG, MPI_BOR, MPI_COMM_WORLD);
-        int gpus_used = 0;
-        for (; used; used &= used - 1) ++gpus_used;
-        if (rank == 0) printf("GPU ranks on %d GPU(s) of %d\n", gpus_used, gm_count());
-    }
-    if (hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS || (on_gpu && ordinal < 0) ||
-        hipreduce_create(&mine, on_gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, on_gpu ? ordinal : 0) != HIPREDUCE_STATUS_SUCCESS) {
-        fprintf(stderr, "[rank %d] hipreduce_create failed: %s\n", rank, hipreduce_create_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    const int rc = suite_start(&argc, &argv);
+    if (rc >= 0) return rc;
     full_matrix();
     axis_matrix();
     workspace_checks();
     misuse_checks();
     communicator_checks();
-    int all_failures = 0, all_checks = 0;
-    MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(&checks, &all_checks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("mpi %s%s, %d ranks: %d checks, %d failures\n", mode, quick ? " quick" : "", ranks, all_checks, all_failures);
-    hipreduce_destroy(mine);
-    hipreduce_destroy(cpu);
-    MPI_Finalize();
-    return all_failures != 0;
+    return suite_end("mpi");
 }

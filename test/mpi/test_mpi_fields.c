@@ -17,11 +17,7 @@
 #include <string.h>
 
 #include "hipreduce/hipreduce_mpi.h"
-#include "local_gpu.h"
-#include "mpi_check.h"
-
-static int rank, ranks, quick, on_gpu, failures, checks;
-static hipreduce_handle cpu, mine;
+#include "mpi_suite.h"
 
 /* ---- the MPI calls the library makes, counted ---- */
 static long n_allreduce, n_allgather, n_isend, n_recv;
@@ -67,21 +63,6 @@ static void element(hipreduce_dtype d, uint64_t seed, uint64_t f, uint64_t i, un
     }
 }
 
-/* Every rank's length, the same on every rank: seed % 3 == 0 even, 1 all on one rank, 2 random
- * cuts (empty ranks among them). */
-static void split(uint64_t n, uint64_t seed, uint64_t* counts)
-{
-    uint64_t left = n;
-    const int holder = (int)(seed / 3 % (uint64_t)ranks);
-    for (int r = 0; r < ranks; ++r) {
-        const uint64_t h = mix(seed ^ (uint64_t)r * 7919u);
-        uint64_t c = seed % 3 == 0 ? n / (uint64_t)ranks : seed % 3 == 1 ? (r == holder ? n : 0) : h % (left + 1);
-        if (r == ranks - 1) c = left;
-        counts[r] = c;
-        left -= c;
-    }
-}
-
 typedef struct triple {
     hipreduce_op op;
     hipreduce_dtype in, out;
@@ -99,25 +80,14 @@ static const triple cases[] = {
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
-/* This rank's slices where its handle reads: a block of ld elements a field (fields at its
- * columns), in host memory or a device copy. */
-static unsigned char* place(const unsigned char* host, size_t bytes)
-{
-    if (!on_gpu) return (unsigned char*)host;
-    unsigned char* d = (unsigned char*)gm_alloc(bytes);
-    if (d == NULL || gm_to_device(d, host, bytes) != 0) FAIL("device copy of %zu bytes failed", bytes);
-    return d;
-}
-
 /* One case: nfields fields of n elements in all, split over the ranks. layout 0: a contiguous
  * block (also checked against the axis call); 1: columns ld > n_local apart; 2: separate arrays. */
 static void fields_case(const triple* t, uint64_t nfields, uint64_t n, int layout, uint64_t seed)
 {
     const size_t es = hipreduce_dtype_size(t->in), os = hipreduce_dtype_size(t->out);
-    uint64_t counts[256], offset = 0;
-    split(n, seed, counts);
-    for (int r = 0; r < rank; ++r) offset += counts[r];
-    const uint64_t nl = counts[rank], ld = layout == 1 ? nl + 1 + seed % 5 : nl;
+    uint64_t nl = 0; /* seed % 3: an even split, all on one rank, random cuts (empty ranks among them) */
+    const uint64_t offset = mpi_slice(n, (int)(seed % 3), seed, tile_of(t->in), rank, ranks, &nl);
+    const uint64_t ld = layout == 1 ? nl + 1 + seed % 5 : nl; /* the block: ld elements a field (fields at its columns) */
     unsigned char* full = (unsigned char*)malloc((size_t)(n * es) + 1);
     unsigned char* block = (unsigned char*)malloc((size_t)(nfields * ld * es) + 1);
     for (uint64_t f = 0; f < nfields; ++f)
@@ -188,7 +158,7 @@ static void fields_case(const triple* t, uint64_t nfields, uint64_t n, int layou
         if (on_gpu) gm_free(separate[f]);
         else free(separate[f]);
     }
-    if (on_gpu && dblock) gm_free(dblock);
+    unplace(dblock);
     free(full), free(block), free(separate), free(ptrs), free(got), free(alone), free(want);
 }
 
@@ -244,7 +214,7 @@ static void misuse_checks(void)
                                     HIPREDUCE_RESULT_HOST);
     ++checks;
     if (s != HIPREDUCE_STATUS_SUCCESS || r[0] != -1.0 / 0.0 || r[2] != -1.0 / 0.0) FAIL("n_local 0: status %d or not -inf", s);
-    if (on_gpu) gm_free(dx);
+    unplace(dx);
 }
 
 /* A rank's own work failing after the ranks agreed (a caller workspace of 8 bytes on the last
@@ -292,29 +262,8 @@ static void local_failure_checks(void)
 
 int main(int argc, char** argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    const char* mode = argc > 1 ? argv[1] : "cpu";
-    quick = argc > 2 && strcmp(argv[2], "quick") == 0;
-    on_gpu = strcmp(mode, "gpu") == 0 || (strcmp(mode, "mixed") == 0 && rank % 2 == 1);
-    if (ranks > 256) MPI_Abort(MPI_COMM_WORLD, 2);
-    if (strcmp(mode, "cpu") != 0) {
-        int have = gm_count() > 0, all = 0;
-        MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (!all) {
-            if (rank == 0) printf("no GPU: skipped\n");
-            MPI_Finalize();
-            return 77;
-        }
-    }
-    const int ordinal = strcmp(mode, "cpu") != 0 ? local_gpu(MPI_COMM_WORLD) : 0; /* collective */
-    if (hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS || (on_gpu && ordinal < 0) ||
-        hipreduce_create(&mine, on_gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, on_gpu ? ordinal : 0) !=
-            HIPREDUCE_STATUS_SUCCESS) {
-        fprintf(stderr, "[rank %d] hipreduce_create failed: %s\n", rank, hipreduce_create_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    const int rc = suite_start(&argc, &argv);
+    if (rc >= 0) return rc;
     /* the first call on a communicator makes its cache (one round more): before the counting */
     double nothing = 0;
     hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F64, NULL, 0, HIPREDUCE_F64, &nothing,
@@ -337,12 +286,5 @@ int main(int argc, char** argv)
     }
     misuse_checks();
     local_failure_checks();
-    int all_failures = 0, all_checks = 0;
-    PMPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    PMPI_Allreduce(&checks, &all_checks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) printf("mpi fields %s%s, %d ranks: %d checks, %d failures\n", mode, quick ? " quick" : "", ranks, all_checks, all_failures);
-    hipreduce_destroy(mine);
-    hipreduce_destroy(cpu);
-    MPI_Finalize();
-    return all_failures != 0;
+    return suite_end("mpi fields");
 }

@@ -18,11 +18,7 @@
 #include <string.h>
 
 #include "hipreduce/hipreduce_mpi.h"
-#include "local_gpu.h"
-#include "mpi_check.h"
-
-static int rank, ranks, quick, on_gpu, failures, checks;
-static hipreduce_handle cpu, mine;
+#include "mpi_suite.h"
 
 static int is_float(hipreduce_dtype d) { return d >= HIPREDUCE_F16; }
 
@@ -68,14 +64,6 @@ static hipreduce_status reference(hipreduce_op op, hipreduce_dtype in, hipreduce
     return s;
 }
 
-static void* place(const void* host, size_t bytes)
-{
-    if (!on_gpu) return (void*)host;
-    void* dev = gm_alloc(bytes ? bytes : 1);
-    if (dev == NULL || gm_to_device(dev, host, bytes) != 0) FAIL("device copy of %zu bytes failed", bytes);
-    return dev;
-}
-
 typedef struct stat_case {
     hipreduce_op op;
     hipreduce_dtype in, out;
@@ -88,10 +76,8 @@ static void one(const stat_case* c, int kind, uint64_t outer, uint64_t n, uint64
 {
     const size_t es = hipreduce_dtype_size(c->in), os = hipreduce_dtype_size(c->out);
     const uint64_t results = outer * inner;
-    uint64_t counts[64], offset = 0;
-    mpi_split(n, pattern, seed, inner > 1 ? 256 : tile_of(c->in), ranks, counts);
-    for (int r = 0; r < rank; ++r) offset += counts[r];
-    const uint64_t e = counts[rank];
+    uint64_t e = 0;
+    const uint64_t offset = mpi_slice(n, pattern, seed, inner > 1 ? 256 : tile_of(c->in), rank, ranks, &e);
     unsigned char* x = malloc((size_t)(outer * n * inner * es) + 1);
     unsigned char* local = malloc((size_t)(outer * e * inner * es) + 1);
     for (uint64_t i = 0; i < outer * n * inner; ++i) element(c->in, kind, seed, i, x + i * es);
@@ -130,7 +116,7 @@ static void one(const stat_case* c, int kind, uint64_t outer, uint64_t n, uint64
                  kind, pattern, (unsigned long long)seed, call, (unsigned long long)g, (unsigned long long)w);
         }
     }
-    if (on_gpu) gm_free(px);
+    unplace(px);
     free(x), free(local), free(want), free(got);
 }
 
@@ -207,7 +193,7 @@ static void fields(void)
         ++checks;
         if (s != HIPREDUCE_STATUS_SUCCESS || memcmp(want, got, F * os) != 0)
             FAIL("fields %s: status %d (%s) or other bits", hipreduce_op_name(fc[c].op), s, hipreduce_mpi_last_error_message());
-        for (int f = 0; f < F && on_gpu; ++f) gm_free(dev[f]);
+        for (int f = 0; f < F; ++f) unplace(dev[f]);
         free(x);
     }
 }
@@ -246,47 +232,15 @@ static void statuses(void)
                                    NULL, HIPREDUCE_RESULT_HOST);
     ++checks;
     if (s != HIPREDUCE_STATUS_NOT_SUPPORTED || r[0] != 42) FAIL("a correction for mean: status %d", s);
-    if (on_gpu) gm_free(px);
+    unplace(px);
 }
 
 int main(int argc, char** argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    const char* mode = argc > 1 ? argv[1] : "cpu";
-    quick = argc > 2 && strcmp(argv[2], "quick") == 0;
-    on_gpu = strcmp(mode, "gpu") == 0 || (strcmp(mode, "mixed") == 0 && rank % 2 == 1);
-    if (ranks > 64) {
-        if (rank == 0) printf("at most 64 ranks\n");
-        MPI_Finalize();
-        return 2;
-    }
-    if (strcmp(mode, "cpu") != 0) {
-        int have = gm_count() > 0, all = 0;
-        MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (!all) {
-            if (rank == 0) printf("no GPU: skipped\n");
-            MPI_Finalize();
-            return 77;
-        }
-    }
-    const int ordinal = strcmp(mode, "cpu") != 0 ? local_gpu(MPI_COMM_WORLD) : 0; /* collective */
-    if (hipreduce_create(&cpu, HIPREDUCE_DEVICE_CPU, 0) != HIPREDUCE_STATUS_SUCCESS || (on_gpu && ordinal < 0) ||
-        hipreduce_create(&mine, on_gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, on_gpu ? ordinal : 0) != HIPREDUCE_STATUS_SUCCESS) {
-        fprintf(stderr, "[rank %d] hipreduce_create failed: %s\n", rank, hipreduce_create_error_message());
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    const int rc = suite_start(&argc, &argv);
+    if (rc >= 0) return rc;
     matrix();
     fields();
     statuses();
-    int all_failures = 0, all_checks = 0;
-    MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(&checks, &all_checks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("mpi stats %s%s, %d ranks: %d checks, %d failures\n", mode, quick ? " quick" : "", ranks, all_checks, all_failures);
-    hipreduce_destroy(mine);
-    hipreduce_destroy(cpu);
-    MPI_Finalize();
-    return all_failures != 0;
+    return suite_end("mpi stats");
 }
