@@ -34,38 +34,27 @@ typedef struct hr_mm64 {
     int64_t lo, hi;
 } hr_mm64;
 
-/* The keys of each kind of element, and the elements of keys (each map is its own inverse's twin:
- * flipping the magnitude bits keeps the sign bit). */
+/* The keys of each kind of integer element, and the elements of keys (the float keys below: each
+ * map is its own inverse's twin, flipping the magnitude bits keeps the sign bit). */
 HR_STATS_FN int32_t hr_mm_key_i32(int32_t x) { return x; }
 HR_STATS_FN int64_t hr_mm_key_i64(int64_t x) { return x; }
 HR_STATS_FN int32_t hr_mm_key_u32(uint32_t x) { return (int32_t)(x ^ UINT32_C(0x80000000)); }
 HR_STATS_FN uint32_t hr_mm_u32_of_key(int32_t k) { return (uint32_t)k ^ UINT32_C(0x80000000); }
 HR_STATS_FN int64_t hr_mm_key_u64(uint64_t x) { return (int64_t)(x ^ UINT64_C(0x8000000000000000)); }
 HR_STATS_FN uint64_t hr_mm_u64_of_key(int64_t k) { return (uint64_t)k ^ UINT64_C(0x8000000000000000); }
-HR_STATS_FN int32_t hr_mm_key_f32(float x)
-{
-    const uint32_t b = hr_stats_bits_f32(x);
-    return (int32_t)(b >> 31 ? b ^ UINT32_C(0x7fffffff) : b);
-}
-HR_STATS_FN float hr_mm_f32_of_key(int32_t k)
-{
-    const uint32_t b = (uint32_t)k;
-    return hr_stats_of_bits_f32(b >> 31 ? b ^ UINT32_C(0x7fffffff) : b);
-}
-HR_STATS_FN int64_t hr_mm_key_f64(double x)
-{
-    const uint64_t b = hr_stats_bits_f64(x);
-    return (int64_t)(b >> 63 ? b ^ UINT64_C(0x7fffffffffffffff) : b);
-}
-HR_STATS_FN double hr_mm_f64_of_key(int64_t k)
-{
-    const uint64_t b = (uint64_t)k;
-    return hr_stats_of_bits_f64(b >> 63 ? b ^ UINT64_C(0x7fffffffffffffff) : b);
-}
-
-/* Per kind W (32, 64) of key type K: lift, identity, merge, whether the slice was empty, and
- * whether a float slice (of F, whose keys these are) held a NaN. */
-#define HR_MM_DEFINE(W, K, KMAX, F, T, INF_BITS)                                                            \
+/* Per kind W (32, 64) of key type K: the keys of float type F (T, bits B) and their elements, then
+ * lift, identity, merge, whether the slice was empty, and whether a float slice held a NaN. */
+#define HR_MM_DEFINE(W, K, KMAX, F, T, B, INF_BITS)                                                         \
+    HR_STATS_FN K hr_mm_key_##F(T x)                                                                        \
+    {                                                                                                       \
+        const B b = hr_stats_bits_##F(x);                                                                   \
+        return (K)(b >> (sizeof(B) * 8 - 1) ? b ^ (B)KMAX : b);                                             \
+    }                                                                                                       \
+    HR_STATS_FN T hr_mm_##F##_of_key(K k)                                                                   \
+    {                                                                                                       \
+        const B b = (B)k;                                                                                   \
+        return hr_stats_of_bits_##F(b >> (sizeof(B) * 8 - 1) ? b ^ (B)KMAX : b);                            \
+    }                                                                                                       \
     HR_STATS_FN hr_mm##W hr_mm##W##_lift(K k)                                                               \
     {                                                                                                       \
         hr_mm##W r;                                                                                         \
@@ -93,8 +82,8 @@ HR_STATS_FN double hr_mm_f64_of_key(int64_t k)
         const T inf = hr_stats_of_bits_##F(INF_BITS);                                                       \
         return a.lo < hr_mm_key_##F(-inf) || a.hi > hr_mm_key_##F(inf);                                     \
     }
-HR_MM_DEFINE(32, int32_t, INT32_MAX, f32, float, UINT32_C(0x7f800000))
-HR_MM_DEFINE(64, int64_t, INT64_MAX, f64, double, UINT64_C(0x7ff0000000000000))
+HR_MM_DEFINE(32, int32_t, INT32_MAX, f32, float, uint32_t, UINT32_C(0x7f800000))
+HR_MM_DEFINE(64, int64_t, INT64_MAX, f64, double, uint64_t, UINT64_C(0x7ff0000000000000))
 #undef HR_MM_DEFINE
 
 #ifdef __cplusplus

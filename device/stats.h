@@ -66,37 +66,24 @@ typedef struct hr_mom_f64 {
     uint64_t count;
 } hr_mom_f64;
 
-HR_STATS_FN uint32_t hr_stats_bits_f32(float x)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-HR_STATS_FN uint64_t hr_stats_bits_f64(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-HR_STATS_FN float hr_stats_of_bits_f32(uint32_t b)
-{
-    float x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-HR_STATS_FN double hr_stats_of_bits_f64(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-
 /* One definition per float type F (f32: float, bits uint32_t, NaN/inf bits; f64 likewise). */
 #define HR_STATS_DEFINE(F, T, B, NAN_BITS, INF_BITS)                                                        \
-    HR_STATS_FN T hr_stats_nan_##F(void) { return hr_stats_of_bits_##F(NAN_BITS); }                          \
+    HR_STATS_FN B hr_stats_bits_##F(T x)                                                                    \
+    {                                                                                                       \
+        B b;                                                                                                \
+        memcpy(&b, &x, sizeof b);                                                                           \
+        return b;                                                                                           \
+    }                                                                                                       \
+    HR_STATS_FN T hr_stats_of_bits_##F(B b)                                                                 \
+    {                                                                                                       \
+        T x;                                                                                                \
+        memcpy(&x, &b, sizeof x);                                                                           \
+        return x;                                                                                           \
+    }                                                                                                       \
+    HR_STATS_FN T hr_stats_nan_##F(void) { return hr_stats_of_bits_##F(NAN_BITS); }                         \
     HR_STATS_FN int hr_stats_finite_##F(T x) { return (hr_stats_bits_##F(x) & ~((B)1 << (sizeof(B) * 8 - 1))) < (INF_BITS); } \
                                                                                                             \
-    /* nanmean's lifts and sum: a NaN is +0.0 and not counted. */                                       \
+    /* nanmean's lifts and sum: a NaN is +0.0 and not counted. */                                           \
     HR_STATS_FN hr_sumn_##F hr_sumn_lift_##F(T x)                                                           \
     {                                                                                                       \
         const int nan = x != x;                                                                             \
@@ -119,7 +106,7 @@ HR_STATS_FN double hr_stats_of_bits_f64(uint64_t b)
         a.count += b.count;                                                                                 \
         return a;                                                                                           \
     }                                                                                                       \
-    /* The mean: the sum / its count, in F (the count rounded to F); no element: NaN (0 / 0). */         \
+    /* The mean: the sum / its count, in F (the count rounded to F); no element: NaN (0 / 0). */            \
     HR_STATS_FN T hr_sumn_mean_##F(hr_sumn_##F a) { return a.count == 0 ? hr_stats_nan_##F() : a.sum / (T)a.count; } \
                                                                                                             \
     HR_STATS_FN hr_mom_##F hr_mom_lift_##F(T x)                                                             \
@@ -138,7 +125,7 @@ HR_STATS_FN double hr_stats_of_bits_f64(uint64_t b)
         r.count = 0;                                                                                        \
         return r;                                                                                           \
     }                                                                                                       \
-    /* Whether x goes before y in a merge: the larger count, then the larger bits. */                      \
+    /* Whether x goes before y in a merge: the larger count, then the larger bits. */                       \
     HR_STATS_FN int hr_mom_before_##F(hr_mom_##F x, hr_mom_##F y)                                           \
     {                                                                                                       \
         if (x.count != y.count) return x.count > y.count;                                                   \
@@ -158,7 +145,7 @@ HR_STATS_FN double hr_stats_of_bits_f64(uint64_t b)
         hr_mom_##F r;                                                                                       \
         r.count = a.count + b.count;                                                                        \
         const T n = (T)r.count, wa = (T)a.count / n, wb = (T)b.count / n;                                   \
-        if (!hr_stats_finite_##F(a.mean) || !hr_stats_finite_##F(b.mean)) {                                \
+        if (!hr_stats_finite_##F(a.mean) || !hr_stats_finite_##F(b.mean)) {                                 \
             r.mean = a.mean + b.mean;                                                                       \
             r.m = hr_stats_nan_##F();                                                                       \
         } else {                                                                                            \
@@ -171,13 +158,13 @@ HR_STATS_FN double hr_stats_of_bits_f64(uint64_t b)
                 r.m = (wa * a.m + wb * b.m) + (wa * d) * (wb * d);                                          \
             }                                                                                               \
         }                                                                                                   \
-        /* NaNs canonical: which operand's payload an addition keeps is the code generation's */          \
+        /* NaNs canonical: which operand's payload an addition keeps is the code generation's */            \
         if (r.mean != r.mean) r.mean = hr_stats_nan_##F();                                                  \
         if (r.m != r.m) r.m = hr_stats_nan_##F();                                                           \
         return r;                                                                                           \
     }                                                                                                       \
-    /* The variance with a correction: m * (n / max(n - correction, 0)), in F (n and the correction \
-     * rounded to F): a divisor 0 gives +inf, or NaN when m is 0 (n == 0 included). */                    \
+    /* The variance with a correction: m * (n / max(n - correction, 0)), in F (n and the correction         \
+     * rounded to F): a divisor 0 gives +inf, or NaN when m is 0 (n == 0 included). */                      \
     HR_STATS_FN T hr_mom_var_##F(hr_mom_##F a, double correction)                                           \
     {                                                                                                       \
         const T n = (T)a.count;                                                                             \
@@ -185,7 +172,7 @@ HR_STATS_FN double hr_stats_of_bits_f64(uint64_t b)
         if (!(dof > 0)) dof = 0;                                                                            \
         return a.m * (n / dof);                                                                             \
     }                                                                                                       \
-    /* The mean of the moments: NaN for no element. */                                                     \
+    /* The mean of the moments: NaN for no element. */                                                      \
     HR_STATS_FN T hr_mom_mean_##F(hr_mom_##F a) { return a.count == 0 ? hr_stats_nan_##F() : a.mean; }
 
 HR_STATS_DEFINE(f32, float, uint32_t, UINT32_C(0x7fc00000), UINT32_C(0x7f800000))
@@ -200,87 +187,48 @@ HR_STATS_DEFINE(f64, double, uint64_t, UINT64_C(0x7ff8000000000000), UINT64_C(0x
  * -104) or -inf gives +0.0, NaN NaN. log: s = 2^e f, f in [sqrt(1/2), sqrt(2)), log f = 2 atanh(z),
  * z = (f - 1) / (f + 1), |z| <= 0.172, by its odd series; +0.0 gives -inf, +inf +inf. Measured
  * against long double on 2 million arguments: exp within 1.6 unit roundoffs (f64) and 1.8 (f32),
- * log within 2.9 of its value (s >= e^(1/1000)). */
-HR_STATS_FN double hr_exp_neg_f64(double t)
-{
-    if (!(t > -746.0)) return t != t ? t : 0.0;
-    const double k = floor(t * 1.4426950408889634 + 0.5);
-    const double r = (t - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
-    double p = 1.0 / 6227020800.0;
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    const int e = (int)k;
-    if (e >= -1022) return p * hr_stats_of_bits_f64((uint64_t)(e + 1023) << 52);
-    return (p * hr_stats_of_bits_f64((uint64_t)(e + 54 + 1023) << 52)) * hr_stats_of_bits_f64((uint64_t)(1023 - 54) << 52);
-}
-HR_STATS_FN float hr_exp_neg_f32(float t)
-{
-    if (!(t > -104.0f)) return t != t ? t : 0.0f;
-    const float k = floorf(t * 1.44269504f + 0.5f);
-    const float r = (t - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
-    float p = 1.0f / 5040.0f;
-    p = p * r + 1.0f / 720.0f;
-    p = p * r + 1.0f / 120.0f;
-    p = p * r + 1.0f / 24.0f;
-    p = p * r + 1.0f / 6.0f;
-    p = p * r + 0.5f;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
-    const int e = (int)k;
-    if (e >= -126) return p * hr_stats_of_bits_f32((uint32_t)(e + 127) << 23);
-    return (p * hr_stats_of_bits_f32((uint32_t)(e + 25 + 127) << 23)) * hr_stats_of_bits_f32((uint32_t)(127 - 25) << 23);
-}
-HR_STATS_FN double hr_log_f64(double s)
-{
-    if (s != s || s == hr_stats_of_bits_f64(UINT64_C(0x7ff0000000000000))) return s;
-    if (!(s > 0)) return -hr_stats_of_bits_f64(UINT64_C(0x7ff0000000000000));
-    const uint64_t b = hr_stats_bits_f64(s);
-    int e = (int)(b >> 52) - 1023; /* s >= 1: a normal number */
-    double f = hr_stats_of_bits_f64((b & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1023) << 52));
-    if (f > 1.4142135623730951) f = f * 0.5, e += 1;
-    const double z = (f - 1.0) / (f + 1.0), z2 = z * z;
-    double p = 1.0 / 23;
-    p = p * z2 + 1.0 / 21;
-    p = p * z2 + 1.0 / 19;
-    p = p * z2 + 1.0 / 17;
-    p = p * z2 + 1.0 / 15;
-    p = p * z2 + 1.0 / 13;
-    p = p * z2 + 1.0 / 11;
-    p = p * z2 + 1.0 / 9;
-    p = p * z2 + 1.0 / 7;
-    p = p * z2 + 1.0 / 5;
-    p = p * z2 + 1.0 / 3;
-    const double ed = (double)e;
-    return ed * 6.93147180369123816490e-01 + ((2 * z + 2 * z * (z2 * p)) + ed * 1.90821492927058770002e-10);
-}
-HR_STATS_FN float hr_log_f32(float s)
-{
-    if (s != s || s == hr_stats_of_bits_f32(UINT32_C(0x7f800000))) return s;
-    if (!(s > 0)) return -hr_stats_of_bits_f32(UINT32_C(0x7f800000));
-    const uint32_t b = hr_stats_bits_f32(s);
-    int e = (int)(b >> 23) - 127;
-    float f = hr_stats_of_bits_f32((b & ((UINT32_C(1) << 23) - 1)) | (UINT32_C(127) << 23));
-    if (f > 1.41421356f) f = f * 0.5f, e += 1;
-    const float z = (f - 1.0f) / (f + 1.0f), z2 = z * z;
-    float p = 1.0f / 11;
-    p = p * z2 + 1.0f / 9;
-    p = p * z2 + 1.0f / 7;
-    p = p * z2 + 1.0f / 5;
-    p = p * z2 + 1.0f / 3;
-    const float ed = (float)e;
-    return ed * 0.693145751953125f + ((2 * z + 2 * z * (z2 * p)) + ed * 1.428606765330187045e-06f);
-}
+ * log within 2.9 of its value (s >= e^(1/1000)). One definition for both types: F's fraction bits
+ * MANT and exponent bias BIAS, its constants, and where its polynomials start in the tables of
+ * coefficients (EXP_FIRST, LOG_FIRST: f64 from 1/13! and 1/23, f32 from 1/7! and 1/11). */
+#define HR_EXP_LOG_DEFINE(F, T, B, FLOOR, MANT, BIAS, INF_BITS, EXP_MIN, LOG2E, LN2_HI, LN2_LO, SQRT2,      \
+                          EXP_FIRST, LOG_FIRST)                                                             \
+    HR_STATS_FN T hr_exp_neg_##F(T t)                                                                       \
+    {                                                                                                       \
+        if (!(t > EXP_MIN)) return t != t ? t : (T)0;                                                       \
+        const T k = FLOOR(t * LOG2E + (T)0.5);                                                              \
+        const T r = (t - k * LN2_HI) - k * LN2_LO;                                                          \
+        const T c[14] = {(T)1 / (T)6227020800, (T)1 / (T)479001600, (T)1 / (T)39916800, (T)1 / (T)3628800,  \
+                         (T)1 / (T)362880,     (T)1 / (T)40320,     (T)1 / (T)5040,     (T)1 / (T)720,      \
+                         (T)1 / (T)120,        (T)1 / (T)24,        (T)1 / (T)6,        (T)1 / (T)2,        \
+                         (T)1,                 (T)1}; /* 1 / k!, k = 13 down to 0 */                        \
+        T p = c[EXP_FIRST];                                                                                 \
+        for (int i = (EXP_FIRST) + 1; i < 14; ++i) p = p * r + c[i];                                        \
+        const int e = (int)k;                                                                               \
+        if (e >= 1 - (BIAS)) return p * hr_stats_of_bits_##F((B)(e + (BIAS)) << (MANT));                    \
+        return (p * hr_stats_of_bits_##F((B)(e + (MANT) + 2 + (BIAS)) << (MANT))) *                         \
+               hr_stats_of_bits_##F((B)((BIAS) - (MANT) - 2) << (MANT));                                    \
+    }                                                                                                       \
+    HR_STATS_FN T hr_log_##F(T s)                                                                           \
+    {                                                                                                       \
+        if (s != s || s == hr_stats_of_bits_##F(INF_BITS)) return s;                                        \
+        if (!(s > 0)) return -hr_stats_of_bits_##F(INF_BITS);                                               \
+        const B b = hr_stats_bits_##F(s);                                                                   \
+        int e = (int)(b >> (MANT)) - (BIAS); /* s >= 1: a normal number */                                  \
+        T f = hr_stats_of_bits_##F((b & (((B)1 << (MANT)) - 1)) | ((B)(BIAS) << (MANT)));                   \
+        if (f > SQRT2) f = f * (T)0.5, e += 1;                                                              \
+        const T z = (f - (T)1) / (f + (T)1), z2 = z * z;                                                    \
+        const T c[11] = {(T)1 / (T)23, (T)1 / (T)21, (T)1 / (T)19, (T)1 / (T)17, (T)1 / (T)15, (T)1 / (T)13, \
+                         (T)1 / (T)11, (T)1 / (T)9,  (T)1 / (T)7,  (T)1 / (T)5,  (T)1 / (T)3};              \
+        T p = c[LOG_FIRST];                                                                                 \
+        for (int i = (LOG_FIRST) + 1; i < 11; ++i) p = p * z2 + c[i];                                       \
+        const T ed = (T)e;                                                                                  \
+        return ed * LN2_HI + ((2 * z + 2 * z * (z2 * p)) + ed * LN2_LO);                                    \
+    }
+HR_EXP_LOG_DEFINE(f64, double, uint64_t, floor, 52, 1023, UINT64_C(0x7ff0000000000000), -746.0, 1.4426950408889634,
+                  6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.4142135623730951, 0, 0)
+HR_EXP_LOG_DEFINE(f32, float, uint32_t, floorf, 23, 127, UINT32_C(0x7f800000), -104.0f, 1.44269504f, 0.693145751953125f,
+                  1.428606765330187045e-06f, 1.41421356f, 6, 6)
+#undef HR_EXP_LOG_DEFINE
 
 /* logsumexp's accumulator: the largest element so far and the sum of exp(x - it). One element is
  * (x, 1), the identity (-inf, 0). Merging puts the larger maximum first (equal ones need no
