@@ -2,7 +2,9 @@
 # CI for the Python package, run from anywhere in a clone. Written for a fresh Debian 12
 # machine with python3, CMake >= 3.21 and a C/C++ compiler, no GPU:
 #   setup  Debian's python3-venv (python3 -m venv needs its ensurepip) and python3-dev (Python.h) when
-#          missing; a fresh venv with the test dependencies from PyPI (numpy, pytest, ml_dtypes)
+#          missing; a fresh venv with the test dependencies from PyPI (numpy, pytest, ml_dtypes, and torch:
+#          PyPI's wheel is the CUDA build, which runs on the CPU without a GPU; about 85 s, 5.4 GB, so the
+#          torch operators, their gradients and torch.compile are tested on the cpu device)
 #   build  `pip install .` with the cpu backend (pip fetches the build dependencies, scikit-build-core
 #          and nanobind, into its isolated build environment; a GPU compiler on the machine is ignored)
 #   test   pytest over python/tests against the installed package (the GPU cases report skipped)
@@ -27,14 +29,15 @@ fi
 venv=$(mktemp -d /tmp/hipreduce-python-ci.XXXXXX)
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check numpy pytest ml_dtypes nanobind
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check numpy pytest ml_dtypes nanobind torch
+"$venv/bin/python" -c 'import torch; print("CI: torch", torch.__version__)'
 rm -rf build-python
 HIPREDUCE_BACKEND=cpu "$venv/bin/python" -m pip install --disable-pip-version-check ./
 echo "CI: the package installed in $((SECONDS - start)) s"
 
 # From the tests' folder, so that `import hipreduce` finds the installed package, not python/hipreduce.
 cd python/tests
-HIPREDUCE_REQUIRE_BF16=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider -rs .
+HIPREDUCE_REQUIRE_BF16=1 HIPREDUCE_REQUIRE_TORCH=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider -rs .
 cd ../..
 echo "CI: pip install and pytest took $((SECONDS - start)) s"
 

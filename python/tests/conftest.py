@@ -1,11 +1,15 @@
 """The suites import their shared modules (capi.py, data.py) from this folder. bfloat16 numpy arrays need
-ml_dtypes: CI sets HIPREDUCE_REQUIRE_BF16=1, so that its absence fails the run there (data.py)."""
+ml_dtypes: CI sets HIPREDUCE_REQUIRE_BF16=1, so that its absence fails the run there (data.py). The torch
+suites skip where torch does not import; CI sets HIPREDUCE_REQUIRE_TORCH=1, so that it fails instead."""
 import os
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
+
+if os.environ.get("HIPREDUCE_REQUIRE_TORCH") == "1":
+    import torch  # noqa: F401  (an ImportError here fails the run)
 
 
 def gpu_frameworks():
