@@ -22,7 +22,7 @@ def snippet():
     start = text.index("```python\n", text.index("A training step and its compiled form")) + len("```python\n")
     code = "\n" * text.count("\n", 0, start) + text[start:text.index("```", start)]  # the page's line numbers
     namespace = {}
-    exec(compile(code, str(DOCS), "exec"), namespace)  # noqa: S102
+    exec(compile(code, str(DOCS), "exec"), namespace)
     return namespace
 
 
