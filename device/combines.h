@@ -108,6 +108,32 @@ template <> struct combine_unit<HR_CB_ADD, HR_ACC_SUMN_F64> : combine_base<HR_AC
     static HR_HD acc apply(acc a, acc b) { return hr_sumn_add_f64(a, b); }
 };
 
+/* Complex sums and products (complex.h): per-component sums from (-0.0, -0.0), and the product from
+ * 1 + 0i, both exact identities; the empty results +0.0 + 0i and 1 + 0i. */
+template <int A> struct complex_unit : combine_base<A> {
+    using acc = acc_t<A>;
+    using F = decltype(acc{}.re);
+    static HR_HD acc make(F re, F im) { return acc{re, im}; }
+};
+template <> struct combine_unit<HR_CB_ADD, HR_ACC_C64> : complex_unit<HR_ACC_C64> {
+    template <class Domain> static HR_HD acc identity() { return make(-0.0f, -0.0f); }
+    template <class Domain> static HR_HD acc empty() { return make(0.0f, 0.0f); }
+    static HR_HD acc apply(acc a, acc b) { return complex_add(a, b); }
+};
+template <> struct combine_unit<HR_CB_ADD, HR_ACC_C128> : complex_unit<HR_ACC_C128> {
+    template <class Domain> static HR_HD acc identity() { return make(-0.0, -0.0); }
+    template <class Domain> static HR_HD acc empty() { return make(0.0, 0.0); }
+    static HR_HD acc apply(acc a, acc b) { return complex_add(a, b); }
+};
+template <int A> struct complex_mul_unit : complex_unit<A> {
+    using typename complex_unit<A>::acc;
+    template <class Domain> static HR_HD acc identity() { return complex_unit<A>::make(1, 0); }
+    template <class Domain> static HR_HD acc empty() { return identity<Domain>(); }
+    static HR_HD acc apply(acc a, acc b) { return complex_mul(a, b); }
+};
+template <> struct combine_unit<HR_CB_MUL, HR_ACC_C64> : complex_mul_unit<HR_ACC_C64> {};
+template <> struct combine_unit<HR_CB_MUL, HR_ACC_C128> : complex_mul_unit<HR_ACC_C128> {};
+
 /* var/std's moments: Chan's merge (stats.h), commutative bit for bit; the identity has count 0. */
 template <int A> struct combine_unit<HR_CB_WELFORD, A> : combine_base<A> {
     using acc = acc_t<A>;

@@ -4,13 +4,14 @@
  *
  * A dtype row: X(enumerator, name, class, bytes)
  *   class: SIGNED, UNSIGNED (integers), HALF (f16/bf16: 16-bit storage, arithmetic in f32),
- *          FLOAT (f32/f64).
+ *          FLOAT (f32/f64), COMPLEX (c64/c128: (re, im) pairs of f32/f64, device/complex.h).
  *
  * An operator row: X(enumerator, name, transform, combine, results, finish)
  *   transform: what an element becomes before it is combined (in the accumulator's type):
  *     IDENT   x;                      ABS     |x| (integers: two's-complement negation of the
  *     SQUARE  x * x (one rounding);           sign-extended value, so |INT8_MIN| = 128);
  *     PRODUCT x * y (dot: two inputs); KEY   the element's order key and index (argmin/argmax);
+ *     CONJ    conj(x) * y (dotc: two complex inputs); SQUARE of a complex z: |z|^2 = re*re + im*im;
  *     NANZERO x, a NaN as +0.0 (into SUMN: also counted 1, a NaN 0);
  *     NONZERO 1 when x != 0 (a NaN is), else 0, into an integer count;
  *     PACK    the element as a struct accumulator of one element (MOM: mean x, m x - x, count 1;
@@ -69,7 +70,9 @@
     X(HIPREDUCE_F16, f16, HALF, 2)       \
     X(HIPREDUCE_BF16, bf16, HALF, 2)     \
     X(HIPREDUCE_F32, f32, FLOAT, 4)      \
-    X(HIPREDUCE_F64, f64, FLOAT, 8)
+    X(HIPREDUCE_F64, f64, FLOAT, 8)      \
+    X(HIPREDUCE_C64, c64, COMPLEX, 8)    \
+    X(HIPREDUCE_C128, c128, COMPLEX, 16)
 
 #define HR_OP_ROWS(X)                                                                  \
     X(HIPREDUCE_OP_SUM, sum, IDENT, ADD, WIDE, NONE)                                   \
@@ -101,10 +104,11 @@
     X(HIPREDUCE_OP_LOGSUMEXP, logsumexp, PACK, LSE, STAT, NONE)                        \
     X(HIPREDUCE_OP_NANMIN, nanmin, IDENT, NANMIN, STAT, NONE)                          \
     X(HIPREDUCE_OP_NANMAX, nanmax, IDENT, NANMAX, STAT, NONE)                          \
-    X(HIPREDUCE_OP_AMINMAX, aminmax, PACK, MINMAX, SAME, MINMAX)
+    X(HIPREDUCE_OP_AMINMAX, aminmax, PACK, MINMAX, SAME, MINMAX)                      \
+    X(HIPREDUCE_OP_DOTC, dotc, CONJ, ADD, WIDE, NONE)
 
 /* ---- the columns ---- */
-enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT };
+enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT, HR_CLASS_COMPLEX };
 /* A class's rows only: HR_IF_HALF(CLASS, text) is text for a HALF row and nothing for the others;
  * HR_IF_FLOATING likewise for HALF and FLOAT rows. Code per dtype of a class (a half format's
  * converters, a float's NaN test) expands the dtype rows through these, so a new dtype of an
@@ -114,13 +118,15 @@ enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_
 #define HR_IF_HALF_UNSIGNED(...)
 #define HR_IF_HALF_HALF(...) __VA_ARGS__
 #define HR_IF_HALF_FLOAT(...)
+#define HR_IF_HALF_COMPLEX(...)
 #define HR_IF_FLOATING(CLASS, ...) HR_IF_FLOATING_##CLASS(__VA_ARGS__)
 #define HR_IF_FLOATING_SIGNED(...)
 #define HR_IF_FLOATING_UNSIGNED(...)
 #define HR_IF_FLOATING_HALF(...) __VA_ARGS__
 #define HR_IF_FLOATING_FLOAT(...) __VA_ARGS__
+#define HR_IF_FLOATING_COMPLEX(...)
 typedef enum hr_transform {
-    HR_TF_IDENT, HR_TF_ABS, HR_TF_SQUARE, HR_TF_PRODUCT, HR_TF_KEY, HR_TF_NANZERO, HR_TF_NONZERO, HR_TF_PACK, HR_TRANSFORMS
+    HR_TF_IDENT, HR_TF_ABS, HR_TF_SQUARE, HR_TF_PRODUCT, HR_TF_KEY, HR_TF_NANZERO, HR_TF_NONZERO, HR_TF_PACK, HR_TF_CONJ, HR_TRANSFORMS
 } hr_transform;
 typedef enum hr_combine {
     HR_CB_ADD, HR_CB_MUL, HR_CB_MIN, HR_CB_MAX, HR_CB_AND, HR_CB_OR, HR_CB_XOR, HR_CB_NRM2, HR_CB_ARGMIN, HR_CB_ARGMAX,
@@ -146,7 +152,9 @@ typedef enum hr_finish {
  *   MOM_F32, MOM_F64    var/std: mean, mean square deviation and a uint64 count (device/stats.h);
  *   LSE_F32, LSE_F64    logsumexp: the running maximum and the sum of exp(x - maximum);
  *   MM32, MM64          aminmax: the least and greatest order key (inputs of up to 4 bytes, of 8;
- *                       device/minmax.h). */
+ *                       device/minmax.h);
+ *   C64, C128           complex sums, products and dots: a (re, im) pair of f32 / f64
+ *                       (device/complex.h). */
 #define HR_ACC_ROWS(X) \
     X(I32, 4)          \
     X(U32, 4)          \
@@ -165,7 +173,9 @@ typedef enum hr_finish {
     X(LSE_F32, 8)      \
     X(LSE_F64, 16)     \
     X(MM32, 8)         \
-    X(MM64, 16)
+    X(MM64, 16)        \
+    X(C64, 8)          \
+    X(C128, 16)
 
 #define HR_ACC_ENUMERATOR(K, BYTES) HR_ACC_##K,
 typedef enum hr_acc_kind { HR_ACC_NONE = 0, HR_ACC_ROWS(HR_ACC_ENUMERATOR) HR_ACC_KINDS } hr_acc_kind;
@@ -188,8 +198,8 @@ HR_DTYPE_ROWS(HR_DTYPE_ROW_CHECK)
 HR_OP_ROWS(HR_OP_ROW_CHECK)
 /* The rows cover the public enums exactly: their last values (a row added at the end moves these;
  * the unit test checks every name). */
-HR_STATIC_ASSERT(HR_DTYPE_SLOTS == HIPREDUCE_F64 + 1, "a dtype of the public enum has no row in op_table.h");
-HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_AMINMAX + 1, "an op of the public enum has no row in op_table.h");
+HR_STATIC_ASSERT(HR_DTYPE_SLOTS == HIPREDUCE_C128 + 1, "a dtype of the public enum has no row in op_table.h");
+HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_DOTC + 1, "an op of the public enum has no row in op_table.h");
 #undef HR_DTYPE_ROW_CHECK
 #undef HR_OP_ROW_CHECK
 

@@ -8,6 +8,7 @@
 
 #include <type_traits>
 
+#include "complex.h"
 #include "half.h"
 #include "hipreduce/hipreduce.h"
 #include "rules.h"
@@ -21,12 +22,14 @@ template <int D> struct storage {
     using sint = typename std::conditional<
         bytes == 1, int8_t,
         typename std::conditional<bytes == 2, int16_t, typename std::conditional<bytes == 4, int32_t, int64_t>::type>::type>::type;
-    using type = typename std::conditional<
+    using real = typename std::conditional<
         cls == HR_CLASS_SIGNED, sint,
         typename std::conditional<
             cls == HR_CLASS_UNSIGNED, typename std::make_unsigned<sint>::type,
             typename std::conditional<cls == HR_CLASS_HALF, uint16_t,
                                       typename std::conditional<bytes == 4, float, double>::type>::type>::type>::type;
+    using type = typename std::conditional<cls != HR_CLASS_COMPLEX, real,
+                                           typename std::conditional<bytes == 8, hr_c64, hr_c128>::type>::type;
 };
 template <int D> using storage_t = typename storage<D>::type;
 
@@ -60,6 +63,8 @@ template <> struct acc_type<HR_ACC_LSE_F32> { using type = hr_lse_f32; };
 template <> struct acc_type<HR_ACC_LSE_F64> { using type = hr_lse_f64; };
 template <> struct acc_type<HR_ACC_MM32> { using type = hr_mm32; };
 template <> struct acc_type<HR_ACC_MM64> { using type = hr_mm64; };
+template <> struct acc_type<HR_ACC_C64> { using type = hr_c64; };
+template <> struct acc_type<HR_ACC_C128> { using type = hr_c128; };
 template <int A> using acc_t = typename acc_type<A>::type;
 
 /* The statistics' accumulators (stats.h): SUMN, MOM and LSE kinds, and the float type they compute in. */
@@ -67,6 +72,22 @@ template <int A> constexpr bool is_sumn_acc() { return A == HR_ACC_SUMN_F32 || A
 template <int A> constexpr bool is_mom_acc() { return A == HR_ACC_MOM_F32 || A == HR_ACC_MOM_F64; }
 template <int A> constexpr bool is_lse_acc() { return A == HR_ACC_LSE_F32 || A == HR_ACC_LSE_F64; }
 template <int A> constexpr bool is_stats_acc() { return is_sumn_acc<A>() || is_mom_acc<A>() || is_lse_acc<A>(); }
+/* The complex accumulators (complex.h). */
+template <int A> constexpr bool is_complex_acc() { return A == HR_ACC_C64 || A == HR_ACC_C128; }
+/* complex.h's arithmetic by type, so that C64 and C128 units share one body; widen_complex<C>(z)
+ * is z in the accumulator's complex type C (exact). */
+HR_HD hr_c64 complex_add(hr_c64 a, hr_c64 b) { return hr_c64_add(a, b); }
+HR_HD hr_c128 complex_add(hr_c128 a, hr_c128 b) { return hr_c128_add(a, b); }
+HR_HD hr_c64 complex_mul(hr_c64 a, hr_c64 b) { return hr_c64_mul(a, b); }
+HR_HD hr_c128 complex_mul(hr_c128 a, hr_c128 b) { return hr_c128_mul(a, b); }
+HR_HD hr_c64 complex_conj_mul(hr_c64 a, hr_c64 b) { return hr_c64_conj_mul(a, b); }
+HR_HD hr_c128 complex_conj_mul(hr_c128 a, hr_c128 b) { return hr_c128_conj_mul(a, b); }
+template <class C> HR_HD C widen_complex(hr_c64 z)
+{
+    if constexpr (std::is_same<C, hr_c64>::value) return z;
+    else return hr_c128_of_c64(z);
+}
+template <class C> HR_HD C widen_complex(hr_c128 z) { return z; }
 /* aminmax's order keys (minmax.h). */
 template <int A> constexpr bool is_minmax_acc() { return A == HR_ACC_MM32 || A == HR_ACC_MM64; }
 template <int A>

@@ -74,6 +74,7 @@ HR_RULE int hr_dtype_is_float(int dtype)
 {
     return hr_dtype_class(dtype) == HR_CLASS_HALF || hr_dtype_class(dtype) == HR_CLASS_FLOAT;
 }
+HR_RULE int hr_dtype_is_complex(int dtype) { return hr_dtype_class(dtype) == HR_CLASS_COMPLEX; }
 
 /* ---- ops ---- */
 
@@ -141,20 +142,36 @@ HR_RULE const char* hr_op_name(int op)
     }
 }
 
-/* Which public call takes an op: PRODUCT is hipreduce_dot's, ARG hipreduce_argreduce's, an op
+/* Which public call takes an op: PRODUCT and CONJ are hipreduce_dot's, ARG hipreduce_argreduce's, an op
  * with a correction or a second output only a plan's (hipreduce_plan_create), every other row
  * hipreduce_reduce's (and the axis and segment calls of the same kind). */
 typedef enum hr_call_kind { HR_CALL_REDUCE, HR_CALL_ARGREDUCE, HR_CALL_DOT, HR_CALL_PLAN } hr_call_kind;
 
 HR_RULE int hr_op_call(int op)
 {
-    return hr_op_transform(op) == HR_TF_PRODUCT                 ? HR_CALL_DOT
+    return hr_op_transform(op) == HR_TF_PRODUCT || hr_op_transform(op) == HR_TF_CONJ ? HR_CALL_DOT
            : hr_op_results(op) == HR_RS_ARG                     ? HR_CALL_ARGREDUCE
            : hr_op_corrected(op) || hr_op_outputs(op) > 1       ? HR_CALL_PLAN
                                                                 : HR_CALL_REDUCE;
 }
 
 /* ---- triples ---- */
+
+/* The triples of a complex input (c64, c128; never a complex result of a real input): sum, prod,
+ * dot, dotc and sum_exact into the input's or a wider complex dtype (c64 into c64 or c128, c128 into
+ * c128); sum_squares (of |z|^2) into f32 or f64 from c64, into f64 from c128; nrm2 into f32 or
+ * f64. No other op takes complex inputs. */
+HR_RULE int hr_complex_allowed(int op, int in, int out)
+{
+    const int t = hr_op_transform(op), c = hr_op_combine(op);
+    const int complex_out = out == HIPREDUCE_C128 || out == in;
+    if (!hr_dtype_is_complex(in) || hr_op_finish(op) != HR_FN_NONE) return 0;
+    if (c == HR_CB_NRM2) return out == HIPREDUCE_F32 || out == HIPREDUCE_F64;
+    if (t == HR_TF_SQUARE && c == HR_CB_ADD) return out == HIPREDUCE_F64 || (in == HIPREDUCE_C64 && out == HIPREDUCE_F32);
+    if (t == HR_TF_IDENT && (c == HR_CB_ADD || c == HR_CB_MUL || c == HR_CB_EXACT)) return complex_out;
+    if ((t == HR_TF_PRODUCT || t == HR_TF_CONJ) && c == HR_CB_ADD) return complex_out;
+    return 0;
+}
 
 /* Whether (op, in, out) is allowed: op_table.h's results column, for known values only. */
 HR_RULE int hr_result_allowed(int op, int in, int out)
@@ -163,6 +180,8 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
     const int ib = hr_dtype_bytes(in), ob = hr_dtype_bytes(out);
     const int in_int = hr_dtype_is_int(in);
     if (ic == HR_CLASS_NONE || oc == HR_CLASS_NONE) return 0;
+    if (ic == HR_CLASS_COMPLEX || oc == HR_CLASS_COMPLEX) return hr_complex_allowed(op, in, out);
+    if (hr_op_transform(op) == HR_TF_CONJ) return 0; /* dotc: complex inputs only */
     switch (hr_op_results(op)) {
     case HR_RS_WIDE:
         if (in_int) return (oc == ic && ob >= ib) || out == HIPREDUCE_I64 || out == HIPREDUCE_U64;
@@ -194,7 +213,10 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
  *   NANMIN/NANMAX: F64 / F32, as float MIN/MAX;
  *   MINMAX (aminmax): MM64 from 8-byte inputs, else MM32 (order keys, device/minmax.h);
  *   NANZERO with the MEAN finish (nanmean): SUMN_F64 / SUMN_F32 (the sum and its own count);
- *     nansum: F64 / F32 as a sum.
+ *     nansum: F64 / F32 as a sum;
+ *   complex inputs: C128 from or into c128, else C64 (sums, products, dots); nrm2 as a real
+ *     input's of the component type (F64 from c64, NRM2_F64 from c128); sum_squares F64 into
+ *     f64, F32 into f32.
  * HR_ACC_NONE for a triple that is not allowed. */
 HR_RULE int hr_acc_of(int op, int in, int out)
 {
@@ -202,6 +224,11 @@ HR_RULE int hr_acc_of(int op, int in, int out)
     const int wide = hr_dtype_bytes(in) == 8 || hr_dtype_bytes(out) == 8;
     if (!hr_result_allowed(op, in, out)) return HR_ACC_NONE;
     if (combine == HR_CB_EXACT) return HR_ACC_EXACT;
+    if (hr_dtype_is_complex(in)) {
+        if (hr_dtype_is_complex(out)) return in == HIPREDUCE_C128 || out == HIPREDUCE_C128 ? HR_ACC_C128 : HR_ACC_C64;
+        if (combine == HR_CB_NRM2) return in == HIPREDUCE_C128 ? HR_ACC_NRM2_F64 : HR_ACC_F64;
+        return out == HIPREDUCE_F64 ? HR_ACC_F64 : HR_ACC_F32;
+    }
     if (hr_op_transform(op) == HR_TF_NONZERO) return HR_ACC_U64;
     if (combine == HR_CB_WELFORD) return wide ? HR_ACC_MOM_F64 : HR_ACC_MOM_F32;
     if (combine == HR_CB_LSE) return wide ? HR_ACC_LSE_F64 : HR_ACC_LSE_F32;

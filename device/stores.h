@@ -1,6 +1,7 @@
 /* Store policies of the device operators: how the top of a reduction writes its result (thread
  * 0, once), the result dtype being a run-time argument (kernels are never instantiated per it).
- *   store_round<D, A>  the accumulator rounded once into the result dtype (a NaN: the canonical one);
+ *   store_round<D, A>  the accumulator rounded once into the result dtype (a NaN: the canonical one;
+ *                      complex: each component's);
  *   store_norm<A>      nrm2's finish: the root of the sum of squares (of Blue's three sums);
  *   store_stats<D, A>  nanmean's, logsumexp's, var's and std's finishes (stats.h; a second
  *                      result: the mean);
@@ -25,7 +26,9 @@ template <int D, int A> struct store_round {
     using acc = acc_t<A>;
     static HR_HD void store(acc v, int out, void* result)
     {
-        if constexpr (A == HR_ACC_F32 && hr_dtype_class(D) == HR_CLASS_HALF) {
+        if constexpr (is_complex_acc<A>()) {
+            put<acc>(result, acc{canonical(v.re), canonical(v.im)}); /* into its own complex dtype */
+        } else if constexpr (A == HR_ACC_F32 && hr_dtype_class(D) == HR_CLASS_HALF) {
             if (out == D) put<uint16_t>(result, f32_to_half<D>(v));
             else put<float>(result, canonical(v));
         } else if constexpr (std::is_floating_point<acc>::value) {

@@ -29,6 +29,7 @@ template <int D, int A> struct element_unit {
     static HR_HD acc widen(value_t x)
     {
         if constexpr (in_class == HR_CLASS_HALF) return acc(half_to_f32<D>(x));
+        else if constexpr (in_class == HR_CLASS_COMPLEX) return widen_complex<acc>(x);
         else return acc(x);
     }
     static HR_HD acc lowest() { return min_value<acc>(); }
@@ -75,22 +76,34 @@ template <int D, int A, class Order> struct transform_unit<HR_TF_ABS, D, A, Orde
 
 /* x * x, one rounding. Into NRM2_F64 (f64 nrm2) it is Blue's split instead: the square of x
  * scaled into one of three sums by its magnitude; the other two get +0.0, which leaves them
- * unchanged. Squares are >= 0 (integers: in the unsigned accumulator anyway). */
+ * unchanged. Squares are >= 0 (integers: in the unsigned accumulator anyway). A complex z gives
+ * |z|^2 (complex.h's abs2; into NRM2_F64 the split of re plus the split of im). */
 template <int D, int A, class Order> struct transform_unit<HR_TF_SQUARE, D, A, Order> : element_unit<D, A> {
     HR_ELEMENT_NAMES(D, A);
+    static HR_HD nrm2_acc blue_split(double x)
+    {
+        const double a = fabs_bits(x);
+        if (a > NRM2_T_BIG) {
+            const double s = a * NRM2_S_BIG;
+            return nrm2_acc{0.0, 0.0, s * s};
+        }
+        if (a < NRM2_T_SML) {
+            const double s = a * NRM2_S_SML;
+            return nrm2_acc{s * s, 0.0, 0.0};
+        }
+        return nrm2_acc{0.0, a * a, 0.0};
+    }
     static HR_HD acc lift(value_t x)
     {
-        if constexpr (A == HR_ACC_NRM2_F64) {
-            const double a = fabs_bits(x);
-            if (a > NRM2_T_BIG) {
-                const double s = a * NRM2_S_BIG;
-                return acc{0.0, 0.0, s * s};
-            }
-            if (a < NRM2_T_SML) {
-                const double s = a * NRM2_S_SML;
-                return acc{s * s, 0.0, 0.0};
-            }
-            return acc{0.0, a * a, 0.0};
+        if constexpr (base::in_class == HR_CLASS_COMPLEX && A == HR_ACC_NRM2_F64) {
+            const nrm2_acc r = blue_split(x.re), i = blue_split(x.im);
+            return acc{r.sml + i.sml, r.med + i.med, r.big + i.big};
+        } else if constexpr (base::in_class == HR_CLASS_COMPLEX) {
+            if constexpr (std::is_same<value_t, hr_c128>::value) return hr_c128_abs2(x);
+            else if constexpr (std::is_same<acc, double>::value) return hr_c64_abs2_f64(x);
+            else return hr_c64_abs2(x);
+        } else if constexpr (A == HR_ACC_NRM2_F64) {
+            return blue_split(x);
         } else {
             const acc e = widen(x);
             return acc(e * e);
@@ -99,12 +112,24 @@ template <int D, int A, class Order> struct transform_unit<HR_TF_SQUARE, D, A, O
     static HR_HD acc lowest() { return acc(0); }
 };
 
-/* x * y (dot: two inputs), one rounding; the whole accumulator range. */
+/* x * y (dot: two inputs), one rounding (complex: complex.h's mul); the whole accumulator range. */
 template <int D, int A, class Order> struct transform_unit<HR_TF_PRODUCT, D, A, Order> : element_unit<D, A> {
     HR_ELEMENT_NAMES(D, A);
     static constexpr int inputs = 2;
     static HR_HD acc lift(value_t x) { return widen(x); }
-    static HR_HD acc lift2(value_t x, value_t y) { return acc(widen(x) * widen(y)); }
+    static HR_HD acc lift2(value_t x, value_t y)
+    {
+        if constexpr (base::in_class == HR_CLASS_COMPLEX) return complex_mul(widen(x), widen(y));
+        else return acc(widen(x) * widen(y));
+    }
+};
+
+/* conj(x) * y (dotc: two complex inputs), complex.h's conj_mul. */
+template <int D, int A, class Order> struct transform_unit<HR_TF_CONJ, D, A, Order> : element_unit<D, A> {
+    HR_ELEMENT_NAMES(D, A);
+    static constexpr int inputs = 2;
+    static HR_HD acc lift(value_t x) { return widen(x); }
+    static HR_HD acc lift2(value_t x, value_t y) { return complex_conj_mul(widen(x), widen(y)); }
 };
 
 /* argmin/argmax: order-preserving maps of the input's bits to keys (Order ranks them); any

@@ -127,7 +127,8 @@ hipError_t prepare(const hr_call* call, const bk_layout& l, unsigned char* regio
         case 1: gather<uint8_t, K, I>(call, l, region, stream, dev); break;
         case 2: gather<uint16_t, K, I>(call, l, region, stream, dev); break;
         case 4: gather<uint32_t, K, I>(call, l, region, stream, dev); break;
-        default: gather<uint64_t, K, I>(call, l, region, stream, dev); break;
+        case 8: gather<uint64_t, K, I>(call, l, region, stream, dev); break;
+        default: gather<hr_c128, K, I>(call, l, region, stream, dev); break; /* 16 bytes: c128 */
         }
     return hipGetLastError();
 }

@@ -4,6 +4,7 @@
  * as the axis call (results, reduced, 1): each result the bits of the simple call on its elements. */
 #include "gpu_tensor.h"
 
+#include "complex.h"
 #include "gather.h"
 
 namespace hr {
@@ -41,7 +42,8 @@ static hipError_t gather_one(const hr_call* call, const void* src, void* dst, bo
     case 1: return launch<uint8_t>(a, stream, dev);
     case 2: return launch<uint16_t>(a, stream, dev);
     case 4: return launch<uint32_t>(a, stream, dev);
-    default: return launch<uint64_t>(a, stream, dev);
+    case 8: return launch<uint64_t>(a, stream, dev);
+    default: return launch<hr_c128>(a, stream, dev); /* 16 bytes: c128 */
     }
 }
 

@@ -28,6 +28,10 @@ hipreduce_status hr_segments_shape(hr_call* call, uint64_t num_segments);
 /* A NULL pointer argument (n: elements it should have held, or HR_ANY). */
 hipreduce_status hr_null_pointer(hipreduce_handle handle, const char* name, uint64_t n);
 
+/* sum_exact of a complex input as the real exact sum over its (re, im) view (api_complex.c): fills
+ * *real and returns 1, or 0 for a shape without that view. */
+int hr_complex_exact_view(const hr_call* call, hr_call* real);
+
 /* After the pointers: the byte count, host offsets on a CPU handle, then the executor. */
 hipreduce_status hr_api_run(hipreduce_handle handle, const hr_call* call);
 /* The workspace size of a validated call on the handle's executor. */

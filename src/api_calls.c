@@ -146,10 +146,26 @@ hipreduce_status hr_null_pointer(hipreduce_handle handle, const char* name, uint
     return hr_fail(handle, HIPREDUCE_STATUS_INVALID_POINTER, "%s is NULL with %" PRIu64 " elements to read", name, n);
 }
 
+/* A complex exact sum as the real one over its (re, im) view (api_complex.c), in *real. */
+static hipreduce_status complex_exact(hipreduce_handle handle, const hr_call** call, hr_call* real)
+{
+    if (hr_op_combine((*call)->op) != HR_CB_EXACT || !hr_dtype_is_complex((*call)->in_dtype)) return HIPREDUCE_STATUS_SUCCESS;
+    if (!hr_complex_exact_view(*call, real))
+        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED,
+                       "sum_exact of %s: %s", hr_dtype_name((*call)->in_dtype),
+                       (*call)->shape == HR_SHAPE_SEGMENTS ? "CSR segments of complex elements are not supported (full, axis, tensor and by-key calls are)"
+                                                           : "the tensor's complex view needs one dimension more than HIPREDUCE_MAX_RANK");
+    *call = real;
+    return HIPREDUCE_STATUS_SUCCESS;
+}
+
 /* After the pointers: the byte count, then the executor. */
 hipreduce_status hr_api_run(hipreduce_handle handle, const hr_call* call)
 {
     if (hr_bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
+    hr_call real;
+    const hipreduce_status view = complex_exact(handle, &call, &real);
+    if (view != HIPREDUCE_STATUS_SUCCESS) return view;
     if (handle->cpu) {
         if (call->shape == HR_SHAPE_SEGMENTS) {
             const hipreduce_status st = check_host_offsets(handle, call);
@@ -164,6 +180,9 @@ hipreduce_status hr_api_size_query(hipreduce_handle handle, const hr_call* call,
 {
     if (bytes == NULL) return hr_null_pointer(handle, "bytes", HR_ANY);
     if (hr_bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
+    hr_call real;
+    const hipreduce_status view = complex_exact(handle, &call, &real);
+    if (view != HIPREDUCE_STATUS_SUCCESS) return view;
     if (handle->cpu) {
         *bytes = hr_cpu_workspace_size(call);
         return HIPREDUCE_STATUS_SUCCESS;
@@ -266,6 +285,9 @@ static hipreduce_status exact_words_body(hipreduce_handle handle, int op, int in
                                    HIPREDUCE_RESULT_HOST, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
     if (hr_op_combine(op) != HR_CB_EXACT) return hr_fail(handle, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH, "%s is not an exact sum", hr_op_name(op));
+    if (hr_dtype_is_complex(in_dtype))
+        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "%s of %s: the MPI component's exact sums take real inputs",
+                       hr_op_name(op), hr_dtype_name(in_dtype));
     if (words == NULL) return hr_null_pointer(handle, "words", HR_ANY);
     if ((st = axis_shape(&call, dot ? 1 : outer, extent, dot ? 1 : inner)) != HIPREDUCE_STATUS_SUCCESS)
         return hr_shape_overflow(handle, &call);

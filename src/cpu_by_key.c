@@ -78,7 +78,8 @@ static void place_row(unsigned char* dst, const unsigned char* src, size_t elem,
     case 1: for (uint64_t j = 0; j < row; ++j, at += step) *at = src[j]; break;
     case 2: for (uint64_t j = 0; j < row; ++j, at += step) memcpy(at, src + 2 * j, 2); break;
     case 4: for (uint64_t j = 0; j < row; ++j, at += step) memcpy(at, src + 4 * j, 4); break;
-    default: for (uint64_t j = 0; j < row; ++j, at += step) memcpy(at, src + 8 * j, 8); break;
+    case 8: for (uint64_t j = 0; j < row; ++j, at += step) memcpy(at, src + 8 * j, 8); break;
+    default: for (uint64_t j = 0; j < row; ++j, at += step) memcpy(at, src + 16 * j, 16); break; /* c128 */
     }
 }
 

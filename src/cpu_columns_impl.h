@@ -241,10 +241,12 @@
 #define HR_COL_CI_2 8
 #define HR_COL_CI_4 4
 #define HR_COL_CI_8 2
+#define HR_COL_CI_16 1
 #define HR_COL_SLOT_1 0
 #define HR_COL_SLOT_2 1
 #define HR_COL_SLOT_4 2
 #define HR_COL_SLOT_8 3
+#define HR_COL_SLOT_16 4
 
 /* Level 0 (input cells): X(E, SN, BYTES, T, K, CMBS); dot's PRODUCT is left to the gather. */
 #define HR_COL_IN(E, SN, BYTES, T, K, CMBS) HR_COL_BY_FAMILY(HR_COL_IN_, K)(E, SN, BYTES, T, K, CMBS)

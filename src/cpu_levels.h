@@ -30,7 +30,7 @@ extern "C" {
 typedef void (*hr_cpu_level_fn)(int combine, const void* x, const void* y, uint64_t count, uint64_t tile_items,
                                 uint64_t t0, uint64_t t1, void* dst);
 
-enum { HR_CPU_CHUNK_SLOTS = 4 }; /* input elements of 1, 2, 4, 8 bytes: 16, 8, 4, 2 per chunk */
+enum { HR_CPU_CHUNK_SLOTS = 5 }; /* input elements of 1, 2, 4, 8, 16 bytes: 16, 8, 4, 2, 1 per chunk */
 
 /* The kernels of one instruction set. NULL where no (op, in, out) triple leads: the executor
  * answers NOT_SUPPORTED there, and test_cpu_levels checks that every allowed triple has both. */
@@ -44,10 +44,10 @@ typedef struct hr_cpu_levels {
     const struct hr_col_table* columns;
 } hr_cpu_levels;
 
-/* The chunk slot of an input element size (1, 2, 4 or 8 bytes). */
+/* The chunk slot of an input element size (1, 2, 4, 8 or 16 bytes). */
 static inline int hr_cpu_chunk_slot(size_t elem_size)
 {
-    return elem_size >= 8 ? 3 : elem_size >= 4 ? 2 : elem_size >= 2 ? 1 : 0;
+    return elem_size >= 16 ? 4 : elem_size >= 8 ? 3 : elem_size >= 4 ? 2 : elem_size >= 2 ? 1 : 0;
 }
 
 extern const hr_cpu_levels hr_cpu_levels_baseline;

@@ -343,6 +343,7 @@ enum {
 #define HR_CI_2 8
 #define HR_CI_4 4
 #define HR_CI_8 2
+#define HR_CI_16 1
 #define HR_IN_DEFINE(E, SN, BYTES, T, K, CMBS) HR_DEFINE_LEVEL(in_##SN##_##T##_##K, SN, T, K, HR_CI_##BYTES, CMBS)
 #define HR_IN_ROW(E, SN, BYTES, T, K, CMBS) [E][HR_TF_##T][HR_ACC_##K] = in_##SN##_##T##_##K,
 HR_CPU_IN_CELLS(HR_IN_DEFINE)
@@ -372,6 +373,7 @@ HR_CPU_UP_CELLS(HR_UP_SIZE)
 #define HR_SLOT_2 1
 #define HR_SLOT_4 2
 #define HR_SLOT_8 3
+#define HR_SLOT_16 4
 #define HR_UP_ROW(K, BYTES, CMBS) [HR_ACC_##K][HR_SLOT_##BYTES] = HR_FAMILY(K, HR_UP_NAME_)(K, BYTES),
 
 /* The column kernels of the same instruction set. */

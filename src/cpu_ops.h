@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "complex.h"
 #include "half.h"
 #include "hipreduce/hipreduce.h"
 #include "rules.h"
@@ -103,6 +104,13 @@
     HR_DEFINE_ACCESS(NAME, HR_FLOAT_T_##BYTES)                                                        \
     HR_FLOAT_SOURCE(NAME, HR_FLOAT_T_##BYTES, HR_FLOAT_T_##BYTES, HR_UINT_##BYTES, HR_SINT_##BYTES,   \
                     HR_FLOAT_INF_##BYTES, HR_FLOAT_OF_BITS_##BYTES(b))
+/* Complex sources: the element as its struct (device/complex.h), read as it is. */
+#define HR_COMPLEX_T_8 hr_c64
+#define HR_COMPLEX_T_16 hr_c128
+#define HR_SOURCE_COMPLEX(NAME, BYTES)                                                                  \
+    HR_DEFINE_ACCESS(NAME, HR_COMPLEX_T_##BYTES)                                                      \
+    typedef HR_COMPLEX_T_##BYTES st_##NAME;                                                           \
+    HR_ALWAYS_INLINE HR_COMPLEX_T_##BYTES val_##NAME(const unsigned char* p) { return load_##NAME(p); }
 #define HR_SOURCE_ROW(E, NAME, CLASS, BYTES) HR_SOURCE_##CLASS(NAME, BYTES)
 HR_DTYPE_ROWS(HR_SOURCE_ROW)
 #undef HR_SOURCE_ROW
@@ -189,7 +197,7 @@ HR_DTYPE_ROWS(HR_SOURCE_ROW)
         }                                                                                                  \
     }                                                                                                      \
     HR_ALWAYS_INLINE T ident_##K(T x) { return x; }                                                        \
-    HR_ALWAYS_INLINE T square_##K(T x) { return x * x; }                                                   \
+    HR_ALWAYS_INLINE T square_real_##K(T x) { return x * x; }                                              \
     HR_ALWAYS_INLINE T product_##K(T x, T y) { return x * y; }                                             \
     HR_ALWAYS_INLINE T nanzero_##K(T x) { return x != x ? (T)0 : x; }                                      \
     HR_DEFINE_ACCESS(K, T)
@@ -200,6 +208,9 @@ HR_INT_KIND(I64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
 HR_INT_KIND(U64, uint64_t, uint64_t, 0, UINT64_MAX)
 HR_FLOAT_KIND(F32, float, uint32_t, UINT32_C(0x7fc00000))
 HR_FLOAT_KIND(F64, double, uint64_t, UINT64_C(0x7ff8000000000000))
+/* The square of a real element; a complex one's is |z|^2 (device/complex.h's abs2). */
+#define square_F32(v) _Generic((v), hr_c64: hr_c64_abs2, default: square_real_F32)(v)
+#define square_F64(v) _Generic((v), hr_c64: hr_c64_abs2_f64, hr_c128: hr_c128_abs2, default: square_real_F64)(v)
 
 /* Partials read back as sources at the levels above the input. */
 #define HR_ACC_SOURCE(K, B, SK, INF, BL)                                                                       \
@@ -240,7 +251,7 @@ HR_ALWAYS_INLINE acc_NRM2_F64 combine_NRM2_F64(int cmb, acc_NRM2_F64 a, acc_NRM2
     const acc_NRM2_F64 r = {a.sml + b.sml, a.med + b.med, a.big + b.big};
     return r;
 }
-HR_ALWAYS_INLINE acc_NRM2_F64 square_NRM2_F64(double x)
+HR_ALWAYS_INLINE acc_NRM2_F64 square_real_NRM2_F64(double x)
 {
     /* Quiet comparisons (false for NaN, which so goes to med): GCC does not turn the ordinary,
      * signalling ones into vector selects under its default -ftrapping-math. */
@@ -251,6 +262,12 @@ HR_ALWAYS_INLINE acc_NRM2_F64 square_NRM2_F64(double x)
     return r;
 }
 HR_ALWAYS_INLINE acc_NRM2_F64 ident_NRM2_F64(acc_NRM2_F64 x) { return x; }
+/* A c128's: the split of re plus the split of im (device/transforms.h's SQUARE). */
+HR_ALWAYS_INLINE acc_NRM2_F64 square_c128_NRM2_F64(hr_c128 z)
+{
+    return combine_NRM2_F64(HR_CB_NRM2, square_real_NRM2_F64(z.re), square_real_NRM2_F64(z.im));
+}
+#define square_NRM2_F64(v) _Generic((v), hr_c128: square_c128_NRM2_F64, default: square_real_NRM2_F64)(v)
 HR_ALWAYS_INLINE acc_NRM2_F64 load_NRM2_F64(const unsigned char* p)
 {
     acc_NRM2_F64 v;
@@ -327,6 +344,38 @@ HR_MM_KIND(MM64, hr_mm64, mm64)
 #define HR_FAMILY_MM64 INT
 #define HR_COL_FAM_MM32 NONE
 #define HR_COL_FAM_MM64 NONE
+
+/* C64 / C128 (complex sums, products, dot and dotc; device/complex.h): ADD per component from
+ * (-0.0, -0.0), MUL complex.h's product from 1 + 0i. Elements enter as the accumulator's type (a c64
+ * widened exactly into C128). Their tiles keep the canonical order (the STRUCT family); tensor
+ * columns are gathered. */
+HR_ALWAYS_INLINE hr_c128 hr_cpu_c128_same(hr_c128 z) { return z; }
+#define hr_cpu_to_c128(v) _Generic((v), hr_c64: hr_c128_of_c64, default: hr_cpu_c128_same)(v)
+#define HR_COMPLEX_KIND(K, T, NAME)                                                                        \
+    typedef T acc_##K;                                                                                     \
+    typedef T st_##K;                                                                                      \
+    HR_ALWAYS_INLINE T identity_##K(int cmb)                                                               \
+    {                                                                                                      \
+        return cmb == HR_CB_MUL ? hr_##NAME##_prod_identity() : hr_##NAME##_sum_identity();                \
+    }                                                                                                      \
+    HR_ALWAYS_INLINE T combine_##K(int cmb, T a, T b)                                                      \
+    {                                                                                                      \
+        return cmb == HR_CB_MUL ? hr_##NAME##_mul(a, b) : hr_##NAME##_add(a, b);                           \
+    }                                                                                                      \
+    HR_DEFINE_ACCESS(K, T)                                                                                 \
+    HR_ALWAYS_INLINE T val_##K(const unsigned char* p) { return load_##K(p); }
+HR_COMPLEX_KIND(C64, hr_c64, c64)
+HR_COMPLEX_KIND(C128, hr_c128, c128)
+#define ident_C64(v) (v)
+#define ident_C128(v) hr_cpu_to_c128(v)
+#define product_C64(x, y) hr_c64_mul((x), (y))
+#define product_C128(x, y) hr_c128_mul(hr_cpu_to_c128(x), hr_cpu_to_c128(y))
+#define conj_C64(x, y) hr_c64_conj_mul((x), (y))
+#define conj_C128(x, y) hr_c128_conj_mul(hr_cpu_to_c128(x), hr_cpu_to_c128(y))
+#define HR_FAMILY_C64 STRUCT
+#define HR_FAMILY_C128 STRUCT
+#define HR_COL_FAM_C64 NONE
+#define HR_COL_FAM_C128 NONE
 
 /* KEY32 / KEY64 (argmin/argmax): an order key (integers: the value, unsigned ones with the top
  * bit flipped; floats: hr_order_key of the input's own bits; NaN: the key type's extreme that
@@ -407,6 +456,7 @@ HR_KEY_KIND(KEY64, int64_t, uint64_t)
 #define HR_ARGKEY_UNSIGNED(NAME, BYTES) HR_INT_ARGKEY(NAME, HR_KEY_T_##BYTES, HR_UFLIP_##BYTES)
 #define HR_ARGKEY_HALF(NAME, BYTES) HR_FLOAT_ARGKEY(NAME)
 #define HR_ARGKEY_FLOAT(NAME, BYTES) HR_FLOAT_ARGKEY(NAME)
+#define HR_ARGKEY_COMPLEX(NAME, BYTES) /* no argmin/argmax of complex inputs */
 #define HR_ARGKEY_ROW(E, NAME, CLASS, BYTES) HR_ARGKEY_##CLASS(NAME, BYTES)
 HR_DTYPE_ROWS(HR_ARGKEY_ROW)
 #undef HR_ARGKEY_ROW
@@ -417,6 +467,7 @@ HR_DTYPE_ROWS(HR_ARGKEY_ROW)
 #define HR_LIFT_ABS(SN, K, x, y, off) ident_##K(mag_##SN(val_##SN((x) + (off))))
 #define HR_LIFT_SQUARE(SN, K, x, y, off) square_##K(val_##SN((x) + (off)))
 #define HR_LIFT_PRODUCT(SN, K, x, y, off) product_##K(val_##SN((x) + (off)), val_##SN((y) + (off)))
+#define HR_LIFT_CONJ(SN, K, x, y, off) conj_##K(val_##SN((x) + (off)), val_##SN((y) + (off)))
 #define HR_LIFT_NANZERO(SN, K, x, y, off) nanzero_##K(val_##SN((x) + (off)))
 #define HR_LIFT_NONZERO(SN, K, x, y, off) ((acc_##K)(val_##SN((x) + (off)) != 0))
 #define HR_LIFT_PACK(SN, K, x, y, off) pack_##K(val_##SN((x) + (off)))

@@ -185,6 +185,18 @@ void hr_cpu_finish(const hr_call* call, int combine, const unsigned char* top, u
     case HR_ACC_LSE_F32: store_float(call->out_dtype, hr_lse_value_f32(load_LSE_F32(top)), call->result); break;
     case HR_ACC_LSE_F64: store_float(call->out_dtype, hr_lse_value_f64(load_LSE_F64(top)), call->result); break;
     case HR_ACC_NRM2_F64: store_float(call->out_dtype, nrm2_finish(load_NRM2_F64(top)), call->result); break;
+    case HR_ACC_C64: { /* each component as a real result of its type */
+        const hr_c64 z = load_C64(top);
+        store_float(HIPREDUCE_F32, z.re, call->result);
+        store_float(HIPREDUCE_F32, z.im, (unsigned char*)call->result + 4);
+        break;
+    }
+    case HR_ACC_C128: {
+        const hr_c128 z = load_C128(top);
+        store_float(HIPREDUCE_F64, z.re, call->result);
+        store_float(HIPREDUCE_F64, z.im, (unsigned char*)call->result + 8);
+        break;
+    }
     case HR_ACC_MM32:
     case HR_ACC_MM64: store_minmax(call, top); break;
     case HR_ACC_KEY32:
@@ -239,6 +251,8 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
     case HR_ACC_MOM_F64: store_MOM_F64(top, identity_MOM_F64(combine)); break;
     case HR_ACC_LSE_F32: store_LSE_F32(top, identity_LSE_F32(combine)); break;
     case HR_ACC_LSE_F64: store_LSE_F64(top, identity_LSE_F64(combine)); break;
+    case HR_ACC_C64: store_C64(top, combine == HR_CB_ADD ? hr_c64_make(0.0f, 0.0f) : identity_C64(combine)); break;
+    case HR_ACC_C128: store_C128(top, combine == HR_CB_ADD ? hr_c128_make(0.0, 0.0) : identity_C128(combine)); break;
     default: return;
     }
     hr_cpu_finish(call, combine, top, 0);

@@ -66,6 +66,7 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
 #define HR_DEFINE_LIFT_NONZERO HR_DEFINE_LIFT_VALUE
 #define HR_DEFINE_LIFT_PACK HR_DEFINE_LIFT_VALUE
 #define HR_DEFINE_LIFT_PRODUCT(SN, T, K) /* dot has no axis call */
+#define HR_DEFINE_LIFT_CONJ(SN, T, K)
 
 /* The cells of cpu_cells.h (generated from device/rules.h): every (input dtype, transform,
  * accumulator kind) an allowed triple uses. */
@@ -79,6 +80,7 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
 #define HR_LIFT_ROW_NONZERO HR_LIFT_ROW_IDENT
 #define HR_LIFT_ROW_PACK HR_LIFT_ROW_IDENT
 #define HR_LIFT_ROW_PRODUCT(E, SN, T, K)
+#define HR_LIFT_ROW_CONJ(E, SN, T, K)
 HR_CPU_IN_CELLS(HR_LIFT_DEFINE)
 
 static const lift_fn lifts[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS] = {HR_CPU_IN_CELLS(HR_LIFT_ROW)};

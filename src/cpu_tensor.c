@@ -339,14 +339,15 @@ size_t hr_cpu_tensor_workspace_size(const hr_call* call)
     return hr_cpu_workspace_size(&row) + gather_bytes(call, rows);
 }
 
-/* One element of elem bytes (1, 2, 4 or 8), as one load and one store. */
+/* One element of elem bytes (1, 2, 4, 8 or 16), as one load and one store. */
 static inline void copy_element(unsigned char* dst, const unsigned char* src, size_t elem)
 {
     switch (elem) {
     case 1: *dst = *src; break;
     case 2: memcpy(dst, src, 2); break;
     case 4: memcpy(dst, src, 4); break;
-    default: memcpy(dst, src, 8); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, 16); break;
     }
 }
 

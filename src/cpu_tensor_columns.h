@@ -64,7 +64,7 @@ typedef struct hr_col_kernels {
 /* One instruction set's kernels (cpu_levels.h's variants each hold one). */
 typedef struct hr_col_table {
     hr_col_kernels in[HR_DTYPE_SLOTS][HR_TRANSFORMS][HR_ACC_KINDS]; /* level 0, by family */
-    hr_col_lane_fn up[HR_ACC_KINDS][4];                            /* by input chunk slot */
+    hr_col_lane_fn up[HR_ACC_KINDS][5];                            /* by input chunk slot (cpu_levels.h) */
     struct {
         hr_col_pair_fn pair;
         hr_col_fill_fn fill;

@@ -59,7 +59,7 @@ hipreduce_status hr_explain_triple(hr_call_kind kind, int op, int in_dtype, int 
         if (kind == HR_CALL_ARGREDUCE)
             snprintf(why, size, "%s is not an argreduce op (argmin or argmax): call %s", hr_op_name(op), function);
         else if (kind == HR_CALL_DOT)
-            snprintf(why, size, "%s is not a dot op (dot or dot_exact): call %s", hr_op_name(op), function);
+            snprintf(why, size, "%s is not a dot op (dot, dot_exact or dotc): call %s", hr_op_name(op), function);
         else
             snprintf(why, size, "%s is %s: call %s", hr_op_name(op), call_word[owner], function);
         return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;

@@ -49,7 +49,7 @@ static hipreduce_status run(hipreduce_handle h, const arg_case* a, unsigned char
 
 int sg_arguments(sg_ctx* c)
 {
-    const int F32 = HIPREDUCE_F32, F64 = HIPREDUCE_F64, I8 = HIPREDUCE_I8, I64 = HIPREDUCE_I64, BAD = 12;
+    const int F32 = HIPREDUCE_F32, F64 = HIPREDUCE_F64, I8 = HIPREDUCE_I8, I64 = HIPREDUCE_I64, BAD = 14;
     const int SUM = HIPREDUCE_OP_SUM, AMIN = HIPREDUCE_OP_ARGMIN, AMAX = HIPREDUCE_OP_ARGMAX, DOT = HIPREDUCE_OP_DOT;
     const int XOR = HIPREDUCE_OP_XOR, HOST = HIPREDUCE_RESULT_HOST, DEV = HIPREDUCE_RESULT_DEVICE;
     const uint64_t big = UINT64_C(1) << 32, e61 = UINT64_C(1) << 61, e63 = UINT64_C(1) << 63;

@@ -142,9 +142,9 @@ static int bad_arguments(hipreduce_handle h)
         {"op 99", h, 99, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_OP},
         {"op -1", h, -1, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_OP},
         {"op before dtype", h, 1000, 8, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_OP},
-        {"dtype 12", h, 0, 12, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
+        {"dtype 14", h, 0, 14, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"dtype -1", h, 0, -1, x, 4, r, 0, HIPREDUCE_STATUS_INVALID_DTYPE},
-        {"dtype before location", h, 0, 12, x, 4, r, 5, HIPREDUCE_STATUS_INVALID_DTYPE},
+        {"dtype before location", h, 0, 14, x, 4, r, 5, HIPREDUCE_STATUS_INVALID_DTYPE},
         {"and f32", h, HIPREDUCE_OP_AND, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
         {"or f64", h, HIPREDUCE_OP_OR, HIPREDUCE_F64, x, 2, r, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
         {"xor f32", h, HIPREDUCE_OP_XOR, HIPREDUCE_F32, x, 4, r, 0, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH},
@@ -225,7 +225,7 @@ static int handle_calls(hipreduce_handle h)
     bytes = 12345;
     fails += REF_EXPECT(hipreduce_workspace_size(NULL, 0, HIPREDUCE_F32, 1, HIPREDUCE_F32, &bytes) == HIPREDUCE_STATUS_INVALID_HANDLE);
     fails += REF_EXPECT(hipreduce_workspace_size(h, (hipreduce_op)99, HIPREDUCE_F32, 1, HIPREDUCE_F32, &bytes) == HIPREDUCE_STATUS_INVALID_OP);
-    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, (hipreduce_dtype)12, 1, (hipreduce_dtype)12, &bytes) == HIPREDUCE_STATUS_INVALID_DTYPE);
+    fails += REF_EXPECT(hipreduce_workspace_size(h, 0, (hipreduce_dtype)14, 1, (hipreduce_dtype)14, &bytes) == HIPREDUCE_STATUS_INVALID_DTYPE);
     fails += REF_EXPECT(hipreduce_workspace_size(h, HIPREDUCE_OP_AND, HIPREDUCE_F64, 1, HIPREDUCE_F64, &bytes) ==
                         HIPREDUCE_STATUS_OP_DTYPE_MISMATCH);
     fails += REF_EXPECT(hipreduce_workspace_size(h, 0, HIPREDUCE_F32, 1, HIPREDUCE_F32, NULL) == HIPREDUCE_STATUS_INVALID_POINTER);
@@ -250,9 +250,9 @@ static int handle_calls(hipreduce_handle h)
         fails += REF_EXPECT(strcmp(hipreduce_dtype_name(ref_dtypes[i]), ref_dtype_name(ref_dtypes[i])) == 0);
     }
     for (int i = 0; i < REF_NOPS; ++i) fails += REF_EXPECT(strcmp(hipreduce_op_name(ref_ops[i]), ref_op_name(ref_ops[i])) == 0);
-    fails += REF_EXPECT(hipreduce_op_name((hipreduce_op)99) == NULL && hipreduce_dtype_name((hipreduce_dtype)12) == NULL);
+    fails += REF_EXPECT(hipreduce_op_name((hipreduce_op)99) == NULL && hipreduce_dtype_name((hipreduce_dtype)14) == NULL);
     fails += REF_EXPECT(strcmp(hipreduce_algorithm_name(HIPREDUCE_ALGORITHM_MULTIPASS), "multipass") == 0);
-    fails += REF_EXPECT(hipreduce_dtype_size((hipreduce_dtype)12) == 0 && hipreduce_dtype_size((hipreduce_dtype)99) == 0);
+    fails += REF_EXPECT(hipreduce_dtype_size((hipreduce_dtype)14) == 0 && hipreduce_dtype_size((hipreduce_dtype)99) == 0);
     fails += REF_EXPECT(strcmp(hipreduce_status_string((hipreduce_status)1000), "") != 0);
     return fails;
 }

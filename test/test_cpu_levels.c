@@ -36,8 +36,8 @@ typedef struct source {
     size_t size;  /* bytes of one element */
 } source;
 
-/* Random elements. Sums and products of floats get finite values (NaN payloads of sums are
- * outside the bit contract; products near 1); f64 nrm2 values across the three scaled ranges; the
+/* Random elements. Sums and products of floats and complex values get finite values (NaN payloads
+ * of sums are outside the bit contract; products near 1); f64 nrm2 values across the three scaled ranges; the
  * statistics' struct partials finite values and counts; everything else any bits, with extra
  * signed zeros and NaNs for the order-free float folds. */
 static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
@@ -96,6 +96,17 @@ static void fill(const source* s, unsigned char* x, uint64_t n, uint64_t seed)
                 if (mom) memcpy(p + 4, &fm, 4);
             }
             memcpy(p + (f64 && mom ? 16 : 8), &count, 8);
+        } else if (s->up ? s->acc == HR_ACC_C64 || s->acc == HR_ACC_C128 : hr_dtype_is_complex(s->dtype)) {
+            /* complex elements and partials: finite components (products near 1) */
+            const int f32 = s->up ? s->acc == HR_ACC_C64 : s->dtype == HIPREDUCE_C64;
+            for (int k = 0; k < 2; ++k) {
+                const uint64_t q = mix(r + (uint64_t)k);
+                const double v = mul ? (k ? 0.0 : 1.0) + (double)((int)(q % 2001) - 1000) * 1e-6
+                                     : ldexp((double)(int32_t)(q >> 32), e);
+                const float vf = (float)v;
+                if (f32) memcpy(p + 4 * k, &vf, 4);
+                else memcpy(p + 8 * k, &v, 8);
+            }
         } else if (s->up && (s->acc == HR_ACC_KEY32 || s->acc == HR_ACC_KEY64)) {
             const int64_t index = (int64_t)(mix(r) >> 1);
             memset(p, 0, 16);
@@ -157,7 +168,7 @@ static void compare_level(int up, int op, int dtype, int acc, uint64_t n, uint64
     const size_t src_off = (size_t)(seed % 8), dst_off = (size_t)(seed / 8 % 8);
     fill(&s, src + src_off, n, seed);
     fill(&s, src_y + src_off, n, seed + 77);
-    const void* y = !up && transform == HR_TF_PRODUCT ? src_y + src_off : NULL;
+    const void* y = !up && (transform == HR_TF_PRODUCT || transform == HR_TF_CONJ) ? src_y + src_off : NULL;
     level_of(variants[0], up, dtype, transform, acc)(combine, src + src_off, y, n, tile, 0, tiles, want);
     for (int v = 0; v < n_variants; ++v) {
         const hr_cpu_level_fn level = level_of(variants[v], up, dtype, transform, acc);

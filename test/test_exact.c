@@ -601,13 +601,13 @@ static void validation_cases(void)
     size_t bytes = 1;
     const hipreduce_status MISMATCH = HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
     expect_status("i32", hipreduce_reduce(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_I32, i, 2, HIPREDUCE_I64, &r, HIPREDUCE_RESULT_HOST),
-                  MISMATCH, "sum_exact does not apply to i32 input: sum_exact takes f16, bf16, f32 or f64");
+                  MISMATCH, "sum_exact does not apply to i32 input: sum_exact takes f16, bf16, f32, f64, c64 or c128");
     expect_status("f32 -> f16", hipreduce_reduce(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, x, 2, HIPREDUCE_F16, &r, HIPREDUCE_RESULT_HOST),
                   MISMATCH, "sum_exact of f32: result dtype f16 not allowed, use f32 or f64");
     expect_status("dot_exact to reduce", hipreduce_reduce(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
                   MISMATCH, "dot_exact is the op of its own call: call hipreduce_dot_op");
     expect_status("sum to dot_op", hipreduce_dot_op(cpu, HIPREDUCE_OP_SUM, HIPREDUCE_F32, x, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
-                  MISMATCH, "sum is not a dot op (dot or dot_exact): call hipreduce_reduce");
+                  MISMATCH, "sum is not a dot op (dot, dot_exact or dotc): call hipreduce_reduce");
     expect_status("dot_exact i8", hipreduce_dot_op(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_I8, x, x, 2, HIPREDUCE_I64, &r, HIPREDUCE_RESULT_HOST),
                   MISMATCH, "dot_exact does not apply to i8 input");
     expect_status("argmax of sum_exact", hipreduce_argreduce(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, x, 2, &r, NULL, HIPREDUCE_RESULT_HOST),
@@ -615,7 +615,7 @@ static void validation_cases(void)
     expect_status("NULL y", hipreduce_dot_op(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, x, NULL, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
                   HIPREDUCE_STATUS_INVALID_POINTER, "y is NULL");
     expect_status("op 99", hipreduce_reduce(cpu, (hipreduce_op)99, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
-                  HIPREDUCE_STATUS_INVALID_OP, "op 99 is not a hipreduce_op (0 to 29)");
+                  HIPREDUCE_STATUS_INVALID_OP, "op 99 is not a hipreduce_op (0 to 30)");
     ++checks;
     if (r != 7) FAIL("a failing call wrote its result");
     expect_status("size", hipreduce_workspace_size(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, 1u << 30, HIPREDUCE_F64, &bytes),

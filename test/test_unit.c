@@ -184,11 +184,20 @@ static void check_plans(void)
 /* Calls: 0 reduce, 1 argreduce, 2 dot, 3 plans only (var, std, var_mean, std_mean, aminmax). */
 static int spec_call(int op)
 {
-    return op == 11 || op == 12 ? 1 : op == 13 || op == 15 ? 2 : (op >= 22 && op <= 25) || op == 29 ? 3 : 0;
+    return op == 11 || op == 12 ? 1 : op == 13 || op == 15 || op == 30 ? 2 : (op >= 22 && op <= 25) || op == 29 ? 3 : 0;
 }
 static int spec_allowed(int op, int in, int out)
 {
     static const int size[12] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8};
+    if (in >= 12) { /* c64, c128 */
+        switch (op) {
+        case 0: case 1: case 13: case 14: case 30: return out == in || out == 13; /* sum, prod, dot, sum_exact, dotc */
+        case 8: return out == 11 || (in == 12 && out == 10);                        /* sum_squares: of |z|^2 */
+        case 10: return out == 10 || out == 11;                                     /* nrm2 */
+        default: return 0;
+        }
+    }
+    if (out >= 12) return 0; /* a complex result of a real input */
     const int in_float = in >= 8, out_float = out >= 8;
     const int in_signed = !in_float && in % 2 == 0, out_signed = !out_float && out % 2 == 0;
     switch (op) {
@@ -219,16 +228,17 @@ static void check_tables(void)
         {3, "u16", 2, HR_CLASS_UNSIGNED}, {4, "i32", 4, HR_CLASS_SIGNED},  {5, "u32", 4, HR_CLASS_UNSIGNED},
         {6, "i64", 8, HR_CLASS_SIGNED},  {7, "u64", 8, HR_CLASS_UNSIGNED}, {8, "f16", 2, HR_CLASS_HALF},
         {9, "bf16", 2, HR_CLASS_HALF},   {10, "f32", 4, HR_CLASS_FLOAT},   {11, "f64", 8, HR_CLASS_FLOAT},
+        {12, "c64", 8, HR_CLASS_COMPLEX}, {13, "c128", 16, HR_CLASS_COMPLEX},
     };
-    static const char* const ops[30] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
+    static const char* const ops[31] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
                                         "sum_squares", "max_abs", "nrm2", "argmin", "argmax", "dot",
                                         "sum_exact", "dot_exact", "mean", "nansum", "nanmean", "count_nonzero",
                                         "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin",
-                                        "nanmax", "aminmax"};
+                                        "nanmax", "aminmax", "dotc"};
     for (int v = -2; v < 20; ++v) {
         const char* name = hr_dtype_name(v);
         int row = -1;
-        for (int i = 0; i < 12; ++i)
+        for (int i = 0; i < 14; ++i)
             if (dtypes[i].value == v) row = i;
         if (row < 0) {
             CHECK(name == NULL && hr_dtype_bytes(v) == 0 && hr_dtype_class(v) == HR_CLASS_NONE &&
@@ -244,14 +254,14 @@ static void check_tables(void)
     int allowed = 0;
     for (int op = -2; op < 32; ++op) {
         const char* name = hr_op_name(op);
-        const int known = op >= 0 && op < 30;
+        const int known = op >= 0 && op < 31;
         CHECK(known ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
         CHECK(name ? hipreduce_op_name((hipreduce_op)op) && strcmp(hipreduce_op_name((hipreduce_op)op), name) == 0
                    : hipreduce_op_name((hipreduce_op)op) == NULL,
               "public op name %d", op);
         for (int kind = 0; kind < 4; ++kind)
-            for (int in = -2; in < 14; ++in)
-                for (int out = -2; out < 14; ++out) {
+            for (int in = -2; in < 16; ++in)
+                for (int out = -2; out < 16; ++out) {
                     const int in_ok = hr_dtype_name(in) != NULL, out_ok = hr_dtype_name(out) != NULL;
                     const hipreduce_status want =
                         !known                ? HIPREDUCE_STATUS_INVALID_OP
@@ -266,9 +276,9 @@ static void check_tables(void)
                 }
     }
     int spec_total = 0;
-    for (int op = 0; op < 30; ++op)
-        for (int in = 0; in < 12; ++in)
-            for (int out = 0; out < 12; ++out) spec_total += spec_allowed(op, in, out);
+    for (int op = 0; op < 31; ++op)
+        for (int in = 0; in < 14; ++in)
+            for (int out = 0; out < 14; ++out) spec_total += spec_allowed(op, in, out);
     CHECK(allowed == spec_total && spec_total > 0, "%d allowed triples, the spec has %d", allowed, spec_total);
     /* Every algorithm value has a distinct non-empty name; the first value past the last has none. */
     enum { ALGORITHMS = HIPREDUCE_ALGORITHM_TUTORIAL_V10 + 1 };

@@ -43,7 +43,7 @@ static hipreduce_status run(hipreduce_handle h, const arg_case* a, unsigned char
 
 int tt_arguments(tt_ctx* c)
 {
-    const int F32 = HIPREDUCE_F32, F64 = HIPREDUCE_F64, I8 = HIPREDUCE_I8, U8 = HIPREDUCE_U8, BAD = 12;
+    const int F32 = HIPREDUCE_F32, F64 = HIPREDUCE_F64, I8 = HIPREDUCE_I8, U8 = HIPREDUCE_U8, BAD = 14;
     const int SUM = HIPREDUCE_OP_SUM, AMIN = HIPREDUCE_OP_ARGMIN, AMAX = HIPREDUCE_OP_ARGMAX, DOTOP = HIPREDUCE_OP_DOT;
     const uint64_t huge = (UINT64_MAX >> 3) + 1; /* n * 8 overflows */
     const arg_case cases[] = {

@@ -1,5 +1,5 @@
 /* The multipass and two-pass instances (pass_drivers.h) of one input dtype: the original 7
- * operators with in == out, no f16/bf16. host/instances.h's HR_DEFINE_INSTANCES defines them
+ * operators with in == out, no f16/bf16 and no complex dtype. host/instances.h's HR_DEFINE_INSTANCES defines them
  * beside the dtype's tree instances, so each dtype's file compiles both. */
 #ifndef HIPREDUCE_STUDY_PASS_INSTANCES_H
 #define HIPREDUCE_STUDY_PASS_INSTANCES_H
@@ -22,7 +22,7 @@ template <class T> struct pass_op<HIPREDUCE_OP_XOR, T> { using type = op_xor<T>;
 
 template <int Op, int D> constexpr pass_entry pass_cell()
 {
-    if constexpr (hr_dtype_class(D) == HR_CLASS_HALF) {
+    if constexpr (hr_dtype_class(D) == HR_CLASS_HALF || hr_dtype_class(D) == HR_CLASS_COMPLEX) {
         return {};
     } else {
         using O = typename pass_op<Op, storage_t<D>>::type;

@@ -36,7 +36,8 @@
  * - the statistics: the block "Statistics" below;
  * - sum_exact and dot_exact (hipreduce_dot_op): float inputs only, into sum's float
  *   results (f16 into f16, f32 or f64; bf16 into bf16, f32 or f64; f32 into f32 or f64;
- *   f64 into f64).
+ *   f64 into f64);
+ * - complex inputs (c64, c128): the block "Complex" below.
  * f16 is IEEE binary16 and bf16 is bfloat16, both passed as raw 16-bit values
  * (uint16_t); this header includes no GPU header.
  *
@@ -71,6 +72,41 @@
  *   gives +0.0;
  * - so the bits are a function of the multiset of terms only: any permutation, any
  *   slicing into rows or segments, any thread count and any device give them.
+ * Complex (c64, c128: interleaved (re, im) pairs of f32 / f64, the layout of C99 float / double
+ * complex, Fortran complex(4) / complex(8) and numpy complex64 / complex128; on a GPU 8-byte
+ * aligned; the same bits on every device, as real sums):
+ * - ops: sum, prod, dot (hipreduce_dot: the sum of x*y, BLAS's cdotu/zdotu), dotc
+ *   (hipreduce_dot_op with HIPREDUCE_OP_DOTC: the sum of conj(x)*y, BLAS's cdotc/zdotc) and
+ *   sum_exact, into c64 or c128 from c64 and into c128 from c128; sum_squares (the sum of |z|^2)
+ *   into f32 or f64 from c64 and into f64 from c128; nrm2 (the root of the sum of |z|^2, BLAS's
+ *   scnrm2/dznrm2) into f32 or f64. Every other op of a complex input, dotc of a real one and a
+ *   complex result of a real input are OP_DTYPE_MISMATCH;
+ * - sums, products and dots accumulate in the result's complex type (c64 into c128: the elements
+ *   widened exactly) in the default order, a c64 element's tile that of an 8-byte element (2048)
+ *   and a c128's that of a 16-byte one (1024, one element a chunk). Addition is per component;
+ *   the product of x = a + bi and y = c + di is the textbook (ac - bd) + (ad + bc)i and
+ *   conj(x)*y = (ac + bd) + (ad - bc)i, each of the four products and the two sums rounded once
+ *   (no fused multiply-add, no C99 Annex G recovery of infinities: an infinite component times a
+ *   zero one gives NaN), except that a factor whose bits are exactly 1 + 0i gives the other
+ *   factor unchanged (so the product's identity is exact);
+ * - error bounds, in the accumulator's unit roundoff u (2^-24 in c64, 2^-53 in c128) and L the
+ *   longest chain of additions from an element to the result (levels x (4 x the elements of a
+ *   16-byte chunk + 8): 16 a level for c64, 12 for c128; a level per tile): each component of a
+ *   sum within L u / (1 - L u) times the sum of that component's magnitudes; of dot and dotc
+ *   within (L + 2) u / (1 - (L + 2) u) times the sum of |ac| + |bd| (the real part) and of
+ *   |ad| + |bc| (the imaginary part); a product of n factors within about sqrt(5) (n - 1) u of
+ *   the product's modulus, barring overflow and underflow;
+ * - sum_squares adds |z|^2 = re*re + im*im (from c64 into f64: exact squares, one rounding of
+ *   their sum), as a sum; nrm2 is the real nrm2 over the components (above: no overflow or
+ *   underflow in between; c64 squares exact in f64, c128 by Blue's scaled sums);
+ * - sum_exact: each component the exact sum of that component of the elements, by the rules of
+ *   exact sums above, so the bits depend on the multiset of elements only. CSR segments of
+ *   complex elements are NOT_SUPPORTED for it (every other shape takes it; so are the MPI
+ *   component's exact sums of complex inputs);
+ * - a NaN component of a result is its type's canonical NaN; a sum keeps each component apart
+ *   ((1, NaN) + (2, 0) = (3, NaN)), products and dots mix them. n == 0 gives +0.0 + 0i (sums,
+ *   dots, sum_exact), 1 + 0i (prod) and +0.0 (sum_squares, nrm2); a sum of -0.0 components keeps
+ *   -0.0 in that component.
  * Statistics (AUTO only; the same bits on every device, as sums):
  * - results: mean takes sum's float triples (f16 into f16, f32 or f64; bf16 likewise; f32
  *   into f32 or f64; f64 into f64) and accumulates as sum does; nansum, nanmean, var, std,
@@ -215,7 +251,8 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_LOGSUMEXP = 26,     /* log(sum of exp(x)), one pass */
     HIPREDUCE_OP_NANMIN = 27,        /* min with NaNs skipped (all NaN: NaN) */
     HIPREDUCE_OP_NANMAX = 28,        /* max with NaNs skipped (all NaN: NaN) */
-    HIPREDUCE_OP_AMINMAX = 29        /* MIN into values and MAX into values2, one pass (plans only) */
+    HIPREDUCE_OP_AMINMAX = 29,       /* MIN into values and MAX into values2, one pass (plans only) */
+    HIPREDUCE_OP_DOTC = 30           /* sum of conj(x)*y over two complex inputs (hipreduce_dot_op) */
 } hipreduce_op;
 
 /* Element types. */
@@ -231,7 +268,9 @@ typedef enum hipreduce_dtype {
     HIPREDUCE_F16 = 8,  /* IEEE binary16, as raw uint16_t bits */
     HIPREDUCE_BF16 = 9, /* bfloat16 (the top half of an f32), as raw uint16_t bits */
     HIPREDUCE_F32 = 10,
-    HIPREDUCE_F64 = 11
+    HIPREDUCE_F64 = 11,
+    HIPREDUCE_C64 = 12, /* complex: interleaved (re, im) f32 pairs (C99 float complex, numpy complex64) */
+    HIPREDUCE_C128 = 13 /* complex: interleaved (re, im) f64 pairs (double complex, numpy complex128) */
 } hipreduce_dtype;
 
 /* Where the handle runs. */
@@ -382,9 +421,10 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_dot(hipreduce_handle handle,
                                                 void* result,
                                                 hipreduce_location location);
 
-/* hipreduce_dot with the op named: HIPREDUCE_OP_DOT (hipreduce_dot itself) or
+/* hipreduce_dot with the op named: HIPREDUCE_OP_DOT (hipreduce_dot itself),
  * HIPREDUCE_OP_DOT_EXACT (the exact dot product: the rules of exact sums above, over
- * f16, bf16, f32 or f64 inputs into sum's float results). Any other op is
+ * f16, bf16, f32 or f64 inputs into sum's float results) or HIPREDUCE_OP_DOTC (c64 and c128
+ * inputs: the sum of conj(x[i]) * y[i], the block "Complex" above). Any other op is
  * OP_DTYPE_MISMATCH. */
 HIPREDUCE_EXPORT hipreduce_status hipreduce_dot_op(hipreduce_handle handle,
                                                    hipreduce_op op,

@@ -34,7 +34,7 @@ static const struct {
 #define HR_GEN_ACC(K, BYTES) [HR_ACC_##K] = #K,
 static const char* const acc_words[HR_ACC_KINDS] = {HR_ACC_ROWS(HR_GEN_ACC)};
 
-enum { N_OPS = sizeof ops / sizeof ops[0], N_DTYPES = sizeof dtypes / sizeof dtypes[0], N_SIZES = 9 };
+enum { N_OPS = sizeof ops / sizeof ops[0], N_DTYPES = sizeof dtypes / sizeof dtypes[0], N_SIZES = 17 };
 
 /* Combine sets as bit masks over hr_combine. */
 static unsigned cells[N_DTYPES][HR_TRANSFORMS][HR_ACC_KINDS];

@@ -27,7 +27,7 @@ hipreduce_status mpi_tree_geometry(const mpi_call* c, mpi_tree_geo* t)
     t->acc = acc;
     t->elem = (size_t)hr_dtype_bytes((int)c->in) * (size_t)c->inner;
     t->iacc = acc * (size_t)c->inner;
-    t->dot = c->op == HIPREDUCE_OP_DOT;
+    t->dot = c->op == HIPREDUCE_OP_DOT || c->op == HIPREDUCE_OP_DOTC; /* two inputs */
     t->item0 = t->dot ? 2 * t->elem : t->elem;
     return HIPREDUCE_STATUS_SUCCESS;
 }
