@@ -1,4 +1,4 @@
-/* The complex suite's helpers and its own reference (complex_test.h): every op recomputed in long
+/* What the complex suite's files share, and its own reference (complex_test.h): every op recomputed in long
  * double from the components, sum_exact per component through the tests' exact reference. */
 #include <math.h>
 #include <stdlib.h>

@@ -62,7 +62,7 @@ from ._stats import all, any, count_nonzero, logsumexp, mean, nanmax, nanmean, n
 from ._stats import aminmax, std, std_mean, var, var_mean
 
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
-           "norm", "dot", "segment_reduce", "reduce_by_key", "index_add", "scatter_reduce", "bincount",
+           "norm", "dot", "vdot", "segment_reduce", "reduce_by_key", "index_add", "scatter_reduce", "bincount",
            "unsorted_segment_reduce", "mean", "nansum", "nanmean", "count_nonzero",
            "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax", "backend",
            "device_count", "set_cpu_threads", "__version__"]
@@ -283,8 +283,8 @@ argmax = _arg_reduction("argmax", "maximum")
 
 def dot(x: Any, y: Any, dtype: Any = None, out: Any = None, exact: bool = False, axis: Axis = None,
         keepdims: bool = False) -> Any:
-    """Sum of x*y (numpy.vdot of real arrays, or along axes): x and y of one dtype and shape, each of
-    any layout.
+    """Sum of x*y (numpy.vdot of real arrays, numpy.dot of complex vectors: no conjugation; or along
+    axes): x and y of one dtype and shape, each of any layout.
 
     axis: None (every element: one result), an int or a tuple of any axes, as in sum; keepdims keeps
     them as size 1. The default result dtype is sum's (int64 for small signed integers, not the input
@@ -299,8 +299,23 @@ def dot(x: Any, y: Any, dtype: Any = None, out: Any = None, exact: bool = False,
     product has the sign of x*y. Its bits depend only on the pairs (x[i], y[i]), not their order.
     NotImplementedError where the device cannot run it (see sum).
     """
-    op = dt.OPS_DOT_EXACT if exact else dt.OPS_DOT
+    return _dot(dt.OPS_DOT_EXACT if exact else dt.OPS_DOT, x, y, dtype, out, axis, keepdims)
+
+
+def vdot(x: Any, y: Any, dtype: Any = None, out: Any = None, axis: Axis = None, keepdims: bool = False) -> Any:
+    """Sum of conj(x)*y (numpy.vdot; BLAS cdotc/zdotc): dot with x conjugated, for complex64 and
+    complex128 (real inputs: dot's sum of x*y). The result keeps the input's complex dtype (complex64
+    may go into complex128); each product (ac + bd) + (ad - bc)i of x = a + bi, y = c + di is rounded
+    as the library's complex rules say (hipreduce.h's block "Complex"), never fused with the add.
+    axis, keepdims, out: as in dot. Same bits on every device.
+    """
+    return _dot(dt.OPS_DOTC, x, y, dtype, out, axis, keepdims)
+
+
+def _dot(op, x, y, dtype, out, axis, keepdims):
     fw, x, code, device = _c.prepare(x)
+    if op == dt.OPS_DOTC and code not in dt.COMPLEX:
+        op = dt.OPS_DOT  # a real conj(x) is x
     _c.check_exact(op, code)
     fw_y, y = framework_of(y)
     if fw_y is not fw:

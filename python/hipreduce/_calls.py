@@ -12,7 +12,7 @@ from . import _dtypes as dt
 from ._arrays import BY_TYPE, framework_of, is_torch
 
 OP_NAMES = {v: k for k, v in dt.OPS.items()}
-OP_NAMES[dt.OPS_DOT], OP_NAMES[dt.OPS_DOT_EXACT] = "dot", "dot_exact"
+OP_NAMES[dt.OPS_DOT], OP_NAMES[dt.OPS_DOT_EXACT], OP_NAMES[dt.OPS_DOTC] = "dot", "dot_exact", "dotc"
 OP_NAMES.update({v: k for k, v in dt.STATS.items()})
 
 
@@ -28,6 +28,8 @@ def prepare(x, differentiable=True):
 
 
 def check_exact(op, code):
+    if op == dt.OPS["sum_exact"] and code in dt.COMPLEX:
+        return  # each component's exact sum
     if op in dt.EXACT_OPS and code not in dt.FLOATS:
         raise TypeError(f"hipreduce: exact=True sums float inputs only, not {dt.NAMES[code]} (an integer sum is "
                         "exact modulo 2**bits already)")

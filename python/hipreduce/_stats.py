@@ -40,6 +40,10 @@ def resolve(op, code, want, defaults):
     None; defaults: the framework's default results [op][code] (those of sum, min, max)."""
     if op == AMINMAX:  # every dtype into itself
         return op, -1, code if want is None else want
+    if code in dt.COMPLEX and op not in COUNTS:  # not the sum's or min's results: numpy's are other
+        name = next(k for k, v in dt.STATS.items() if v == op)
+        raise TypeError(f"hipreduce: {name} of {dt.NAMES[code]} is not supported (the statistics take real "
+                        "inputs; complex ones take sum, prod, dot, vdot, sum_squares and norm)")
     if op in COUNTS:
         return op, -1, dt.I64 if op == COUNT_NONZERO else dt.U8
     if code in dt.FLOATS:

@@ -15,7 +15,7 @@
 namespace hrpy {
 namespace {
 
-constexpr int num_codes = 12;  // hipreduce_dtype values 0..11
+constexpr int num_codes = 14;  // hipreduce_dtype values 0..13
 
 struct tensor_kind {
     PyObject* type;                    // the exact type (a subclass takes the general path)

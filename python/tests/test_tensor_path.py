@@ -133,8 +133,8 @@ def test_declines():
         def data_ptr(self):
             raise RuntimeError("no storage")
 
-    _core.register_tensor_type(Broken, {np.dtype(np.float32): dt.F32}, [None] * 12, np.empty_like, _no_stream,
-                               dt.DEFAULTS[True])
+    _core.register_tensor_type(Broken, {np.dtype(np.float32): dt.F32}, [None] * len(dt.NAMES), np.empty_like,
+                               _no_stream, dt.DEFAULTS[True])
     assert _core.reduce_whole(s, Broken(x), -1, None) is None  # the general path raises it
     assert _core.reduce_whole(s, Stand(x[:0]), -1, None).a == 0  # an empty sum: the identity
 
@@ -153,7 +153,7 @@ def test_new_scalar_and_registration_checks():
     assert _core.new_scalar(like, dt.BF16, -1) is None  # the framework has no such dtype
     assert _core.new_scalar(np.ones(3), dt.F64, -1) is None
     with pytest.raises(ValueError):
-        _core.register_tensor_type(SubStand, {np.dtype(np.float32): 12}, [None] * 12, np.empty_like, _no_stream,
-                                   dt.DEFAULTS[True])
+        _core.register_tensor_type(SubStand, {np.dtype(np.float32): len(dt.NAMES)}, [None] * len(dt.NAMES),
+                                   np.empty_like, _no_stream, dt.DEFAULTS[True])
     with pytest.raises(ValueError):
         _core.register_tensor_type(SubStand, {}, [None] * 11, np.empty_like, _no_stream, dt.DEFAULTS[True])
