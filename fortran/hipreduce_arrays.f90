@@ -1,5 +1,6 @@
 ! Reductions of Fortran arrays (module hipreduce re-exports them): any rank (0 .. 15), any of the
-! kinds a Fortran program reduces (integer(1), integer(2), integer(4), integer(8), real(4), real(8)),
+! kinds a Fortran program reduces (integer(1), integer(2), integer(4), integer(8), real(4), real(8),
+! complex(4), complex(8): sum, product, dot_product, norm2 and sum_exact; hipreduce.h's "Complex"),
 ! contiguous or not, through assumed-type, assumed-rank dummies (type(*), dimension(..)) that hand
 ! the C side (hipreduce_fortran.c) each array's descriptor: its type, extents and strides. The
 ! dtypes are the arrays' own: x's kind is in_dtype, the result's kind out_dtype (an integer(1)
@@ -249,7 +250,8 @@ contains
     integer, intent(in), optional :: dim, dims(:)
     integer(c_int), intent(out), optional :: status
     character(len=*), intent(inout), optional :: errmsg
-    call hipreduce_dot_array(h, HIPREDUCE_OP_DOT, x, y, r, dim, dims, status, errmsg)
+    ! As Fortran's dot_product: a complex x is conjugated (sum of conjg(x)*y), a real one is not.
+    call hipreduce_dot_array(h, HIPREDUCE_OP_DOTC, x, y, r, dim, dims, status, errmsg)
   end subroutine
 
   subroutine hipreduce_minloc(h, x, value, index, dim, dims, status, errmsg)

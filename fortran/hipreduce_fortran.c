@@ -43,6 +43,8 @@ int hipreduce_f_dtype_of(const CFI_cdesc_t* a)
     case CFI_type_int64_t: return HIPREDUCE_I64;
     case CFI_type_float: return HIPREDUCE_F32;
     case CFI_type_double: return HIPREDUCE_F64;
+    case CFI_type_float_Complex: return HIPREDUCE_C64;
+    case CFI_type_double_Complex: return HIPREDUCE_C128;
     default: return -1;
     }
 }
@@ -53,7 +55,7 @@ hipreduce_status hipreduce_f_typed(const CFI_cdesc_t* a, const char* what, int* 
     if (*dtype < 0)
         return hipreduce_f_fail(msg, len, HIPREDUCE_STATUS_INVALID_DTYPE,
                     "%s: a Fortran type without a hipreduce dtype (integer(1), integer(2), integer(4), integer(8), "
-                    "real(4) and real(8) have one)",
+                    "real(4), real(8), complex(4) and complex(8) have one)",
                     what);
     return HIPREDUCE_STATUS_SUCCESS;
 }
@@ -145,9 +147,11 @@ hipreduce_status hipreduce_f_reduce(hipreduce_handle h, int op, const CFI_cdesc_
     hipreduce_status s = hipreduce_get_algorithm(h, &algorithm); /* the handle first, as every call */
     if (s != HIPREDUCE_STATUS_SUCCESS) return library(msg, len, h, s);
     const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
-    const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT;
+    const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT || op == HIPREDUCE_OP_DOTC;
     int in, out;
     if ((s = hipreduce_f_typed(x, "x", &in, msg, len)) != HIPREDUCE_STATUS_SUCCESS) return s;
+    if (op == HIPREDUCE_OP_DOTC && in != HIPREDUCE_C64 && in != HIPREDUCE_C128)
+        op = HIPREDUCE_OP_DOT; /* conjg of a real x is x: dot_product's rule for every type */
     if ((s = hipreduce_f_typed(values, "the result", &out, msg, len)) != HIPREDUCE_STATUS_SUCCESS) return s;
     if (ndims == -2) return hipreduce_f_fail(msg, len, HIPREDUCE_STATUS_INVALID_AXES, "dim and dims are both present: give one");
     if (arg && (indices == NULL || indices->type != CFI_type_int64_t))

@@ -61,9 +61,11 @@ module hipreduce_types
   integer(c_int), parameter :: HIPREDUCE_OP_NANMIN = 27
   integer(c_int), parameter :: HIPREDUCE_OP_NANMAX = 28
   integer(c_int), parameter :: HIPREDUCE_OP_AMINMAX = 29  ! plans only (the maxima at operands%values2)
+  integer(c_int), parameter :: HIPREDUCE_OP_DOTC = 30     ! sum of conjg(x)*y (complex)
 
   ! Element types (hipreduce_dtype). A Fortran program has I8, I16, I32, I64 (integer(1/2/4/8)),
-  ! F32 and F64 (real(4/8)); the others are raw bits in integer variables of their width.
+  ! F32 and F64 (real(4/8)), C64 and C128 (complex(4/8)); the others are raw bits in integer
+  ! variables of their width.
   integer(c_int), parameter :: HIPREDUCE_I8 = 0
   integer(c_int), parameter :: HIPREDUCE_U8 = 1
   integer(c_int), parameter :: HIPREDUCE_I16 = 2
@@ -76,6 +78,8 @@ module hipreduce_types
   integer(c_int), parameter :: HIPREDUCE_BF16 = 9
   integer(c_int), parameter :: HIPREDUCE_F32 = 10
   integer(c_int), parameter :: HIPREDUCE_F64 = 11
+  integer(c_int), parameter :: HIPREDUCE_C64 = 12
+  integer(c_int), parameter :: HIPREDUCE_C128 = 13
 
   ! Devices, result locations, the algorithm (hipreduce_study.h's study algorithms are not bound).
   integer(c_int), parameter :: HIPREDUCE_DEVICE_CPU = 0

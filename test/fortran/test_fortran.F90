@@ -1,8 +1,9 @@
 ! The Fortran module (label api), on the cpu device: the bind(c) descriptor and operands against the
 ! C structs' sizes and offsets; every kind's array calls (check_kind.inc) against the C calls, bit
 ! for bit; wider results; the plan API from Fortran (hipreduce_desc_of, hipreduce_desc_column_major)
-! against the array calls; the C-string functions; and the statuses of bad arguments, each with a
-! sentence and nothing written.
+! against the array calls; complex(4) and complex(8) arrays against the C calls (dot_product
+! conjugating x as Fortran's does); the C-string functions; and the statuses of bad arguments, each
+! with a sentence and nothing written.
 #define ELEM integer(1)
 #define IS_REAL 0
 #define DTYPE HIPREDUCE_I8
@@ -74,6 +75,7 @@ program test_fortran
              + check_r8_kind(h)
   checks = checks + 6
   call wide_checks()
+  call complex_checks()
   call plan_checks()
   call string_checks()
   call status_checks()
@@ -158,6 +160,56 @@ contains
     want8 = 0
     call check(hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_I8, c_loc(b), size(b, kind=c_int64_t), HIPREDUCE_I64, &
                                 c_loc(want8), HIPREDUCE_RESULT_HOST) == 0 .and. want8 == s8, 'the C call on integer(1)')
+  end subroutine
+
+  ! complex(8) and complex(4) arrays: whole, by columns and as a strided section, each result the C
+  ! call's bits over its elements; dot_product conjugates x (Fortran's rule); norm2 into real.
+  subroutine complex_checks()
+    complex(8), target :: z(999, 3), s, col(3), d, want, part(500)
+    complex(4), target :: c(2000), c_s, c_want
+    real(4), target :: n4, n4_want
+    real(8) :: re(999), im(999)
+    integer :: j
+    integer(c_int) :: st
+    character(len=200) :: msg
+    do j = 1, 3
+      call random_number(re)
+      call random_number(im)
+      z(:, j) = cmplx(re - 0.5d0, im - 0.5d0, kind=8)
+    end do
+    c = [(cmplx(0.001 * j - 1, 0.5 - 0.0007 * j, kind=4), j = 1, 2000)]
+    call hipreduce_sum(h, z, s)
+    st = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_C128, c_loc(z), size(z, kind=c_int64_t), HIPREDUCE_C128, &
+                          c_loc(want), HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. s == want .and. abs(s - sum(z)) < 1d-10, 'complex(8) sum')
+    call hipreduce_sum(h, z, col, dim=1)
+    do j = 1, 3
+      st = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_C128, c_loc(z(1, j)), 999_c_int64_t, HIPREDUCE_C128, &
+                            c_loc(want), HIPREDUCE_RESULT_HOST)
+      call check(st == 0 .and. col(j) == want, 'complex(8) columns')
+    end do
+    part = z(1:999:2, 2)
+    call hipreduce_sum(h, z(1:999:2, 2), s)
+    st = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_C128, c_loc(part), 500_c_int64_t, HIPREDUCE_C128, &
+                          c_loc(want), HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. s == want, 'complex(8) strided section')
+    call hipreduce_dot_product(h, z(:, 1), z(:, 2), d)
+    st = hipreduce_dot_op(h, HIPREDUCE_OP_DOTC, HIPREDUCE_C128, c_loc(z(1, 1)), c_loc(z(1, 2)), 999_c_int64_t, &
+                          HIPREDUCE_C128, c_loc(want), HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. d == want .and. abs(d - dot_product(z(:, 1), z(:, 2))) < 1d-10, &
+               'complex(8) dot_product: conjg(x)*y')
+    call hipreduce_sum_exact(h, c, c_s)
+    call hipreduce_norm2(h, c, n4)
+    st = hipreduce_reduce(h, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_C64, c_loc(c), 2000_c_int64_t, HIPREDUCE_C64, &
+                          c_loc(c_want), HIPREDUCE_RESULT_HOST)
+    st = st + hipreduce_reduce(h, HIPREDUCE_OP_NRM2, HIPREDUCE_C64, c_loc(c), 2000_c_int64_t, HIPREDUCE_F32, &
+                               c_loc(n4_want), HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. c_s == c_want .and. n4 == n4_want .and. abs(n4 - norm2([real(c), aimag(c)])) < 1e-3, &
+               'complex(4) sum_exact and norm2')
+    s = (-7d0, -7d0)
+    call hipreduce_maxval(h, z, s, status=st, errmsg=msg)
+    call check(st == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH .and. index(msg, 'max does not apply to c128') > 0 .and. &
+               s == (-7d0, -7d0), 'maxval of complex(8): ' // trim(msg))
   end subroutine
 
   ! The plan API from Fortran: a strided section described by hipreduce_desc_of, and a contiguous
