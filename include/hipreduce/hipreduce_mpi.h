@@ -201,6 +201,33 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_by_key(hipreduce_handle h
                                                               int64_t* indices, int64_t* counts,
                                                               hipreduce_location location);
 
+/* The fields call with weights and owned ranges (hipreduce_mpi_reduce_fields is this call with
+ * weights and ranges NULL). weights: NULL, or nfields pointers in host memory to data in the
+ * handle's memory, field f's second input, and op HIPREDUCE_OP_DOT or HIPREDUCE_OP_DOT_EXACT
+ * with hipreduce_dot_op's triples: results[f] gets the bits of hipreduce_mpi_dot_op(op, fields[f],
+ * weights[f]) alone, so those of hipreduce_dot_op on the concatenations (a weighted sum a field;
+ * the dot ops without weights, and weights with another op, are OP_DTYPE_MISMATCH). ranges: NULL
+ * (every field [0, n_local)), or 2 * nfields uint64 in host memory, field f's [begin, end) within
+ * [0, n_local) on this rank (a rank's owned cells; each rank its own, empty ones included): field
+ * f of this rank is fields[f][begin, end) (and weights[f][begin, end)), and results[f] gets the
+ * bits of the single-process call on the concatenation over the ranks of each rank's range of
+ * field f. A range outside [0, n_local) or with end < begin is INVALID_OFFSETS on that rank; a
+ * NULL fields[f] or weights[f] is INVALID_POINTER where its range holds elements. The ops the
+ * float tree completes (sum, nrm2, dot, mean, ... of floats: everything but the exactly
+ * associative ops and the exact sums) take ranges of one length on each rank (begin anywhere;
+ * ranks may differ), since every field shares the tree's messages; ranges of different lengths
+ * there are NOT_SUPPORTED on that rank, and the exactly associative ops, sum_exact and dot_exact
+ * take any. The rounds, statuses (MPI_MISMATCH on the other ranks, nothing written anywhere) and
+ * workspace are those of hipreduce_mpi_reduce_fields (dot's: hipreduce_mpi_workspace_size(op,
+ * in_dtype, 1, n_local, 1, out_dtype)); the exchange carries a rank's common range length, or
+ * its largest where they differ. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_fields_ext(hipreduce_handle handle, MPI_Comm comm,
+                                                                  hipreduce_op op, hipreduce_dtype in_dtype,
+                                                                  uint64_t nfields, const void* const* fields,
+                                                                  const void* const* weights, const uint64_t* ranges,
+                                                                  uint64_t n_local, hipreduce_dtype out_dtype,
+                                                                  void* results, hipreduce_location location);
+
 #ifdef __cplusplus
 }
 #endif

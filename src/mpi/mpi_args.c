@@ -26,12 +26,60 @@ hipreduce_status mpi_core_check(const mpi_args* a, size_t* bytes)
     case KIND_STATS: /* the local call's (mpi_axis_call): the axis call, or a plan where it takes arguments */
         if (hr_op_call((int)a->op) == HR_CALL_PLAN || a->correction != 0) return plan_check(a, bytes);
         /* fall through */
+    case KIND_FIELDS: /* weighted: the dot call's (per field), else the same validation as rows [outer][extent] */
+        if (a->weights != NULL) return hipreduce_dot_op_workspace_size(a->handle, a->op, a->in, a->extent, a->out, bytes);
+        /* fall through */
     case KIND_AXIS:
-    case KIND_FIELDS: /* the same validation as rows [outer][extent] */
         return hipreduce_reduce_axis_workspace_size(a->handle, a->op, a->in, a->outer, a->extent, a->inner, a->out, bytes);
     default:
         return hipreduce_argreduce_axis_workspace_size(a->handle, a->op, a->in, a->outer, a->extent, a->inner, bytes);
     }
+}
+
+uint64_t mpi_fields_extent(const mpi_args* a, int* uniform)
+{
+    uint64_t n = a->ranges == NULL || a->outer == 0 ? a->extent : a->ranges[1] - a->ranges[0], most = n;
+    int same = 1;
+    for (uint64_t f = 1; a->ranges != NULL && f < a->outer; ++f) {
+        const uint64_t k = a->ranges[2 * f + 1] - a->ranges[2 * f];
+        same &= k == n;
+        most = k > most ? k : most;
+    }
+    if (uniform) *uniform = same;
+    return same ? n : most;
+}
+
+/* The fields call's own checks, after the core's: the pointers, the ranges, and the tree's one
+ * length a rank. */
+static hipreduce_status fields_check(const mpi_args* a)
+{
+    if (a->outer > 0 && a->fields == NULL) {
+        mpi_set_message("fields is NULL with %llu fields", (unsigned long long)a->outer);
+        return HIPREDUCE_STATUS_INVALID_POINTER;
+    }
+    for (uint64_t f = 0; a->ranges != NULL && f < a->outer; ++f)
+        if (a->ranges[2 * f] > a->ranges[2 * f + 1] || a->ranges[2 * f + 1] > a->extent) {
+            mpi_set_message("field %llu's range [%llu, %llu) is not within [0, n_local = %llu)", (unsigned long long)f,
+                            (unsigned long long)a->ranges[2 * f], (unsigned long long)a->ranges[2 * f + 1],
+                            (unsigned long long)a->extent);
+            return HIPREDUCE_STATUS_INVALID_OFFSETS;
+        }
+    for (uint64_t f = 0; f < a->outer; ++f) {
+        const uint64_t n = a->ranges ? a->ranges[2 * f + 1] - a->ranges[2 * f] : a->extent;
+        if (n > 0 && (a->fields[f] == NULL || (a->weights != NULL && a->weights[f] == NULL))) {
+            mpi_set_message("%s[%llu] is NULL (its range holds %llu elements)", a->fields[f] == NULL ? "fields" : "weights",
+                            (unsigned long long)f, (unsigned long long)n);
+            return HIPREDUCE_STATUS_INVALID_POINTER;
+        }
+    }
+    int uniform = 1;
+    mpi_fields_extent(a, &uniform);
+    if (!uniform && mpi_needs_tree(a->op, a->in, a->out)) {
+        mpi_set_message("%s completes the float tree over the ranks: its fields' ranges must have one length on a rank "
+                        "(the exactly associative ops and exact sums take any)", hipreduce_op_name(a->op));
+        return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    }
+    return HIPREDUCE_STATUS_SUCCESS;
 }
 
 static int is_cpu(hipreduce_handle h)
@@ -45,6 +93,10 @@ hipreduce_status mpi_local_check(const mpi_args* a)
     size_t bytes;
     const hipreduce_status s = mpi_core_check(a, &bytes);
     const int call = hr_op_call((int)a->op);
+    if (s == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH && a->kind == KIND_FIELDS && (call == HR_CALL_DOT) != (a->weights != NULL))
+        mpi_set_message(a->weights ? "weights are dot's second inputs: %s is not dot or dot_exact"
+                                   : "%s takes weights (dot's second inputs): call hipreduce_mpi_reduce_fields_ext",
+                        hipreduce_op_name(a->op));
     if (s == HIPREDUCE_STATUS_OP_DTYPE_MISMATCH && a->kind != KIND_STATS && call == HR_CALL_PLAN)
         mpi_set_message("%s is a plan op (a correction or a second output): call hipreduce_mpi_reduce_stats",
                         hipreduce_op_name(a->op));
@@ -64,12 +116,7 @@ hipreduce_status mpi_local_check(const mpi_args* a)
         mpi_set_message("%s writes a second output: results2 is NULL", hipreduce_op_name(a->op));
         return HIPREDUCE_STATUS_INVALID_POINTER;
     }
-    if (a->kind == KIND_FIELDS) {
-        if (a->outer > 0 && a->fields == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-        for (uint64_t f = 0; f < a->outer && a->extent > 0; ++f)
-            if (a->fields[f] == NULL) return HIPREDUCE_STATUS_INVALID_POINTER;
-        return HIPREDUCE_STATUS_SUCCESS;
-    }
+    if (a->kind == KIND_FIELDS) return fields_check(a);
     if (elements > 0 && (a->x == NULL || (a->kind == KIND_DOT && a->y == NULL))) return HIPREDUCE_STATUS_INVALID_POINTER;
     return HIPREDUCE_STATUS_SUCCESS;
 }

@@ -144,7 +144,7 @@ hipreduce_status mpi_associative_combine(const mpi_call* call, hipreduce_status 
             if (results > 0 && local == HIPREDUCE_STATUS_SUCCESS) {
                 memcpy(&items[i].value, values + (done + i) * vbytes, vbytes);
                 if (indices) items[i].index = indices[done + i] < 0 ? -1 : indices[done + i] + index_offset;
-                else items[i].index = call->n > 0 ? 0 : -1; /* nanmin/nanmax: whether this rank has elements */
+                else items[i].index = mpi_row_n(call, done + i) > 0 ? 0 : -1; /* nanmin/nanmax: whether this rank's row has elements */
             }
         }
         rc = MPI_Allreduce(MPI_IN_PLACE, items, (int)k, type, op, call->comm);

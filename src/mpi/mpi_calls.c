@@ -27,12 +27,17 @@ static hipreduce_status local_call(const mpi_args* a, uint64_t extent, void* val
     case KIND_AXIS:
         return hipreduce_reduce_axis(a->handle, a->op, a->in, a->x, a->outer, extent, a->inner, a->out, values,
                                      HIPREDUCE_RESULT_HOST);
-    case KIND_FIELDS: {
-        const size_t vbytes = (size_t)hr_dtype_bytes((int)a->out);
+    case KIND_FIELDS: { /* each field from its range's first element (extent 0: every field empty) */
+        const size_t vbytes = (size_t)hr_dtype_bytes((int)a->out), elem = (size_t)hr_dtype_bytes((int)a->in);
         hipreduce_status s = HIPREDUCE_STATUS_SUCCESS;
-        for (uint64_t f = 0; f < a->outer && s == HIPREDUCE_STATUS_SUCCESS; ++f)
-            s = hipreduce_reduce(a->handle, a->op, a->in, a->fields[f], extent, a->out, (unsigned char*)values + f * vbytes,
-                                 HIPREDUCE_RESULT_HOST);
+        for (uint64_t f = 0; f < a->outer && s == HIPREDUCE_STATUS_SUCCESS; ++f) {
+            const uint64_t n = extent == 0 ? 0 : a->ranges ? a->ranges[2 * f + 1] - a->ranges[2 * f] : extent;
+            const void* x = mpi_field_at(a->fields[f], a->ranges, f, elem);
+            unsigned char* v = (unsigned char*)values + f * vbytes;
+            s = a->weights ? hipreduce_dot_op(a->handle, a->op, a->in, x, mpi_field_at(a->weights[f], a->ranges, f, elem), n,
+                                              a->out, v, HIPREDUCE_RESULT_HOST)
+                           : hipreduce_reduce(a->handle, a->op, a->in, x, n, a->out, v, HIPREDUCE_RESULT_HOST);
+        }
         return s;
     }
     default:
@@ -75,15 +80,19 @@ static hipreduce_status run(const mpi_args* a, MPI_Comm user_comm)
     const uint64_t results = a->outer * a->inner;
     const size_t vbytes = (size_t)hr_dtype_bytes((int)a->out);
     const int nout = hr_op_outputs((int)a->op); /* var_mean, std_mean, aminmax: the second results after the first */
+    const int fields = a->kind == KIND_FIELDS;
     mpi_call call = {.handle = a->handle, .comm = comm, .rank = rank, .ranks = ranks, .op = a->op, .in = a->in,
                      .out = a->out, .x = (const unsigned char*)a->x, .y = (const unsigned char*)a->y, .n = a->extent,
                      .outer = a->outer, .inner = a->inner, .correction = a->correction,
-                     .fields = a->kind == KIND_FIELDS ? a->fields : NULL};
+                     .fields = fields ? a->fields : NULL, .weights = fields ? a->weights : NULL,
+                     .ranges = fields ? a->ranges : NULL};
     unsigned char* values = NULL;
     int64_t *indices = NULL, *words = NULL;
     mpi_tree_scratch scratch = {0};
     int early = 1;
+    mpi_args record = *a; /* the exchange's view: a fields call's length is its ranges' (mpi_fields_extent) */
     hipreduce_status own = mpi_local_check(a);
+    if (own == HIPREDUCE_STATUS_SUCCESS && fields) call.n = record.extent = mpi_fields_extent(a, NULL);
     if (own != HIPREDUCE_STATUS_SUCCESS) {
         const char* why = hipreduce_last_error_message(a->handle);
         if (!mpi_has_message())
@@ -104,7 +113,7 @@ static hipreduce_status run(const mpi_args* a, MPI_Comm user_comm)
     }
     uint64_t offset = 0, total = 0;
     int late = 0;
-    s = mpi_agree(a, own, early == 0, comm, ranks, rank, records, &offset, &total, &late);
+    s = mpi_agree(&record, own, early == 0, comm, ranks, rank, records, &offset, &total, &late);
     call.counts = records + (size_t)ranks * MPI_RECORD_WORDS;
     call.offset = offset;
     call.total = total;
@@ -191,14 +200,23 @@ hipreduce_status hipreduce_mpi_argreduce_axis(hipreduce_handle handle, MPI_Comm 
     return run(&a, comm);
 }
 
+hipreduce_status hipreduce_mpi_reduce_fields_ext(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
+                                                hipreduce_dtype in_dtype, uint64_t nfields, const void* const* fields,
+                                                const void* const* weights, const uint64_t* ranges, uint64_t n_local,
+                                                hipreduce_dtype out_dtype, void* results, hipreduce_location location)
+{
+    const mpi_args a = {KIND_FIELDS, handle, op, in_dtype, out_dtype, NULL, NULL, nfields, n_local, 1, results, NULL,
+                        location, fields, 0.0, NULL, weights, ranges};
+    return run(&a, comm);
+}
+
 hipreduce_status hipreduce_mpi_reduce_fields(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,
                                             hipreduce_dtype in_dtype, uint64_t nfields, const void* const* fields,
                                             uint64_t n_local, hipreduce_dtype out_dtype, void* results,
                                             hipreduce_location location)
 {
-    const mpi_args a = {KIND_FIELDS, handle, op, in_dtype, out_dtype, NULL, NULL, nfields, n_local, 1, results, NULL,
-                    location, fields};
-    return run(&a, comm);
+    return hipreduce_mpi_reduce_fields_ext(handle, comm, op, in_dtype, nfields, fields, NULL, NULL, n_local, out_dtype,
+                                           results, location);
 }
 
 hipreduce_status hipreduce_mpi_reduce_stats(hipreduce_handle handle, MPI_Comm comm, hipreduce_op op,

@@ -38,14 +38,15 @@ size_t mpi_exact_bytes(const mpi_call* call, uint64_t results)
 hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t* w, unsigned char* values)
 {
     const int words = hr_exact_words((int)call->op, (int)call->in);
-    const size_t item = (size_t)words * sizeof(int64_t);
+    const size_t item = (size_t)words * sizeof(int64_t), elem = (size_t)hr_dtype_bytes((int)call->in);
     memset(w, 0, (size_t)results * item);
     hipreduce_status local = HIPREDUCE_STATUS_SUCCESS;
     if (call->fields == NULL)
         local = hr_internal_partials_exact(call->handle, call->op, call->in, call->x, call->y, call->outer, call->n,
                                            call->inner, w);
     for (uint64_t f = 0; call->fields != NULL && f < results && local == HIPREDUCE_STATUS_SUCCESS; ++f)
-        local = hr_internal_partials_exact(call->handle, call->op, call->in, call->fields[f], NULL, 1, call->n, 1,
+        local = hr_internal_partials_exact(call->handle, call->op, call->in, mpi_row(call, f, elem),
+                                           call->weights ? mpi_row_y(call, f, elem) : NULL, 1, mpi_row_n(call, f), 1,
                                            w + f * (uint64_t)words); /* the fields call: one result a field */
     if (local != HIPREDUCE_STATUS_SUCCESS)
         mpi_set_message("this rank's local sums: %s", hipreduce_last_error_message(call->handle));

@@ -19,6 +19,8 @@ typedef struct mpi_call {
     hipreduce_dtype in, out;
     const unsigned char *x, *y; /* y: dot's */
     const void* const* fields;  /* the fields call's rows, a pointer each; NULL: row b at x + b n */
+    const void* const* weights; /* the weighted fields call's second inputs (dot), a pointer a row */
+    const uint64_t* ranges;     /* the fields call's [begin, end) a row (NULL: [0, n)); n: their common length */
     uint64_t n;                 /* this rank's elements per row (its extent for an axis call) */
     uint64_t outer, inner;      /* an axis call's; 1, 1 for a full call */
     const uint64_t* counts;     /* every rank's n, in rank order */
@@ -26,10 +28,28 @@ typedef struct mpi_call {
     double correction;          /* var, std and their means (the statistics call); 0 otherwise */
 } mpi_call;
 
+/* A field's first item at p (NULL stays NULL: an empty field's pointer may be NULL). */
+static inline const unsigned char* mpi_field_at(const void* p, const uint64_t* ranges, uint64_t b, size_t elem)
+{
+    return p == NULL || ranges == NULL ? (const unsigned char*)p : (const unsigned char*)p + ranges[2 * b] * elem;
+}
+
 /* Row b of the call's input (elem: the bytes of a row's item, the input dtype's times inner). */
 static inline const unsigned char* mpi_row(const mpi_call* c, uint64_t b, size_t elem)
 {
-    return c->fields ? (const unsigned char*)c->fields[b] : c->x + b * c->n * elem;
+    return c->fields ? mpi_field_at(c->fields[b], c->ranges, b, elem) : c->x + b * c->n * elem;
+}
+
+/* Row b of dot's second input. */
+static inline const unsigned char* mpi_row_y(const mpi_call* c, uint64_t b, size_t elem)
+{
+    return c->weights ? mpi_field_at(c->weights[b], c->ranges, b, elem) : c->y + b * c->n * elem;
+}
+
+/* Row b's elements on this rank. */
+static inline uint64_t mpi_row_n(const mpi_call* c, uint64_t b)
+{
+    return c->ranges ? c->ranges[2 * b + 1] - c->ranges[2 * b] : c->n;
 }
 
 /* Words a rank puts into the argument exchange (mpi_args.c). */
@@ -50,7 +70,14 @@ typedef struct mpi_args {
     const void* const* fields; /* KIND_FIELDS: outer pointers of extent elements each */
     double correction;         /* KIND_STATS: var's and std's */
     void* result2;             /* KIND_STATS: the two-output ops' second results */
+    const void* const* weights; /* KIND_FIELDS: NULL, or dot's second inputs, a pointer a field */
+    const uint64_t* ranges;     /* KIND_FIELDS: NULL, or [begin, end) of each field within extent */
 } mpi_args;
+
+/* The fields call's length on this rank as the exchange carries it: extent without ranges, else
+ * the ranges' common length, or their largest where they differ (*uniform 0: the associative
+ * ops and exact sums only; uniform may be NULL). Validated ranges. */
+uint64_t mpi_fields_extent(const mpi_args* a, int* uniform);
 
 /* mpi_args.c. This rank's verdict on its own arguments, in the core call's order (a message
  * where it can say more than the status). */

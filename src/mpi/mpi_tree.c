@@ -30,7 +30,8 @@
  * Scale: the only term that grows with the rank count P is the counts' allgather (32 P bytes
  * received); a tile spanning many small ranks brings its owner fewer than T items from fewer than
  * T senders, whatever P. An axis call sends all its rows (and columns) in the same messages, and
- * so does the fields call, whose rows lie at their own pointers (mpi_row).
+ * so does the fields call, whose rows (and dot's second rows) lie at their own pointers, each
+ * from its range's first element (mpi_row, mpi_row_y).
  *
  * A rank's own tiles are reduced on its device: by the handle's public calls (rows of T elements
  * with the accumulator's dtype as the result: its partials exactly; var_mean's two results with
@@ -188,7 +189,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
             if (level == 0) {
                 local = mpi_to_host(c->handle, mpi_row(c, b, elem), head_items * elem, h);
                 if (local == HIPREDUCE_STATUS_SUCCESS && dot)
-                    local = mpi_to_host(c->handle, c->y + b * c->n * elem, head_items * elem, h + head_items * elem);
+                    local = mpi_to_host(c->handle, mpi_row_y(c, b, elem), head_items * elem, h + head_items * elem);
             } else {
                 memcpy(h, cur + b * held * iacc, (size_t)(head_items * iacc));
             }
@@ -225,7 +226,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
                                         local_tiles_n - from, acc, dst + from * iacc);
             } else if (level == 0) {
                 const unsigned char* xb = mpi_row(c, b, elem) + skip * elem;
-                const unsigned char* yb = dot ? c->y + (b * c->n + skip) * elem : NULL;
+                const unsigned char* yb = dot ? mpi_row_y(c, b, elem) + skip * elem : NULL;
                 local = mpi_local_tiles(c, &g, xb, yb, local_count, local_tiles_n, acc, dst);
             } else if (level == 1 && middle > 0) {
                 /* the level-1 tiles [a1, b1) / tile: their nodes came with level 0 */
@@ -243,7 +244,7 @@ hipreduce_status mpi_tree_reduce(const mpi_call* c, uint64_t rows, int late, mpi
             if (level == 0) {
                 local = mpi_to_host(c->handle, mpi_row(c, b, elem) + (first - me.lo) * elem, mine * elem, work);
                 if (local == HIPREDUCE_STATUS_SUCCESS && dot)
-                    local = mpi_to_host(c->handle, c->y + (b * c->n + (first - me.lo)) * elem, mine * elem,
+                    local = mpi_to_host(c->handle, mpi_row_y(c, b, elem) + (first - me.lo) * elem, mine * elem,
                                     work + count * elem);
                 /* the tail's items, message by message: x's part then y's part of each */
                 uint64_t at = 0;

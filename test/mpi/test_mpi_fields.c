@@ -17,56 +17,7 @@
 #include <string.h>
 
 #include "hipreduce/hipreduce_mpi.h"
-#include "mpi_suite.h"
-
-/* ---- the MPI calls the library makes, counted ---- */
-static long n_allreduce, n_allgather, n_isend, n_recv;
-
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
-{
-    ++n_allreduce;
-    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-}
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm)
-{
-    ++n_allgather;
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request)
-{
-    ++n_isend;
-    return PMPI_Isend(buf, count, type, dest, tag, comm, request);
-}
-int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status)
-{
-    ++n_recv;
-    return PMPI_Recv(buf, count, type, source, tag, comm, status);
-}
-static void counts_now(long* c) { c[0] = n_allreduce, c[1] = n_allgather, c[2] = n_isend, c[3] = n_recv; }
-
-/* ---- data ---- */
-/* Element i of field f: floats over a spread of exponents (sums depend on the order), a few -0.0,
- * +0.0 and small ties; integers from all their bits. */
-static void element(hipreduce_dtype d, uint64_t seed, uint64_t f, uint64_t i, unsigned char* out)
-{
-    const uint64_t h = mix(seed * 0x100000001b3ull ^ f << 40 ^ i);
-    const int small = (int)((h >> 8) % 5) - 2;
-    double v = ((double)(h >> 11) / 9007199254740992.0 - 0.5) * (double)(1ull << (h >> 5) % 40) / 1048576.0;
-    if (h % 13 == 0) v = small == 0 && (h >> 12 & 1) ? -0.0 : (double)small; /* ties, -0.0 and +0.0 */
-    switch (d) {
-    case HIPREDUCE_F32: { const float x = (float)v; memcpy(out, &x, 4); return; }
-    case HIPREDUCE_F64: memcpy(out, &v, 8); return;
-    case HIPREDUCE_F16: { const float x = (float)v / 64.0f; const uint16_t b = hipreduce_f32_to_f16(x); memcpy(out, &b, 2); return; }
-    case HIPREDUCE_BF16: { const uint16_t b = hipreduce_f32_to_bf16((float)v); memcpy(out, &b, 2); return; }
-    default: memcpy(out, &h, hipreduce_dtype_size(d)); /* little-endian low bytes */
-    }
-}
-
-typedef struct triple {
-    hipreduce_op op;
-    hipreduce_dtype in, out;
-} triple;
+#include "mpi_fields_data.h"
 
 static const triple cases[] = {
     {HIPREDUCE_OP_SUM, HIPREDUCE_F32, HIPREDUCE_F32},        {HIPREDUCE_OP_SUM, HIPREDUCE_F64, HIPREDUCE_F64},
@@ -106,72 +57,53 @@ static void fields_case(const triple* t, uint64_t nfields, uint64_t n, int layou
             ptrs[f] = dblock + f * ld * es;
         }
     }
-    unsigned char* got = (unsigned char*)calloc((size_t)nfields + 1, os);
-    unsigned char* alone = (unsigned char*)calloc((size_t)nfields + 1, os);
-    unsigned char* want = (unsigned char*)calloc((size_t)nfields + 1, os);
-    const int device_results = on_gpu && seed % 3 == 0;
-    unsigned char* dres = device_results ? (unsigned char*)gm_alloc((size_t)(nfields * os) + 1) : got;
-    long before[4], after[4], one_before[4], one_after[4];
-    counts_now(before);
-    hipreduce_status s = hipreduce_mpi_reduce_fields(mine, MPI_COMM_WORLD, t->op, t->in, nfields, ptrs, nl, t->out, dres,
-                                                     device_results ? HIPREDUCE_RESULT_DEVICE : HIPREDUCE_RESULT_HOST);
-    counts_now(after);
-    if (device_results && gm_to_host(got, dres, (size_t)(nfields * os)) != 0) FAIL("device result copy failed");
-    ++checks;
-    if (s != HIPREDUCE_STATUS_SUCCESS)
-        FAIL("fields %s %s->%s x%llu n=%llu layout %d: status %d: %s", hipreduce_op_name(t->op), hipreduce_dtype_name(t->in),
-             hipreduce_dtype_name(t->out), (unsigned long long)nfields, (unsigned long long)n, layout, s,
-             hipreduce_mpi_last_error_message());
+    fields_results r;
+    char what[160];
+    snprintf(what, sizeof what, "fields %s %s->%s x%llu n=%llu layout %d seed %llu", hipreduce_op_name(t->op),
+             hipreduce_dtype_name(t->in), hipreduce_dtype_name(t->out), (unsigned long long)nfields,
+             (unsigned long long)n, layout, (unsigned long long)seed);
+    results_make(&r, nfields, os, seed);
+    counts_now(r.calls[0]);
+    hipreduce_status s = hipreduce_mpi_reduce_fields(mine, MPI_COMM_WORLD, t->op, t->in, nfields, ptrs, nl, t->out, r.dres,
+                                                     results_location(&r));
+    counts_now(r.calls[1]);
+    results_fetch(&r, s, what);
     for (uint64_t f = 0; f < nfields; ++f) {
         for (uint64_t i = 0; i < n; ++i) element(t->in, seed, f, i, full + i * es);
-        if (hipreduce_reduce(cpu, t->op, t->in, full, n, t->out, want + f * os, HIPREDUCE_RESULT_HOST) != HIPREDUCE_STATUS_SUCCESS)
+        if (hipreduce_reduce(cpu, t->op, t->in, full, n, t->out, r.want + f * os, HIPREDUCE_RESULT_HOST) != HIPREDUCE_STATUS_SUCCESS)
             FAIL("the single-process reference failed");
-        if (f == 0) counts_now(one_before);
+        if (f == 0) counts_now(r.one[0]);
         const hipreduce_status s1 = hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, t->op, t->in, ptrs[f], nl, t->out,
-                                                         alone + f * os, HIPREDUCE_RESULT_HOST);
-        if (f == 0) counts_now(one_after);
+                                                         r.alone + f * os, HIPREDUCE_RESULT_HOST);
+        if (f == 0) counts_now(r.one[1]);
         if (s1 != HIPREDUCE_STATUS_SUCCESS) FAIL("field %llu alone: status %d", (unsigned long long)f, s1);
     }
-    ++checks;
-    if (s == HIPREDUCE_STATUS_SUCCESS && (memcmp(got, alone, (size_t)(nfields * os)) != 0 || memcmp(got, want, (size_t)(nfields * os)) != 0))
-        FAIL("fields %s %s->%s x%llu n=%llu layout %d seed %llu: bits differ from the fields alone or the single process",
-             hipreduce_op_name(t->op), hipreduce_dtype_name(t->in), hipreduce_dtype_name(t->out),
-             (unsigned long long)nfields, (unsigned long long)n, layout, (unsigned long long)seed);
-    /* one field's MPI calls, whatever nfields (up to the 1024 values of an associative round) */
-    ++checks;
-    for (int k = 0; k < 4 && nfields > 0 && nfields <= 1024; ++k)
-        if (after[k] - before[k] != one_after[k] - one_before[k]) {
-            FAIL("fields %s x%llu: %ld MPI calls of kind %d, one field alone %ld", hipreduce_op_name(t->op),
-                 (unsigned long long)nfields, after[k] - before[k], k, one_after[k] - one_before[k]);
-            break;
-        }
+    results_judge(&r, s, what);
     if (layout == 0) { /* the block: the axis call's rows */
-        memset(got, 0xa5, (size_t)(nfields * os));
-        s = hipreduce_mpi_reduce_axis(mine, MPI_COMM_WORLD, t->op, t->in, dblock, nfields, nl, 1, t->out, got,
+        memset(r.got, 0xa5, (size_t)(nfields * os));
+        s = hipreduce_mpi_reduce_axis(mine, MPI_COMM_WORLD, t->op, t->in, dblock, nfields, nl, 1, t->out, r.got,
                                       HIPREDUCE_RESULT_HOST);
         ++checks;
-        if (s != HIPREDUCE_STATUS_SUCCESS || memcmp(got, want, (size_t)(nfields * os)) != 0)
+        if (s != HIPREDUCE_STATUS_SUCCESS || memcmp(r.got, r.want, (size_t)(nfields * os)) != 0)
             FAIL("block x%llu as the axis call: status %d or other bits", (unsigned long long)nfields, s);
     }
-    if (device_results) gm_free(dres);
+    results_free(&r);
     for (uint64_t f = 0; layout == 2 && f < nfields; ++f) {
         if (on_gpu) gm_free(separate[f]);
         else free(separate[f]);
     }
     unplace(dblock);
-    free(full), free(block), free(separate), free(ptrs), free(got), free(alone), free(want);
+    free(full), free(block), free(separate), free(ptrs);
 }
 
 /* A bad argument on the last rank, or ranks that disagree: its status there, MPI_MISMATCH on the
  * others, nothing written anywhere, a message everywhere. */
 static void misuse_checks(void)
 {
-    double x[3][40];
-    for (int f = 0; f < 3; ++f)
-        for (int i = 0; i < 40; ++i) x[f][i] = f * 100.0 + i * 0.25 + rank;
-    unsigned char* dx = place((const unsigned char*)x, sizeof x);
-    const void* ptrs[3] = {dx, dx + sizeof x[0], dx + 2 * sizeof x[0]};
-    const void* holes[3] = {ptrs[0], NULL, ptrs[2]};
+    misuse_fields m;
+    misuse_fields_make(&m);
+    const void* const* ptrs = m.ptrs;
+    const void* const* holes = m.holes;
     const hipreduce_status M = HIPREDUCE_STATUS_MPI_MISMATCH;
     const struct {
         const char* what;
@@ -214,7 +146,7 @@ static void misuse_checks(void)
                                     HIPREDUCE_RESULT_HOST);
     ++checks;
     if (s != HIPREDUCE_STATUS_SUCCESS || r[0] != -1.0 / 0.0 || r[2] != -1.0 / 0.0) FAIL("n_local 0: status %d or not -inf", s);
-    unplace(dx);
+    unplace(m.dx);
 }
 
 /* A rank's own work failing after the ranks agreed (a caller workspace of 8 bytes on the last
@@ -262,12 +194,8 @@ static void local_failure_checks(void)
 
 int main(int argc, char** argv)
 {
-    const int rc = suite_start(&argc, &argv);
+    const int rc = fields_suite_start(&argc, &argv);
     if (rc >= 0) return rc;
-    /* the first call on a communicator makes its cache (one round more): before the counting */
-    double nothing = 0;
-    hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, HIPREDUCE_OP_SUM, HIPREDUCE_F64, NULL, 0, HIPREDUCE_F64, &nothing,
-                         HIPREDUCE_RESULT_HOST);
     for (int c = 0; c < NCASES; ++c) {
         const uint64_t tile = tile_of(cases[c].in);
         const uint64_t sizes[] = {0, 1, 7, tile - 1, tile + 1, 3 * tile + 17};
