@@ -281,13 +281,13 @@ static hipreduce_status exact_words_body(hipreduce_handle handle, int op, int in
 {
     hr_call call;
     const int dot = op == HIPREDUCE_OP_DOT_EXACT;
+    if (hr_dtype_is_complex(in_dtype)) /* before the triple: its words are those of an f64 result */
+        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "%s of %s: the MPI component's exact sums take real inputs",
+                       hr_op_name(op) ? hr_op_name(op) : "an exact sum", hr_dtype_name(in_dtype));
     hipreduce_status st = hr_api_validate(handle, dot ? HR_CALL_DOT : HR_CALL_REDUCE, op, in_dtype, HIPREDUCE_F64, extent, 0,
                                    HIPREDUCE_RESULT_HOST, &call);
     if (st != HIPREDUCE_STATUS_SUCCESS) return st;
     if (hr_op_combine(op) != HR_CB_EXACT) return hr_fail(handle, HIPREDUCE_STATUS_OP_DTYPE_MISMATCH, "%s is not an exact sum", hr_op_name(op));
-    if (hr_dtype_is_complex(in_dtype))
-        return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED, "%s of %s: the MPI component's exact sums take real inputs",
-                       hr_op_name(op), hr_dtype_name(in_dtype));
     if (words == NULL) return hr_null_pointer(handle, "words", HR_ANY);
     if ((st = axis_shape(&call, dot ? 1 : outer, extent, dot ? 1 : inner)) != HIPREDUCE_STATUS_SUCCESS)
         return hr_shape_overflow(handle, &call);

@@ -64,7 +64,9 @@ int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out)
     case HR_ACC_MOM_F32:
     case HR_ACC_MOM_F64:
     case HR_ACC_LSE_F32:
-    case HR_ACC_LSE_F64: return 1;
+    case HR_ACC_LSE_F64:
+    case HR_ACC_C64: /* complex sums, products and dots */
+    case HR_ACC_C128: return 1;
     default: return 0;
     }
 }
