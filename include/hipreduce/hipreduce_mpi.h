@@ -228,6 +228,40 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_fields_ext(hipreduce_hand
                                                                   uint64_t n_local, hipreduce_dtype out_dtype,
                                                                   void* results, hipreduce_location location);
 
+/* The exact fields call without blocking: hipreduce_mpi_reduce_fields_ext's arguments for op
+ * HIPREDUCE_OP_SUM_EXACT or HIPREDUCE_OP_DOT_EXACT (any other op is NOT_SUPPORTED, with a message)
+ * and *request. The start is collective (every rank of comm starts, in the same order as its other
+ * calls on comm): it makes the argument exchange (the MPI_Allgather of every call) and this rank's
+ * accumulators, then starts the MPI_Iallreduce of every field's accumulator words (one per 4096
+ * fields) and returns; hipreduce_mpi_wait(*request) completes them and writes results, the same
+ * bits as the blocking call (rounded once, on every rank). Between the two, the fields' data may
+ * change and other calls may run on comm and on the handle; results, the handle (for device
+ * results) and comm must stay alive. Statuses: every check of the blocking call, and a NULL request
+ * INVALID_POINTER, are the start's (as the blocking call's, on every rank: then *request is NULL,
+ * where request is not NULL, and nothing is written), as is an MPI error starting the rounds; a
+ * rank's own work failing after the exchange (its local sums), an MPI error completing the rounds,
+ * or a failing copy to device memory is the wait's (MPI_MISMATCH on the other ranks' waits for the
+ * first). A request is freed by its wait, whatever the status, and is not used
+ * after. */
+typedef struct hipreduce_mpi_request_s* hipreduce_mpi_request;
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_fields_start(hipreduce_handle handle, MPI_Comm comm,
+                                                                    hipreduce_op op, hipreduce_dtype in_dtype,
+                                                                    uint64_t nfields, const void* const* fields,
+                                                                    const void* const* weights,
+                                                                    const uint64_t* ranges, uint64_t n_local,
+                                                                    hipreduce_dtype out_dtype, void* results,
+                                                                    hipreduce_location location,
+                                                                    hipreduce_mpi_request* request);
+
+/* Completes a started call (blocks until its rounds are done), writes its results where every
+ * rank succeeded and frees the request: the call's status (a NULL request: INVALID_POINTER). */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_wait(hipreduce_mpi_request request);
+
+/* Whether the started call's rounds are done (MPI_Testall: it also lets MPI progress them): *done
+ * 1 when hipreduce_mpi_wait would not block, else 0. Writes nothing else; the request stays the
+ * caller's to wait on. A NULL request or done: INVALID_POINTER; MPI's failure: MPI_ERROR. */
+HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_test(hipreduce_mpi_request request, int* done);
+
 #ifdef __cplusplus
 }
 #endif

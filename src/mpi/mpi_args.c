@@ -101,6 +101,14 @@ hipreduce_status mpi_local_check(const mpi_args* a)
         mpi_set_message("%s is a plan op (a correction or a second output): call hipreduce_mpi_reduce_stats",
                         hipreduce_op_name(a->op));
     if (s != HIPREDUCE_STATUS_SUCCESS) return s;
+    if (a->started && hr_op_combine((int)a->op) != HR_CB_EXACT) {
+        mpi_set_message("the non-blocking fields call takes sum_exact and dot_exact, not %s", hipreduce_op_name(a->op));
+        return HIPREDUCE_STATUS_NOT_SUPPORTED;
+    }
+    if (a->started && a->request == NULL) {
+        mpi_set_message("request is NULL");
+        return HIPREDUCE_STATUS_INVALID_POINTER;
+    }
     if (a->kind == KIND_STATS && call != HR_CALL_REDUCE && call != HR_CALL_PLAN) {
         mpi_set_message("%s is not an op of hipreduce_mpi_reduce_stats: call %s", hipreduce_op_name(a->op),
                         call == HR_CALL_ARGREDUCE ? "hipreduce_mpi_argreduce_axis" : "hipreduce_mpi_dot_op");
@@ -121,8 +129,8 @@ hipreduce_status mpi_local_check(const mpi_args* a)
     return HIPREDUCE_STATUS_SUCCESS;
 }
 
-/* Record word 0: the status (bits 0-7), the call's kind, op and dtypes (bits 8-39, equal on every
- * rank), and bit 40: this rank's tree scratch comes after the exchange (mpi_tree_early). Then
+/* Record word 0: the status (bits 0-7), the call's kind (bit 15: the non-blocking start), op and
+ * dtypes (bits 8-39, equal on every rank), and bit 40: this rank's tree scratch comes after the exchange (mpi_tree_early). Then
  * outer, inner, the extent and the correction's bits. */
 static const uint64_t CALL_BITS = 0xffffffff00ull, LATE_BIT = 1ull << 40;
 
@@ -131,7 +139,8 @@ hipreduce_status mpi_agree(const mpi_args* a, hipreduce_status own, int late_her
 {
     uint64_t correction;
     memcpy(&correction, &a->correction, sizeof correction);
-    const uint64_t mine[MPI_RECORD_WORDS] = {(uint64_t)own | (uint64_t)a->kind << 8 | (uint64_t)(a->op & 0xff) << 16 |
+    const uint64_t mine[MPI_RECORD_WORDS] = {(uint64_t)own | (uint64_t)a->kind << 8 | (uint64_t)(a->started != 0) << 15 |
+                                                 (uint64_t)(a->op & 0xff) << 16 |
                                                  (uint64_t)(a->in & 0xff) << 24 | (uint64_t)(a->out & 0xff) << 32 |
                                                  (late_here ? LATE_BIT : 0),
                                              a->outer, a->inner, a->extent, correction};

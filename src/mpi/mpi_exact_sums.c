@@ -35,10 +35,13 @@ size_t mpi_exact_bytes(const mpi_call* call, uint64_t results)
     return results > (uint64_t)SIZE_MAX / item ? 0 : (size_t)(results * item);
 }
 
-hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t* w, unsigned char* values)
+hipreduce_status mpi_exact_start(const mpi_call* call, uint64_t results, int64_t* w, MPI_Request* requests,
+                                 mpi_exact_state* st)
 {
     const int words = hr_exact_words((int)call->op, (int)call->in);
     const size_t item = (size_t)words * sizeof(int64_t), elem = (size_t)hr_dtype_bytes((int)call->in);
+    *st = (mpi_exact_state){.type = MPI_DATATYPE_NULL, .op = MPI_OP_NULL, .words = words, .results = results, .w = w,
+                            .local = HIPREDUCE_STATUS_SUCCESS, .mpi = HIPREDUCE_STATUS_SUCCESS};
     memset(w, 0, (size_t)results * item);
     hipreduce_status local = HIPREDUCE_STATUS_SUCCESS;
     if (call->fields == NULL)
@@ -47,38 +50,55 @@ hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t*
     for (uint64_t f = 0; call->fields != NULL && f < results && local == HIPREDUCE_STATUS_SUCCESS; ++f)
         local = hr_internal_partials_exact(call->handle, call->op, call->in, mpi_row(call, f, elem),
                                            call->weights ? mpi_row_y(call, f, elem) : NULL, 1, mpi_row_n(call, f), 1,
-                                           w + f * (uint64_t)words); /* the fields call: one result a field */
+                                           w + f * (uint64_t)words); /* one result a field */
     if (local != HIPREDUCE_STATUS_SUCCESS)
         mpi_set_message("this rank's local sums: %s", hipreduce_last_error_message(call->handle));
-    MPI_Datatype type;
-    MPI_Op op;
-    int rc = MPI_Type_contiguous(words, MPI_INT64_T, &type);
-    if (rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Type_contiguous");
-    if ((rc = MPI_Type_commit(&type)) != MPI_SUCCESS || (rc = MPI_Op_create(add_words, 1, &op)) != MPI_SUCCESS) {
-        MPI_Type_free(&type);
-        return mpi_error(rc, "MPI_Type_commit/MPI_Op_create");
+    st->local = local;
+    int rc = MPI_Type_contiguous(words, MPI_INT64_T, &st->type);
+    if (rc != MPI_SUCCESS) return st->mpi = mpi_error(rc, "MPI_Type_contiguous");
+    if ((rc = MPI_Type_commit(&st->type)) != MPI_SUCCESS || (rc = MPI_Op_create(add_words, 1, &st->op)) != MPI_SUCCESS) {
+        MPI_Type_free(&st->type);
+        return st->mpi = mpi_error(rc, "MPI_Type_commit/MPI_Op_create");
     }
     const int64_t status_bits = local == HIPREDUCE_STATUS_SUCCESS ? 0 : (int64_t)1 << (32 + (unsigned)local);
-    uint64_t agreed = 0;
-    for (uint64_t done = 0; rc == MPI_SUCCESS && done < results; done += CHUNK) {
+    for (uint64_t done = 0, r = 0; rc == MPI_SUCCESS && done < results; done += CHUNK, ++r) {
         const uint64_t k = results - done < CHUNK ? results - done : CHUNK;
         int64_t* chunk = w + done * (uint64_t)words;
         if (local != HIPREDUCE_STATUS_SUCCESS) memset(chunk, 0, (size_t)k * item); /* a failed rank adds nothing */
         chunk[words - 1] |= status_bits;
-        rc = MPI_Allreduce(MPI_IN_PLACE, chunk, (int)k, type, op, call->comm);
-        if (rc == MPI_SUCCESS) agreed |= (uint64_t)chunk[words - 1] >> 32;
+        rc = requests ? MPI_Iallreduce(MPI_IN_PLACE, chunk, (int)k, st->type, st->op, call->comm, &requests[r])
+                      : MPI_Allreduce(MPI_IN_PLACE, chunk, (int)k, st->type, st->op, call->comm);
     }
-    MPI_Op_free(&op);
-    MPI_Type_free(&type);
-    if (rc != MPI_SUCCESS) return mpi_error(rc, "MPI_Allreduce");
-    const hipreduce_status s = mpi_agreed_status(agreed, local);
+    if (rc != MPI_SUCCESS) st->mpi = mpi_error(rc, requests ? "MPI_Iallreduce" : "MPI_Allreduce");
+    return st->mpi;
+}
+
+uint64_t mpi_exact_rounds(uint64_t results) { return (results + CHUNK - 1) / CHUNK; }
+
+hipreduce_status mpi_exact_finish(const mpi_call* call, mpi_exact_state* st, hipreduce_status rounds, unsigned char* values)
+{
+    if (st->op != MPI_OP_NULL) MPI_Op_free(&st->op);
+    if (st->type != MPI_DATATYPE_NULL) MPI_Type_free(&st->type);
+    if (st->mpi != HIPREDUCE_STATUS_SUCCESS) return st->mpi;
+    if (rounds != HIPREDUCE_STATUS_SUCCESS) return rounds;
+    uint64_t agreed = 0;
+    for (uint64_t done = 0; done < st->results; done += CHUNK)
+        agreed |= (uint64_t)st->w[(done + 1) * (uint64_t)st->words - 1] >> 32; /* every chunk's first flags */
+    const hipreduce_status s = mpi_agreed_status(agreed, st->local);
     if (s == HIPREDUCE_STATUS_SUCCESS) {
         const size_t vbytes = (size_t)hr_dtype_bytes((int)call->out);
         hr_exact a;
-        for (uint64_t r = 0; r < results; ++r) {
-            hr_exact_from_words(&a, (int)call->op, (int)call->in, w + r * (uint64_t)words);
+        for (uint64_t r = 0; r < st->results; ++r) {
+            hr_exact_from_words(&a, (int)call->op, (int)call->in, st->w + r * (uint64_t)st->words);
             hr_exact_store(hr_exact_round(&a, (int)call->out), (int)call->out, values + r * vbytes);
         }
     }
     return s;
+}
+
+hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t* w, unsigned char* values)
+{
+    mpi_exact_state st;
+    mpi_exact_start(call, results, w, NULL, &st);
+    return mpi_exact_finish(call, &st, HIPREDUCE_STATUS_SUCCESS, values);
 }

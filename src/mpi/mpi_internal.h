@@ -72,6 +72,8 @@ typedef struct mpi_args {
     void* result2;             /* KIND_STATS: the two-output ops' second results */
     const void* const* weights; /* KIND_FIELDS: NULL, or dot's second inputs, a pointer a field */
     const uint64_t* ranges;     /* KIND_FIELDS: NULL, or [begin, end) of each field within extent */
+    int started;                /* KIND_FIELDS: the non-blocking start (exact sums only), its request at request */
+    hipreduce_mpi_request* request;
 } mpi_args;
 
 /* The fields call's length on this rank as the exchange carries it: extent without ranges, else
@@ -127,6 +129,23 @@ size_t mpi_exact_bytes(const mpi_call* call, uint64_t results);
  * caller before the argument exchange), summed over the ranks by one MPI_Allreduce that also
  * agrees on the status, rounded into values (results of `out`) on every rank. */
 hipreduce_status mpi_exact_sums(const mpi_call* call, uint64_t results, int64_t* w, unsigned char* values);
+/* Its two halves, for the non-blocking call: this rank's accumulators and the rounds started
+ * (requests: mpi_exact_rounds(results) of them for MPI_Iallreduce; NULL: MPI_Allreduce, done on
+ * return), the state kept in st; then, once every round completed (rounds: MPI_ERROR where their
+ * completion failed), the agreed status and the values, the MPI objects freed. */
+typedef struct mpi_exact_state {
+    MPI_Datatype type;
+    MPI_Op op;
+    int words;
+    uint64_t results;
+    int64_t* w;
+    hipreduce_status local, mpi; /* this rank's sums; the rounds' start */
+} mpi_exact_state;
+hipreduce_status mpi_exact_start(const mpi_call* call, uint64_t results, int64_t* w, MPI_Request* requests,
+                                 mpi_exact_state* st);
+uint64_t mpi_exact_rounds(uint64_t results);
+hipreduce_status mpi_exact_finish(const mpi_call* call, mpi_exact_state* st, hipreduce_status rounds,
+                                  unsigned char* values);
 
 /* The tree's scratch (mpi_tree_scratch.c): every buffer its levels use, in one block allocated
  * before the first level's message, so that a rank that cannot allocate it still takes part in a
@@ -231,5 +250,33 @@ hipreduce_status mpi_tree_late(const mpi_call* call, uint64_t rows, mpi_tree_scr
 /* Whether (op, in, out) is reduced by the tree (an order-dependent float accumulation) rather
  * than exactly. */
 int mpi_needs_tree(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out);
+
+/* A call's state between its phases (mpi_run.c): the caller's arguments, the call as this rank
+ * sees it, and this rank's buffers. */
+typedef struct mpi_run {
+    mpi_args a;
+    mpi_call call;
+    unsigned char* values; /* the results (two-output ops: then the second ones) */
+    int64_t *indices, *words; /* argmin/argmax's; the exact sums' accumulators */
+    mpi_tree_scratch scratch;
+    uint64_t results;
+    int args_call, exact, tree, late;
+    MPI_Request* requests;           /* the non-blocking start's: its rounds (mpi_exact_rounds) */
+    hipreduce_mpi_request request;   /* and the request it returns */
+} mpi_run;
+
+/* A started call: its state, the exact sums' rounds in flight (mpi_start.c). */
+struct hipreduce_mpi_request_s {
+    mpi_run run;
+    mpi_exact_state exact;
+};
+/* The private communicator, this rank's checks and buffers, and the argument exchange: every
+ * rank's same verdict (r is set up whatever it is; mpi_run_deliver frees it). */
+hipreduce_status mpi_run_prepare(const mpi_args* a, MPI_Comm comm, mpi_run* r);
+/* Where s is a success, the results written to the caller's outputs (a copy to device memory
+ * failing fails this rank alone); every buffer freed. Returns s or the copy's status. */
+hipreduce_status mpi_run_deliver(mpi_run* r, hipreduce_status s);
+/* A blocking call: prepare, the op's mechanism, deliver. */
+hipreduce_status mpi_run_call(const mpi_args* a, MPI_Comm comm);
 
 #endif

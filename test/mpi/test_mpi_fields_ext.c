@@ -18,6 +18,63 @@
 #include "hipreduce/hipreduce_mpi.h"
 #include "mpi_fields_data.h"
 
+/* The non-blocking call's rounds, counted as the other MPI calls (mpi_fields_data.h). */
+static long n_iallreduce;
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* request)
+{
+    ++n_iallreduce;
+    return PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, request);
+}
+
+/* The exact cases started, then waited on (after the blocking call of the same case): results
+ * written at the wait only, with the blocking call's bits, whatever happens to the data and on
+ * the communicator in between; the exchange and one MPI_Iallreduce a 4096 fields. */
+static void started_case(const triple* t, uint64_t nfields, const void* const* ptrs, const void* const* weights,
+                         const uint64_t* ranges, uint64_t nl, unsigned char* host_data, size_t data_bytes,
+                         fields_results* r, const char* what)
+{
+    const size_t bytes = (size_t)(nfields * r->os);
+    unsigned char* blocking = (unsigned char*)malloc(bytes + 1);
+    memcpy(blocking, r->got, bytes);
+    memset(r->got, 0xa5, bytes);
+    if (r->device && gm_to_device(r->dres, r->got, bytes) != 0) FAIL("device result fill failed");
+    hipreduce_mpi_request q = NULL;
+    long c0[4], c1[4];
+    counts_now(c0);
+    const long i0 = n_iallreduce;
+    hipreduce_status s = hipreduce_mpi_reduce_fields_start(mine, MPI_COMM_WORLD, t->op, t->in, nfields, ptrs, weights,
+                                                           ranges, nl, t->out, r->dres, results_location(r), &q);
+    counts_now(c1);
+    ++checks;
+    if (s != HIPREDUCE_STATUS_SUCCESS || q == NULL)
+        FAIL("%s started: status %d: %s", what, s, hipreduce_mpi_last_error_message());
+    if (c1[0] != c0[0] || c1[1] != c0[1] + 1 || n_iallreduce - i0 != (long)((nfields + 4095) / 4096))
+        FAIL("%s started: %ld MPI_Allreduce, %ld MPI_Allgather, %ld MPI_Iallreduce", what, c1[0] - c0[0], c1[1] - c0[1],
+             n_iallreduce - i0);
+    if (!on_gpu) memset(host_data, 0x5a, data_bytes); /* the accumulators were taken at the start */
+    ++checks;
+    for (uint64_t i = 0; i < bytes && !r->device; ++i)
+        if (r->got[i] != 0xa5) {
+            FAIL("%s: a result written before the wait", what);
+            break;
+        }
+    int done = 0;
+    for (int k = 0; k < 100 && !done && q != NULL; ++k)
+        if ((s = hipreduce_mpi_test(q, &done)) != HIPREDUCE_STATUS_SUCCESS) FAIL("%s: test gave status %d", what, s);
+    double other = 0; /* another call on the communicator between the start and the wait */
+    if (hipreduce_mpi_reduce(mine, MPI_COMM_WORLD, HIPREDUCE_OP_MAX, HIPREDUCE_F64, NULL, 0, HIPREDUCE_F64, &other,
+                             HIPREDUCE_RESULT_HOST) != HIPREDUCE_STATUS_SUCCESS)
+        FAIL("a call between the start and the wait failed");
+    s = q ? hipreduce_mpi_wait(q) : HIPREDUCE_STATUS_INVALID_POINTER;
+    if (r->device && gm_to_host(r->got, r->dres, bytes) != 0) FAIL("device result copy failed");
+    ++checks;
+    if (s != HIPREDUCE_STATUS_SUCCESS || memcmp(r->got, blocking, bytes) != 0 || memcmp(r->got, r->want, bytes) != 0)
+        FAIL("%s waited on: status %d (%s) or bits other than the blocking call's", what, s,
+             hipreduce_mpi_last_error_message());
+    free(blocking);
+}
+
 /* A case: the triple, whether weighted, whether its ranges may differ in length on a rank (the
  * exactly associative ops and exact sums). */
 typedef struct ext_case {
@@ -127,6 +184,8 @@ static void ext_fields_case(const ext_case* c, uint64_t nfields, uint64_t most, 
         if (s1 != HIPREDUCE_STATUS_SUCCESS) FAIL("field %llu alone: status %d", (unsigned long long)f, s1);
     }
     results_judge(&r, s, what);
+    if (t->op == HIPREDUCE_OP_SUM_EXACT || t->op == HIPREDUCE_OP_DOT_EXACT)
+        started_case(t, nfields, ptrs, weights, mode ? ranges : NULL, nl, block, (size_t)(2 * nfields * ld * es), &r, what);
     results_free(&r);
     unplace(dblock);
     free(ranges), free(before), free(total), free(block), free(ptrs);
@@ -190,6 +249,66 @@ static void ext_misuse_checks(void)
     unplace(m.dx);
 }
 
+/* The start's statuses: a rank's bad argument (or another call: the blocking one) gives every
+ * rank its status at the start, *request NULL, nothing written; and the NULL pointers. */
+static void start_misuse_checks(void)
+{
+    misuse_fields m;
+    misuse_fields_make(&m);
+    const uint64_t even[6] = {0, 4, 3, 7, 36, 40}, past[6] = {0, 40, 3, 41, 5, 9};
+    const hipreduce_status M = HIPREDUCE_STATUS_MPI_MISMATCH;
+    const struct {
+        const char* what;
+        hipreduce_op op;
+        const uint64_t* ranges;
+        int null_request, blocking, everyone;
+        hipreduce_status own;
+    } bad[] = {
+        {"sum (rounded)", HIPREDUCE_OP_SUM, even, 0, 0, 0, HIPREDUCE_STATUS_NOT_SUPPORTED},
+        {"max on every rank", HIPREDUCE_OP_MAX, NULL, 0, 0, 1, HIPREDUCE_STATUS_NOT_SUPPORTED},
+        {"a NULL request", HIPREDUCE_OP_SUM_EXACT, NULL, 1, 0, 0, HIPREDUCE_STATUS_INVALID_POINTER},
+        {"a range past n_local", HIPREDUCE_OP_SUM_EXACT, past, 0, 0, 0, HIPREDUCE_STATUS_INVALID_OFFSETS},
+        {"the blocking call", HIPREDUCE_OP_SUM_EXACT, even, 0, 1, 0, M},
+    };
+    for (size_t c = 0; c < sizeof bad / sizeof bad[0]; ++c) {
+        if (ranks == 1 && bad[c].own == M) continue; /* one rank cannot disagree with itself */
+        const int me = rank == ranks - 1 || bad[c].everyone;
+        double r[3] = {42, 42, 42};
+        hipreduce_mpi_request q = (hipreduce_mpi_request)&m, *out = me && bad[c].null_request ? NULL : &q;
+        const hipreduce_op op = me ? bad[c].op : HIPREDUCE_OP_SUM_EXACT;
+        const uint64_t* ranges = me ? bad[c].ranges : even;
+        const hipreduce_status s =
+            me && bad[c].blocking
+                ? hipreduce_mpi_reduce_fields_ext(mine, MPI_COMM_WORLD, op, HIPREDUCE_F64, 3, m.ptrs, NULL, ranges, 40,
+                                                  HIPREDUCE_F64, r, HIPREDUCE_RESULT_HOST)
+                : hipreduce_mpi_reduce_fields_start(mine, MPI_COMM_WORLD, op, HIPREDUCE_F64, 3, m.ptrs, NULL, ranges, 40,
+                                                    HIPREDUCE_F64, r, HIPREDUCE_RESULT_HOST, out);
+        const hipreduce_status expect = me ? bad[c].own : M;
+        ++checks;
+        if (s != expect || (out == &q && q != NULL && !(me && bad[c].blocking)) || r[0] != 42 || r[1] != 42 ||
+            r[2] != 42 || hipreduce_mpi_last_error_message()[0] == '\0')
+            FAIL("start misuse (%s on rank %d): status %d, expected %d, a request, a result written or no message (%s)",
+                 bad[c].what, ranks - 1, s, expect, hipreduce_mpi_last_error_message());
+    }
+    int done = 0;
+    hipreduce_mpi_request q = NULL;
+    double r[3] = {42, 42, 42};
+    ++checks;
+    if (hipreduce_mpi_wait(NULL) != HIPREDUCE_STATUS_INVALID_POINTER ||
+        hipreduce_mpi_test(NULL, &done) != HIPREDUCE_STATUS_INVALID_POINTER || done != 0)
+        FAIL("wait or test of a NULL request: not INVALID_POINTER");
+    hipreduce_status s = hipreduce_mpi_reduce_fields_start(mine, MPI_COMM_WORLD, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, 3,
+                                                           m.ptrs, NULL, NULL, 40, HIPREDUCE_F64, r, HIPREDUCE_RESULT_HOST, &q);
+    ++checks;
+    if (s != HIPREDUCE_STATUS_SUCCESS || hipreduce_mpi_test(q, NULL) != HIPREDUCE_STATUS_INVALID_POINTER)
+        FAIL("a started call: status %d, or test with a NULL done not INVALID_POINTER", s);
+    s = hipreduce_mpi_wait(q);
+    ++checks;
+    if (s != HIPREDUCE_STATUS_SUCCESS || r[0] != ranks * 195.0 + 20.0 * ranks * (ranks - 1))
+        FAIL("the started call after a refused test: status %d, result %g", s, r[0]);
+    unplace(m.dx);
+}
+
 int main(int argc, char** argv)
 {
     const int rc = fields_suite_start(&argc, &argv);
@@ -203,8 +322,11 @@ int main(int argc, char** argv)
             ext_fields_case(&cases[c], 1 + (h >> 20) % 7, sizes[(it + c) % 6], mode, seed);
         }
     }
+    if (!quick) /* more fields than an exact round (4096): two MPI_Iallreduce when started */
+        ext_fields_case(&cases[4], 4100, 9, 2, 4243);
     if (!quick) /* ranges holding whole level-1 tiles of tiles (f64: 2048^2 elements), shifted by their begin */
         for (uint64_t seed = 1; seed <= 2; ++seed) ext_fields_case(&cases[9], 2, 2048u * 2048u + 3 * 2048u + 5, 3, seed);
     ext_misuse_checks();
+    start_misuse_checks();
     return suite_end("mpi fields_ext");
 }
