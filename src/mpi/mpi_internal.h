@@ -269,6 +269,7 @@ typedef struct mpi_run {
 struct hipreduce_mpi_request_s {
     mpi_run run;
     mpi_exact_state exact;
+    char message[512]; /* this rank's local sums' failure, the wait's message */
 };
 /* The private communicator, this rank's checks and buffers, and the argument exchange: every
  * rank's same verdict (r is set up whatever it is; mpi_run_deliver frees it). */

@@ -4,6 +4,7 @@
  * keeps the call's state, and its wait completes the rounds, rounds the sums and writes the
  * results (mpi_exact_finish, mpi_run_deliver): the blocking call's code in the same order, with
  * the rounds' completion in between. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "mpi_internal.h"
@@ -29,6 +30,8 @@ hipreduce_status hipreduce_mpi_reduce_fields_start(hipreduce_handle handle, MPI_
     r.request = NULL; /* the run now lives in q, which its wait frees */
     q->run = r;
     q->exact = exact;
+    snprintf(q->message, sizeof q->message, "%s", hipreduce_mpi_last_error_message());
+    mpi_set_message(""); /* the start succeeded; a failure of the local sums is the wait's */
     *request = q;
     return HIPREDUCE_STATUS_SUCCESS;
 }
@@ -40,6 +43,7 @@ hipreduce_status hipreduce_mpi_wait(hipreduce_mpi_request q)
         mpi_set_message("request is NULL");
         return HIPREDUCE_STATUS_INVALID_POINTER;
     }
+    mpi_set_message("%s", q->message);
     const int count = (int)mpi_exact_rounds(q->run.results);
     const int rc = count > 0 ? MPI_Waitall(count, q->run.requests, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     const hipreduce_status rounds = rc == MPI_SUCCESS ? HIPREDUCE_STATUS_SUCCESS : mpi_error(rc, "MPI_Waitall");

@@ -2,7 +2,8 @@
  * during a collective call fails in turn on one rank, and every rank must return: the failing rank
  * its own status with a message, the others HIPREDUCE_STATUS_MPI_MISMATCH with a message, nothing
  * written anywhere; or, where the library has a fallback, every rank succeeds with the right bits.
- * A rank that hangs fails the test by its CTest timeout. Then the statuses whose messages were
+ * The calls: reduce, argreduce, dot, axis, the fields call, weighted and ranged (_ext) and started
+ * then waited on (_start, hipreduce_mpi_wait). A rank that hangs fails the test by its CTest timeout. Then the statuses whose messages were
  * once empty: ranks' lengths that add up past 64 bits, a rank's own local work failing after the
  * ranks agreed.
  *
@@ -112,7 +113,7 @@ static int disarm(void)
 
 /* ---- the calls ------------------------------------------------------------------------------ */
 
-typedef enum { CALL_REDUCE, CALL_ARGREDUCE, CALL_DOT, CALL_AXIS, CALL_FIELDS } call_type;
+typedef enum { CALL_REDUCE, CALL_ARGREDUCE, CALL_DOT, CALL_AXIS, CALL_FIELDS, CALL_FIELDS_EXT, CALL_STARTED } call_type;
 
 typedef struct call_case {
     const char* name;
@@ -157,6 +158,27 @@ static hipreduce_status call(const call_case* c, hipreduce_handle h, const unsig
         return hipreduce_mpi_reduce_fields(h, MPI_COMM_WORLD, c->op, c->in, c->outer, fields, n, c->out, values,
                                            HIPREDUCE_RESULT_HOST);
     }
+    case CALL_FIELDS_EXT:
+    case CALL_STARTED: { /* weights (the dot ops) at rows of y, ranges of one length, n - 1, at 0 or 1 */
+        const void *fields[8], *weights[8];
+        uint64_t ranges[16];
+        const size_t es = hipreduce_dtype_size(c->in);
+        for (uint64_t f = 0; f < c->outer && f < 8; ++f) {
+            fields[f] = x + (c->outer - 1 - f) * n * es;
+            weights[f] = y + f * n * es;
+            ranges[2 * f] = n > 1 ? f % 2 : 0;
+            ranges[2 * f + 1] = ranges[2 * f] + (n > 1 ? n - 1 : n);
+        }
+        const int dot = c->op == HIPREDUCE_OP_DOT || c->op == HIPREDUCE_OP_DOT_EXACT;
+        if (c->type == CALL_FIELDS_EXT)
+            return hipreduce_mpi_reduce_fields_ext(h, MPI_COMM_WORLD, c->op, c->in, c->outer, fields, dot ? weights : NULL,
+                                                   ranges, n, c->out, values, HIPREDUCE_RESULT_HOST);
+        hipreduce_mpi_request q = NULL;
+        const hipreduce_status s = hipreduce_mpi_reduce_fields_start(h, MPI_COMM_WORLD, c->op, c->in, c->outer, fields,
+                                                                     dot ? weights : NULL, ranges, n, c->out, values,
+                                                                     HIPREDUCE_RESULT_HOST, &q);
+        return s == HIPREDUCE_STATUS_SUCCESS ? hipreduce_mpi_wait(q) : s;
+    }
     default:
         return hipreduce_mpi_reduce_axis(h, MPI_COMM_WORLD, c->op, c->in, x, c->outer, n, c->inner, c->out, values,
                                          HIPREDUCE_RESULT_HOST);
@@ -168,7 +190,7 @@ static void sweep(const call_case* c, int victim, long* calls)
 {
     const size_t es = hipreduce_dtype_size(c->in), os = hipreduce_dtype_size(c->out);
     const uint64_t n = extent_of(c, rank), rows = c->outer * c->inner;
-    const uint64_t results = c->type == CALL_AXIS || c->type == CALL_FIELDS ? rows : 1;
+    const uint64_t results = c->type == CALL_AXIS || c->type >= CALL_FIELDS ? rows : 1;
     const uint64_t elements = results * n;
     unsigned char* x = (unsigned char*)malloc((size_t)(elements * es) + 1);
     unsigned char* y = (unsigned char*)malloc((size_t)(elements * es) + 1);
@@ -316,6 +338,11 @@ int main(int argc, char** argv)
         {"fields sum f64", CALL_FIELDS, HIPREDUCE_OP_SUM, HIPREDUCE_F64, HIPREDUCE_F64, 5, 1, {2048 * 2 + 9, 3, 0, 2000}},
         {"fields max f32", CALL_FIELDS, HIPREDUCE_OP_MAX, HIPREDUCE_F32, HIPREDUCE_F32, 3, 1, {5000, 0, 70, 1}},
         {"fields sum_exact f32", CALL_FIELDS, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F64, 4, 1, {300, 9, 0, 40}},
+        {"weighted fields dot f64 (ranges)", CALL_FIELDS_EXT, HIPREDUCE_OP_DOT, HIPREDUCE_F64, HIPREDUCE_F64, 3, 1,
+         {2048 * 2 + 9, 3, 0, 2000}},
+        {"fields max f32 (ranges)", CALL_FIELDS_EXT, HIPREDUCE_OP_MAX, HIPREDUCE_F32, HIPREDUCE_F32, 3, 1, {5000, 0, 70, 1}},
+        {"started fields dot_exact f64", CALL_STARTED, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F64, HIPREDUCE_F64, 3, 1,
+         {300, 9, 0, 40}},
     };
     const int count = (int)(sizeof cases / sizeof cases[0]);
     long calls = 0;
