@@ -3,9 +3,9 @@
  * its own status with a message, the others HIPREDUCE_STATUS_MPI_MISMATCH with a message, nothing
  * written anywhere; or, where the library has a fallback, every rank succeeds with the right bits.
  * The calls: reduce, argreduce, dot, axis, the fields call, weighted and ranged (_ext) and started
- * then waited on (_start, hipreduce_mpi_wait). A rank that hangs fails the test by its CTest timeout. Then the statuses whose messages were
- * once empty: ranks' lengths that add up past 64 bits, a rank's own local work failing after the
- * ranks agreed.
+ * then waited on (_start, hipreduce_mpi_wait). A rank that hangs fails the test by its CTest
+ * timeout. Then the statuses whose messages were once empty: ranks' lengths that add up past 64
+ * bits, a rank's own local work failing after the ranks agreed.
  *
  * The failures are injected by this executable's own malloc and calloc, which take the place of
  * libc's in the whole process (ELF symbol interposition, no LD_PRELOAD) and pass every call to
