@@ -56,7 +56,9 @@ typedef struct hr_call {
     hipreduce_location location;
     /* The shape (FULL: n elements, one result). AXIS: n = outer * extent * inner, outer * inner
      * results at result (and index). SEGMENTS: num_segments results, offsets in the input's
-     * memory space (validated on the host when they are host memory), n unused (0). */
+     * memory space (validated on the host when they are host memory), n unused (0); inner 1, or k
+     * for the exact sums of a complex input's (re, im) view (src/api_complex.c): k results a
+     * segment, result s k + j over elements offsets[s] k + j, step k, up to offsets[s + 1] k. */
     hr_shape shape;
     uint64_t outer, extent, inner;
     uint64_t num_segments;
@@ -82,7 +84,7 @@ typedef struct hr_call {
 static inline uint64_t hr_call_results(const hr_call* call)
 {
     if (call->shape == HR_SHAPE_AXIS || call->shape == HR_SHAPE_TENSOR) return call->outer * call->inner;
-    if (call->shape == HR_SHAPE_SEGMENTS) return call->num_segments;
+    if (call->shape == HR_SHAPE_SEGMENTS) return call->num_segments * call->inner;
     if (call->shape == HR_SHAPE_BY_KEY) return call->num_bins * call->row;
     return 1;
 }

@@ -478,9 +478,12 @@ __global__ HR_EXACT_BOUNDS void exact_slices_kernel(exact_slices_args a)
         const auto place = [&](uint64_t r, uint64_t& count, uint64_t& step) { /* the slice's first element */
             uint64_t first;
             step = bytes;
-            if (a.offsets) {
-                first = a.offsets[r];
-                count = a.offsets[r + 1] - first;
+            if (a.offsets) { /* inner components a segment (device/call.h) */
+                const uint64_t s = r / a.inner;
+                first = a.offsets[s];
+                count = a.offsets[s + 1] - first;
+                first = first * a.inner + r % a.inner;
+                step = bytes * a.inner;
             } else {
                 const uint64_t o = r / a.inner, i = r % a.inner;
                 first = o * a.extent * a.inner + i;

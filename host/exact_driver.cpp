@@ -29,7 +29,7 @@ template <int In, bool Dot, int W> hipError_t run_exact(const reduce_call& c, ca
             need->partials = need->counters = 0;
             if (c.size_only) return hipSuccess;
             const bool segments = c.shape == HR_SHAPE_SEGMENTS;
-            const uint64_t results = segments ? c.num_segments : c.outer * c.inner, cap = (uint64_t)c.dev->sm_count * 16;
+            const uint64_t results = segments ? c.num_segments * c.inner : c.outer * c.inner, cap = (uint64_t)c.dev->sm_count * 16;
             const uint32_t per = exact_slices_per<In, W>(results, c.extent, segments, c.out_dtype, c.words, cap);
             const exact_slices_args a = {(const unsigned char*)c.input, segments ? c.offsets : nullptr, results, c.extent,
                                          c.inner, lo, hi, c.result, c.out_dtype, c.words, per};

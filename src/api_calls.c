@@ -152,9 +152,8 @@ static hipreduce_status complex_exact(hipreduce_handle handle, const hr_call** c
     if (hr_op_combine((*call)->op) != HR_CB_EXACT || !hr_dtype_is_complex((*call)->in_dtype)) return HIPREDUCE_STATUS_SUCCESS;
     if (!hr_complex_exact_view(*call, real))
         return hr_fail(handle, HIPREDUCE_STATUS_NOT_SUPPORTED,
-                       "sum_exact of %s: %s", hr_dtype_name((*call)->in_dtype),
-                       (*call)->shape == HR_SHAPE_SEGMENTS ? "CSR segments of complex elements are not supported (full, axis, tensor and by-key calls are)"
-                                                           : "the tensor's complex view needs one dimension more than HIPREDUCE_MAX_RANK");
+                       "sum_exact of %s: the tensor's complex view needs one dimension more than HIPREDUCE_MAX_RANK",
+                       hr_dtype_name((*call)->in_dtype));
     *call = real;
     return HIPREDUCE_STATUS_SUCCESS;
 }
@@ -163,16 +162,14 @@ static hipreduce_status complex_exact(hipreduce_handle handle, const hr_call** c
 hipreduce_status hr_api_run(hipreduce_handle handle, const hr_call* call)
 {
     if (hr_bytes_overflow(call->n, (size_t)hr_dtype_bytes(call->in_dtype))) return n_overflow(handle, call);
+    if (handle->cpu && call->shape == HR_SHAPE_SEGMENTS) { /* the offsets as the caller gave them */
+        const hipreduce_status st = check_host_offsets(handle, call);
+        if (st != HIPREDUCE_STATUS_SUCCESS) return st;
+    }
     hr_call real;
     const hipreduce_status view = complex_exact(handle, &call, &real);
     if (view != HIPREDUCE_STATUS_SUCCESS) return view;
-    if (handle->cpu) {
-        if (call->shape == HR_SHAPE_SEGMENTS) {
-            const hipreduce_status st = check_host_offsets(handle, call);
-            if (st != HIPREDUCE_STATUS_SUCCESS) return st;
-        }
-        return hr_executor_status(handle, hr_cpu_run(handle->cpu, call));
-    }
+    if (handle->cpu) return hr_executor_status(handle, hr_cpu_run(handle->cpu, call));
     return hr_executor_status(handle, hr_gpu_run(handle->gpu, handle->algorithm, call));
 }
 

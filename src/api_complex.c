@@ -1,9 +1,10 @@
 /* sum_exact of a complex input (c64, c128): the exact sums of its real and imaginary parts, run as
  * the real exact sum over the interleaved (re, im) view of the same memory, whose components are a
  * kept axis of extent 2 and stride 1, innermost: the real call's results, laid out (result,
- * component), are the complex results in place. Exact sums do not depend on the order of their
- * terms, so this view gives the bits of two exact sums of the components on every device and
- * needs no kernel of its own (hipreduce.h's complex rules). */
+ * component), are the complex results in place (CSR segments: the same offsets with 2 components a
+ * segment, which the exact sums' slices read with a step of 2). Exact sums do not depend on the
+ * order of their terms, so this view gives the bits of two exact sums of the components on every
+ * device and needs no kernel of its own (hipreduce.h's complex rules). */
 #include "api_call.h"
 
 
@@ -41,6 +42,9 @@ int hr_complex_exact_view(const hr_call* call, hr_call* real)
         real->outer = call->outer * 2;
         return 1;
     }
-    default: return 0; /* segments: a segment's components are no axis of the real view */
+    case HR_SHAPE_SEGMENTS: /* the same offsets, 2 components a segment (device/call.h) */
+        real->inner = 2;
+        return 1;
+    default: return 0;
     }
 }

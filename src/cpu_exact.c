@@ -198,9 +198,11 @@ static void store(const exact_call* c, hr_exact* a, uint64_t r)
 static void slice_of(const hr_call* call, uint64_t r, size_t elem, uint64_t* first, uint64_t* count, size_t* step)
 {
     *step = elem;
-    if (call->shape == HR_SHAPE_SEGMENTS) {
-        *first = call->offsets[r];
-        *count = call->offsets[r + 1] - call->offsets[r];
+    if (call->shape == HR_SHAPE_SEGMENTS) { /* inner components a segment (device/call.h) */
+        const uint64_t s = r / call->inner;
+        *first = call->offsets[s] * call->inner + r % call->inner;
+        *count = call->offsets[s + 1] - call->offsets[s];
+        *step = elem * (size_t)call->inner;
     } else if (call->inner == 1) { /* a full call is the row of (1, n, 1) */
         *first = r * call->extent;
         *count = call->extent;
@@ -224,6 +226,7 @@ static void add_slice(const exact_call* c, hr_exact* a, uint64_t first, uint64_t
 typedef struct long_job {
     const exact_call* c;
     uint64_t first, count;
+    size_t step; /* bytes from one element to the next (a complex view's segments: 2 elements) */
     atomic_uint_fast64_t next; /* the first piece no thread has taken */
     atomic_flag lock;
     hr_exact* sum;
@@ -239,7 +242,7 @@ static void run_long(void* ctx, unsigned worker)
     uint64_t p0, p1;
     while (hr_cpu_claim(&job->next, pieces, 1, &p0, &p1)) {
         const uint64_t f = p0 * HR_EXACT_GRAIN, k = job->count - f < HR_EXACT_GRAIN ? job->count - f : HR_EXACT_GRAIN;
-        add_slice(job->c, &own, job->first + f, k, job->c->elem);
+        add_slice(job->c, &own, job->first + f * (job->step / job->c->elem), k, job->step);
     }
     hr_exact_normalize(&own);
     while (atomic_flag_test_and_set_explicit(&job->lock, memory_order_acquire)) {
@@ -300,7 +303,7 @@ hipreduce_status hr_cpu_run_exact(hr_cpu* cpu, const hr_call* call)
         if (results > 1 && count <= HR_EXACT_GRAIN) continue; /* done above */
         hr_exact sum;
         hr_exact_init(&sum);
-        long_job job = {&c, first, count, 0, ATOMIC_FLAG_INIT, &sum};
+        long_job job = {&c, first, count, step, 0, ATOMIC_FLAG_INIT, &sum};
         atomic_init(&job.next, 0);
         hr_cpu_parallel(cpu, count * c.elem / 16384, run_long, &job);
         store(&c, &sum, r);

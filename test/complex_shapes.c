@@ -65,7 +65,7 @@ static void axis(const cx_env* e, const op_case* c, uint64_t outer, uint64_t ext
     free(got), free(want), free(column);
 }
 
-/* CSR segments of random lengths (some empty); sum_exact takes none (test_complex.c's bad inputs). */
+/* CSR segments of random lengths (some empty). */
 static void segments(const cx_env* e, const op_case* c, uint64_t n, const unsigned char* x, uint64_t* idx)
 {
     enum { SEGS = 6 };
@@ -174,7 +174,7 @@ void cx_shapes(const cx_env* e, int rounds)
                 const uint64_t extent = 1 + below(prod ? 600 : 5000);
                 axis(e, c, 3, extent, 1, x, idx);
                 axis(e, c, 2, extent % 2900 + 1, 1 + below(5), x, idx);
-                if (c->op != HIPREDUCE_OP_SUM_EXACT) segments(e, c, 1 + below(prod ? 600 : 9000), x, idx);
+                segments(e, c, 1 + below(prod ? 600 : 9000), x, idx);
                 by_key(e, c, below(prod ? 300 : 4000), x, idx);
             }
             tensor(e, c, 1 + below(prod ? 300 : 2500), 1 + below(7), x, y, idx);

@@ -100,9 +100,8 @@
  *   their sum), as a sum; nrm2 is the real nrm2 over the components (above: no overflow or
  *   underflow in between; c64 squares exact in f64, c128 by Blue's scaled sums);
  * - sum_exact: each component the exact sum of that component of the elements, by the rules of
- *   exact sums above, so the bits depend on the multiset of elements only. CSR segments of
- *   complex elements are NOT_SUPPORTED for it (every other shape takes it; so are the MPI
- *   component's exact sums of complex inputs);
+ *   exact sums above, so the bits depend on the multiset of elements only (the MPI component's
+ *   exact sums take real inputs only: complex ones are NOT_SUPPORTED there);
  * - a NaN component of a result is its type's canonical NaN; a sum keeps each component apart
  *   ((1, NaN) + (2, 0) = (3, NaN)), products and dots mix them. n == 0 gives +0.0 + 0i (sums,
  *   dots, sum_exact), 1 + 0i (prod) and +0.0 (sum_squares, nrm2); a sum of -0.0 components keeps

@@ -100,6 +100,18 @@ def test_axis_results_have_the_whole_reductions_bits(dtype):
     assert hr.sum(x, axis=0, exact=True)[3] == hr.sum(x[:, 3].copy(), exact=True)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", ["sum", "prod", "sum_exact", "norm"])
+def test_segments(dtype, op):
+    x = random_complex(dtype, 9000, near_one=op == "prod")
+    offsets = np.array([0, 0, 17, 4000, 4000, 9000], dtype=np.int64)
+    r = hr.segment_reduce(x, offsets, op=op)
+    for s in range(5):
+        part = np.ascontiguousarray(x[offsets[s]:offsets[s + 1]])
+        want = hr.sum(part, exact=True) if op == "sum_exact" else getattr(hr, op)(part)
+        assert r[s].tobytes() == np.asarray(want).tobytes()
+
+
 def test_nan_per_component():
     x = np.array([1 + 1j, complex(2, np.nan), complex(np.inf, 3)], dtype=np.complex128)
     s = hr.sum(x)
