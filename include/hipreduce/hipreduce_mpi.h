@@ -203,10 +203,11 @@ HIPREDUCE_EXPORT hipreduce_status hipreduce_mpi_reduce_by_key(hipreduce_handle h
 
 /* The fields call with weights and owned ranges (hipreduce_mpi_reduce_fields is this call with
  * weights and ranges NULL). weights: NULL, or nfields pointers in host memory to data in the
- * handle's memory, field f's second input, and op HIPREDUCE_OP_DOT or HIPREDUCE_OP_DOT_EXACT
- * with hipreduce_dot_op's triples: results[f] gets the bits of hipreduce_mpi_dot_op(op, fields[f],
- * weights[f]) alone, so those of hipreduce_dot_op on the concatenations (a weighted sum a field;
- * the dot ops without weights, and weights with another op, are OP_DTYPE_MISMATCH). ranges: NULL
+ * handle's memory, field f's second input, and op HIPREDUCE_OP_DOT, HIPREDUCE_OP_DOT_EXACT or
+ * HIPREDUCE_OP_DOTC with hipreduce_dot_op's triples: results[f] gets the bits of
+ * hipreduce_mpi_dot_op(op, fields[f], weights[f]) alone, so those of hipreduce_dot_op on the
+ * concatenations (a weighted sum a field; the dot ops without weights, and weights with another
+ * op, are OP_DTYPE_MISMATCH). ranges: NULL
  * (every field [0, n_local)), or 2 * nfields uint64 in host memory, field f's [begin, end) within
  * [0, n_local) on this rank (a rank's owned cells; each rank its own, empty ones included): field
  * f of this rank is fields[f][begin, end) (and weights[f][begin, end)), and results[f] gets the

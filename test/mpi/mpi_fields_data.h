@@ -63,6 +63,13 @@ static void element(hipreduce_dtype d, uint64_t seed, uint64_t f, uint64_t i, un
     case HIPREDUCE_F64: memcpy(out, &v, 8); return;
     case HIPREDUCE_F16: { const float x = (float)v / 64.0f; const uint16_t b = hipreduce_f32_to_f16(x); memcpy(out, &b, 2); return; }
     case HIPREDUCE_BF16: { const uint16_t b = hipreduce_f32_to_bf16((float)v); memcpy(out, &b, 2); return; }
+    case HIPREDUCE_C64:
+    case HIPREDUCE_C128: { /* (re, im): two of the float's elements */
+        const hipreduce_dtype part = d == HIPREDUCE_C64 ? HIPREDUCE_F32 : HIPREDUCE_F64;
+        element(part, seed, f, i, out);
+        element(part, seed ^ 0x51ed27u, f, i, out + hipreduce_dtype_size(part));
+        return;
+    }
     default: memcpy(out, &h, hipreduce_dtype_size(d)); /* little-endian low bytes */
     }
 }
