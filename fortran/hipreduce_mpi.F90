@@ -1,8 +1,9 @@
 ! use hipreduce_mpi: libhipreduce_mpi (hipreduce_mpi.h) for Fortran, beside use hipreduce. Every
 ! call takes the communicator as an integer handle (use mpi, mpif.h) or, where the MPI library has
 ! mpi_f08, as a type(MPI_Comm): generic interfaces pick the one passed. The C calls under their own
-! names (data as type(c_ptr) with dtypes, for host or device memory), the fields call included
-! (fields: an array of type(c_ptr), one per field), and calls on Fortran arrays:
+! names (data as type(c_ptr) with dtypes, for host or device memory), the fields calls included
+! (fields: an array of type(c_ptr), one per field; with weights and owned ranges, and the exact one
+! started and waited on), and calls on Fortran arrays:
 !
 !   call hipreduce_mpi_sum(h, comm, x, s)             ! this rank's slice x, any rank, contiguous
 !   call hipreduce_mpi_sum_fields(h, comm, x, sums)   ! x(n_local, nfields): sums(f) = field f's sum
@@ -26,7 +27,8 @@ module hipreduce_mpi
             hipreduce_mpi_argreduce_axis, hipreduce_mpi_reduce_stats, hipreduce_mpi_reduce_fields, &
             hipreduce_mpi_workspace_size, &
             hipreduce_mpi_last_error_message, hipreduce_mpi_reduce_array, hipreduce_mpi_sum, hipreduce_mpi_sum_exact, &
-            hipreduce_mpi_reduce_fields_array, hipreduce_mpi_sum_fields
+            hipreduce_mpi_reduce_fields_array, hipreduce_mpi_sum_fields, hipreduce_mpi_reduce_fields_ext, &
+            hipreduce_mpi_reduce_fields_start, hipreduce_mpi_wait, hipreduce_mpi_test
 
   ! The C calls, with an integer communicator (and, with mpi_f08, a type(MPI_Comm) one).
   interface hipreduce_mpi_reduce
@@ -120,7 +122,50 @@ module hipreduce_mpi
     module procedure mpi_reduce_fields_f08
 #endif
   end interface
+  ! The fields call with weights (c_null_ptr, or c_loc of nfields type(c_ptr): field f's second
+  ! input for DOT, DOT_EXACT, DOTC) and owned cells (c_null_ptr, or c_loc of an integer(c_int64_t)
+  ! ranges(2, nfields): field f's 0-based [begin, end) on this rank); hipreduce_mpi.h's rules.
+  interface hipreduce_mpi_reduce_fields_ext
+    integer(c_int) function mpi_reduce_fields_ext_i(handle, comm, op, in_dtype, nfields, fields, weights, ranges, &
+                                                    n_local, out_dtype, results, location) &
+        bind(c, name='hipreduce_f_mpi_reduce_fields_ext')
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: handle, weights, ranges, results
+      integer(c_int), value :: comm, op, in_dtype, out_dtype, location
+      integer(c_int64_t), value :: nfields, n_local
+      type(c_ptr), intent(in) :: fields(*)
+    end function
+#ifdef HIPREDUCE_MPI_F08
+    module procedure mpi_reduce_fields_ext_f08
+#endif
+  end interface
+  ! The exact fields call without blocking (SUM_EXACT, DOT_EXACT): request for hipreduce_mpi_wait,
+  ! which writes results and frees it; hipreduce_mpi_test(request, done) tells whether it would block.
+  interface hipreduce_mpi_reduce_fields_start
+    integer(c_int) function mpi_reduce_fields_start_i(handle, comm, op, in_dtype, nfields, fields, weights, ranges, &
+                                                      n_local, out_dtype, results, location, request) &
+        bind(c, name='hipreduce_f_mpi_reduce_fields_start')
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: handle, weights, ranges, results
+      integer(c_int), value :: comm, op, in_dtype, out_dtype, location
+      integer(c_int64_t), value :: nfields, n_local
+      type(c_ptr), intent(in) :: fields(*)
+      type(c_ptr), intent(out) :: request
+    end function
+#ifdef HIPREDUCE_MPI_F08
+    module procedure mpi_reduce_fields_start_f08
+#endif
+  end interface
   interface
+    integer(c_int) function hipreduce_mpi_wait(request) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: request
+    end function
+    integer(c_int) function hipreduce_mpi_test(request, done) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: request
+      integer(c_int), intent(out) :: done
+    end function
     integer(c_int) function hipreduce_mpi_workspace_size(handle, op, in_dtype, outer, extent, inner, out_dtype, &
                                                          bytes) bind(c)
       import :: c_int, c_ptr, c_int64_t, c_size_t

@@ -67,6 +67,26 @@ hipreduce_status hipreduce_f_mpi_reduce_fields(hipreduce_handle h, MPI_Fint comm
                                        n_local, (hipreduce_dtype)out, results, (hipreduce_location)location);
 }
 
+hipreduce_status hipreduce_f_mpi_reduce_fields_ext(hipreduce_handle h, MPI_Fint comm, int op, int in, uint64_t nfields,
+                                                   const void* const* fields, const void* const* weights,
+                                                   const uint64_t* ranges, uint64_t n_local, int out, void* results,
+                                                   int location)
+{
+    return hipreduce_mpi_reduce_fields_ext(h, MPI_Comm_f2c(comm), (hipreduce_op)op, (hipreduce_dtype)in, nfields, fields,
+                                           weights, ranges, n_local, (hipreduce_dtype)out, results,
+                                           (hipreduce_location)location);
+}
+
+hipreduce_status hipreduce_f_mpi_reduce_fields_start(hipreduce_handle h, MPI_Fint comm, int op, int in, uint64_t nfields,
+                                                     const void* const* fields, const void* const* weights,
+                                                     const uint64_t* ranges, uint64_t n_local, int out, void* results,
+                                                     int location, hipreduce_mpi_request* request)
+{
+    return hipreduce_mpi_reduce_fields_start(h, MPI_Comm_f2c(comm), (hipreduce_op)op, (hipreduce_dtype)in, nfields,
+                                             fields, weights, ranges, n_local, (hipreduce_dtype)out, results,
+                                             (hipreduce_location)location, request);
+}
+
 /* The library's sentence for its status (hipreduce_mpi_last_error_message). */
 static hipreduce_status library(char* msg, size_t len, hipreduce_status s)
 {

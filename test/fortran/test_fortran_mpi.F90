@@ -1,7 +1,9 @@
 ! use hipreduce_mpi (label mpi), any rank count: every rank builds the global arrays from the same
 ! seed, reduces its own slice collectively and compares the bits with the single-process call on the
 ! whole (hipreduce_sum on the cpu device); the fields call on columns of a padded block against each
-! field alone and the C-level call with a type(c_ptr) per field; hipreduce_mpi_reduce_stats (var_mean
+! field alone and the C-level call with a type(c_ptr) per field, with weights against the
+! single-process dot, with owned ranges and started (sum_exact) against each field's own call;
+! hipreduce_mpi_reduce_stats (var_mean
 ! of the whole, std of rows, aminmax of columns) against the single-process plan; integer and (with
 ! mpi_f08) type(MPI_Comm) communicators; then a rank's bad argument: its status there, MPI_MISMATCH on
 ! the others, nothing written, no rank waiting.
@@ -81,6 +83,7 @@ program test_fortran_mpi
   call check(all(transfer(sums, [0_1]) == transfer(wants, [0_1])), 'hipreduce_mpi_reduce_fields_array (type(MPI_Comm))')
 #endif
   call c_level_fields()
+  call c_level_fields_ext()
   call stats_checks()
 
   call misuse_checks()
@@ -153,6 +156,67 @@ contains
     st = hipreduce_mpi_reduce(h, world, HIPREDUCE_OP_SUM, HIPREDUCE_F64, c_loc(local(1, 3)), &
                               int(max(0, hi - lo + 1), c_int64_t), HIPREDUCE_F64, c_loc(raw), HIPREDUCE_RESULT_HOST)
     call check(st == 0 .and. same(raw(1), wants(3)), 'hipreduce_mpi_reduce (C level) of field 3')
+  end subroutine
+
+  ! hipreduce_mpi_reduce_fields_ext: field f weighted by field mod(f, nfields) + 1 (DOT) against the
+  ! single-process hipreduce_dot_op of the whole columns; every field's cells but the first and last
+  ! of a slice of three or more (ranges, SUM_EXACT) against hipreduce_mpi_reduce of those cells;
+  ! the same started, tested and waited on.
+  subroutine c_level_fields_ext()
+    type(c_ptr) :: ptrs(nfields), request
+    type(c_ptr), target :: wptrs(nfields)
+    integer(c_int64_t), target :: ranges(2, nfields)
+    integer :: f, w, m
+    integer(c_int) :: st, done
+    real(8), allocatable, target :: local(:, :)
+    real(8), target :: one, wanted(nfields), started(nfields)
+    m = max(0, hi - lo + 1)
+    local = fields_global(lo:hi, :)
+    if (hi < lo) allocate (local(1, nfields))
+    do f = 1, nfields
+      w = mod(f, nfields) + 1
+      ptrs(f) = c_loc(local(1, f))
+      wptrs(f) = c_loc(local(1, w))
+      st = hipreduce_dot_op(h, HIPREDUCE_OP_DOT, HIPREDUCE_F64, c_loc(fields_global(1, f)), c_loc(fields_global(1, w)), &
+                            int(n, c_int64_t), HIPREDUCE_F64, c_loc(wanted(f)), HIPREDUCE_RESULT_HOST)
+      ranges(:, f) = [0_c_int64_t, int(m, c_int64_t)]
+      if (m >= 3) ranges(:, f) = [1_c_int64_t, int(m - 1, c_int64_t)]
+    end do
+    raw = 0
+    st = hipreduce_mpi_reduce_fields_ext(h, world, HIPREDUCE_OP_DOT, HIPREDUCE_F64, int(nfields, c_int64_t), ptrs, &
+                                         c_loc(wptrs), c_null_ptr, int(m, c_int64_t), HIPREDUCE_F64, c_loc(raw), &
+                                         HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. all(transfer(raw, [0_1]) == transfer(wanted, [0_1])), &
+               'hipreduce_mpi_reduce_fields_ext (weights) against the single-process dot')
+    do f = 1, nfields
+      st = hipreduce_mpi_reduce(h, world, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, c_loc(local(1 + ranges(1, f), f)), &
+                                ranges(2, f) - ranges(1, f), HIPREDUCE_F64, c_loc(one), HIPREDUCE_RESULT_HOST)
+      wanted(f) = one
+    end do
+    raw = 0
+    st = hipreduce_mpi_reduce_fields_ext(h, world, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, int(nfields, c_int64_t), ptrs, &
+                                         c_null_ptr, c_loc(ranges), int(m, c_int64_t), HIPREDUCE_F64, c_loc(raw), &
+                                         HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. all(transfer(raw, [0_1]) == transfer(wanted, [0_1])), &
+               'hipreduce_mpi_reduce_fields_ext (ranges) against each field''s own call')
+#ifdef HIPREDUCE_MPI_F08
+    raw = 0
+    st = hipreduce_mpi_reduce_fields_ext(h, MPI_COMM_WORLD, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, &
+                                         int(nfields, c_int64_t), ptrs, c_null_ptr, c_loc(ranges), int(m, c_int64_t), &
+                                         HIPREDUCE_F64, c_loc(raw), HIPREDUCE_RESULT_HOST)
+    call check(st == 0 .and. all(transfer(raw, [0_1]) == transfer(wanted, [0_1])), &
+               'hipreduce_mpi_reduce_fields_ext (type(MPI_Comm))')
+#endif
+    started = 0
+    st = hipreduce_mpi_reduce_fields_start(h, world, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F64, int(nfields, c_int64_t), &
+                                           ptrs, c_null_ptr, c_loc(ranges), int(m, c_int64_t), HIPREDUCE_F64, &
+                                           c_loc(started), HIPREDUCE_RESULT_HOST, request)
+    call check(st == 0 .and. c_associated(request), 'hipreduce_mpi_reduce_fields_start')
+    if (st /= 0) return
+    call check(hipreduce_mpi_test(request, done) == 0 .and. (done == 0 .or. done == 1), 'hipreduce_mpi_test')
+    st = hipreduce_mpi_wait(request)
+    call check(st == 0 .and. all(transfer(started, [0_1]) == transfer(wanted, [0_1])), &
+               'hipreduce_mpi_wait: the started call''s results')
   end subroutine
 
   ! hipreduce_mpi_reduce_stats against a plan of the whole on this process: var_mean (correction 1)
