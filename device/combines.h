@@ -21,6 +21,7 @@ template <int Combine, int A> struct combine_unit;
 template <int A> struct combine_base {
     using acc = acc_t<A>;
     static constexpr bool bitwise = false;
+    static constexpr bool nan_last = false; /* arg_unit's */
 };
 
 template <int A> struct combine_unit<HR_CB_ADD, A> : combine_base<A> {
@@ -56,8 +57,7 @@ template <int A> struct combine_unit<HR_CB_MIN, A> : order_unit<true, A> {};
 template <int A> struct combine_unit<HR_CB_MAX, A> : order_unit<false, A> {};
 
 /* Bitwise combines (integers only: op_table.h's INT_SAME results). */
-template <int A> struct bitwise_base {
-    using acc = acc_t<A>;
+template <int A> struct bitwise_base : combine_base<A> {
     static constexpr bool bitwise = true;
 };
 template <int A> struct combine_unit<HR_CB_AND, A> : bitwise_base<A> {
@@ -205,11 +205,12 @@ template <int A> struct combine_unit<HR_CB_MINMAX, A> : combine_base<A> {
 };
 
 /* argmin/argmax over (key, index): the better key wins, equal keys the smaller index. The
- * identity has the worst key and an index past every element, so it loses every tie. */
-template <bool Min, int A> struct arg_unit : combine_base<A> {
+ * identity has the worst key and an index past every element, so it loses every tie. NanLast
+ * (nanargmin/nanargmax): the KEY transform gives a NaN the worst key instead of the best. */
+template <bool Min, int A, bool NanLast = false> struct arg_unit : combine_base<A> {
     using acc = acc_t<A>;
     using K = typename acc::key_t;
-    static constexpr bool is_min = Min;
+    static constexpr bool is_min = Min, nan_last = NanLast;
     static HR_HD bool better(K a, K b) { return Min ? a < b : a > b; }
     static HR_HD K worst() { return Min ? (K)max_value<K>() : (K)min_value<K>(); }
     static HR_HD K best() { return Min ? (K)min_value<K>() : (K)max_value<K>(); }
@@ -219,6 +220,8 @@ template <bool Min, int A> struct arg_unit : combine_base<A> {
 };
 template <int A> struct combine_unit<HR_CB_ARGMIN, A> : arg_unit<true, A> {};
 template <int A> struct combine_unit<HR_CB_ARGMAX, A> : arg_unit<false, A> {};
+template <int A> struct combine_unit<HR_CB_NANARGMIN, A> : arg_unit<true, A, true> {};
+template <int A> struct combine_unit<HR_CB_NANARGMAX, A> : arg_unit<false, A, true> {};
 
 }  // namespace hr
 

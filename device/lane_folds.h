@@ -203,7 +203,7 @@ template <class R> struct input_fold<R, FOLD_KEY> {
     HR_HD void add(T x, uint32_t p)
     {
         const K k = R::key_of(x);
-        const bool better = R::combine == HR_CB_ARGMIN ? k < key : k > key;
+        const bool better = R::is_min ? k < key : k > key;
         key = better ? k : key;
         pos = better ? p : pos;
     }

@@ -15,7 +15,8 @@
  *    reduce_range) keeps each lane's best over all its tiles, with that tile, and runs the
  *    block's tree once.
  *  - f16/bf16: a lane notes whether any magnitude lies above infinity's; such a lane (rare) finds
- *    its first NaN by a scan. */
+ *    its first NaN by a scan.
+ *  nanargmin/nanargmax (a NaN ranked last) take the element-by-element fold instead. */
 #ifndef HIPREDUCE_NARROW_KEYS_H
 #define HIPREDUCE_NARROW_KEYS_H
 
@@ -26,7 +27,7 @@ namespace hr {
 
 template <class R> constexpr bool narrow_keys()
 {
-    return R::keyed && R::inputs == 1 && sizeof(typename R::value_t) <= 2;
+    return R::keyed && R::inputs == 1 && sizeof(typename R::value_t) <= 2 && !R::nan_last;
 }
 
 /* The block's maximum of packed 32-bit values (an exact combine: any tree gives the same). */
@@ -58,7 +59,7 @@ __device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b)
 
 template <class R> struct narrow_key_map {
     using T = typename R::value_t;
-    static constexpr bool half = R::in_class == HR_CLASS_HALF, is_min = R::combine == HR_CB_ARGMIN;
+    static constexpr bool half = R::in_class == HR_CLASS_HALF, is_min = R::is_min;
     static constexpr int bits = 8 * (int)sizeof(T);
     static constexpr uint32_t element_mask = bits == 8 ? 0xffu : 0xffffu;
     /* Integers: signed ones get their top bit flipped (unsigned order), argmin complements. */

@@ -18,7 +18,8 @@
  *             LSE: maximum x, sum 1; MM: its order key as both ends, device/minmax.h).
  *   combine: ADD, MUL (integers wrap), MIN, MAX (floats: any NaN gives the canonical NaN, -0.0
  *     below +0.0), AND, OR, XOR, NRM2 (a sum of squares kept overflow- and underflow-safe),
- *     ARGMIN, ARGMAX (better key wins, equal keys: the smaller index), EXACT (the exact sum,
+ *     ARGMIN, ARGMAX (better key wins, equal keys: the smaller index; a NaN's key beats every
+ *     other), NANARGMIN, NANARGMAX (the same with a NaN's key the worst: NaNs skipped), EXACT (the exact sum,
  *     rounded once: device/exact.h; its own path on every device, not the tile levels),
  *     WELFORD (Chan's merge of (count, mean, mean square deviation): device/stats.h), LSE
  *     (logsumexp's running maximum and rescaled sum: device/stats.h), NANMIN, NANMAX (floats:
@@ -32,6 +33,7 @@
  *     MAGNITUDE floats: the input dtype; integers: the unsigned type of the same width;
  *     NORM      floats only, into f32 or f64;
  *     ARG       the input dtype (the value; the index is int64), through hipreduce_argreduce;
+ *     NANARG    as ARG, floats only (f16, bf16, f32, f64: an integer has no NaN);
  *     FLOAT     floats only, as WIDE's floats (f16/bf16: itself, f32, f64; f32: f32, f64; f64: f64);
  *     STAT      floats only, one accumulator a dtype: f16/bf16: itself or f32; f32: f32; f64: f64;
  *     COUNT     every dtype, into i64;      TRUTH     every dtype, into u8 (0 or 1).
@@ -105,7 +107,9 @@
     X(HIPREDUCE_OP_NANMIN, nanmin, IDENT, NANMIN, STAT, NONE)                          \
     X(HIPREDUCE_OP_NANMAX, nanmax, IDENT, NANMAX, STAT, NONE)                          \
     X(HIPREDUCE_OP_AMINMAX, aminmax, PACK, MINMAX, SAME, MINMAX)                      \
-    X(HIPREDUCE_OP_DOTC, dotc, CONJ, ADD, WIDE, NONE)
+    X(HIPREDUCE_OP_DOTC, dotc, CONJ, ADD, WIDE, NONE)                                  \
+    X(HIPREDUCE_OP_NANARGMIN, nanargmin, KEY, NANARGMIN, NANARG, NONE)                 \
+    X(HIPREDUCE_OP_NANARGMAX, nanargmax, KEY, NANARGMAX, NANARG, NONE)
 
 /* ---- the columns ---- */
 enum { HR_CLASS_NONE = 0, HR_CLASS_SIGNED, HR_CLASS_UNSIGNED, HR_CLASS_HALF, HR_CLASS_FLOAT, HR_CLASS_COMPLEX };
@@ -130,11 +134,12 @@ typedef enum hr_transform {
 } hr_transform;
 typedef enum hr_combine {
     HR_CB_ADD, HR_CB_MUL, HR_CB_MIN, HR_CB_MAX, HR_CB_AND, HR_CB_OR, HR_CB_XOR, HR_CB_NRM2, HR_CB_ARGMIN, HR_CB_ARGMAX,
-    HR_CB_EXACT, HR_CB_WELFORD, HR_CB_LSE, HR_CB_NANMIN, HR_CB_NANMAX, HR_CB_MINMAX, HR_COMBINES
+    HR_CB_EXACT, HR_CB_WELFORD, HR_CB_LSE, HR_CB_NANMIN, HR_CB_NANMAX, HR_CB_MINMAX, HR_CB_NANARGMIN, HR_CB_NANARGMAX,
+    HR_COMBINES
 } hr_combine;
 typedef enum hr_results {
-    HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUDE, HR_RS_NORM, HR_RS_ARG, HR_RS_FLOAT, HR_RS_STAT, HR_RS_COUNT,
-    HR_RS_TRUTH
+    HR_RS_WIDE, HR_RS_SAME, HR_RS_INT_SAME, HR_RS_MAGNITUDE, HR_RS_NORM, HR_RS_ARG, HR_RS_NANARG, HR_RS_FLOAT, HR_RS_STAT,
+    HR_RS_COUNT, HR_RS_TRUTH
 } hr_results;
 typedef enum hr_finish {
     HR_FN_NONE, HR_FN_MEAN, HR_FN_ALL, HR_FN_ANY, HR_FN_VAR, HR_FN_STD, HR_FN_VAR_MEAN, HR_FN_STD_MEAN, HR_FN_MINMAX
@@ -145,7 +150,7 @@ typedef enum hr_finish {
  *   I32, U32, I64, U64  integers (U: sums, products, bitwise, |x| max, wrapping; I: signed min/max);
  *   F32, F64            floats (f16/bf16 in F32);
  *   NRM2_F64            f64 nrm2's three scaled sums of squares (Blue's algorithm, LAPACK 3.10);
- *   KEY32, KEY64        argmin/argmax: an order key and an int64 index (key, padding, index);
+ *   KEY32, KEY64        argmin/argmax (nan-: too): an order key and an int64 index (key, padding, index);
  *   EXACT               sum_exact/dot_exact: a superaccumulator (device/exact.h's hr_exact, whose
  *                       size this is); reduced by its own path, never by the tile levels;
  *   SUMN_F32, SUMN_F64  nanmean: a float sum and a uint64 count (sum, padding to 8, count);
@@ -199,7 +204,7 @@ HR_OP_ROWS(HR_OP_ROW_CHECK)
 /* The rows cover the public enums exactly: their last values (a row added at the end moves these;
  * the unit test checks every name). */
 HR_STATIC_ASSERT(HR_DTYPE_SLOTS == HIPREDUCE_C128 + 1, "a dtype of the public enum has no row in op_table.h");
-HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_DOTC + 1, "an op of the public enum has no row in op_table.h");
+HR_STATIC_ASSERT(HR_OP_SLOTS == HIPREDUCE_OP_NANARGMAX + 1, "an op of the public enum has no row in op_table.h");
 #undef HR_DTYPE_ROW_CHECK
 #undef HR_OP_ROW_CHECK
 

@@ -121,6 +121,16 @@ HR_RULE int hr_op_finish(int op)
     }
 }
 
+/* The argument combines (an order key and an index): whether c is one, whether its greatest
+ * key wins (ARGMAX, NANARGMAX) and whether a NaN's key is its worst (NANARGMIN, NANARGMAX: NaNs
+ * skipped) rather than its best. */
+HR_RULE int hr_combine_is_arg(int c)
+{
+    return c == HR_CB_ARGMIN || c == HR_CB_ARGMAX || c == HR_CB_NANARGMIN || c == HR_CB_NANARGMAX;
+}
+HR_RULE int hr_combine_arg_max(int c) { return c == HR_CB_ARGMAX || c == HR_CB_NANARGMAX; }
+HR_RULE int hr_combine_nan_last(int c) { return c == HR_CB_NANARGMIN || c == HR_CB_NANARGMAX; }
+
 /* Results an op writes per reduced slice: 2 for the finishes with a second output (values2). */
 HR_RULE int hr_finish_outputs(int finish)
 {
@@ -150,7 +160,7 @@ typedef enum hr_call_kind { HR_CALL_REDUCE, HR_CALL_ARGREDUCE, HR_CALL_DOT, HR_C
 HR_RULE int hr_op_call(int op)
 {
     return hr_op_transform(op) == HR_TF_PRODUCT || hr_op_transform(op) == HR_TF_CONJ ? HR_CALL_DOT
-           : hr_op_results(op) == HR_RS_ARG                     ? HR_CALL_ARGREDUCE
+           : hr_op_results(op) == HR_RS_ARG || hr_op_results(op) == HR_RS_NANARG ? HR_CALL_ARGREDUCE
            : hr_op_corrected(op) || hr_op_outputs(op) > 1       ? HR_CALL_PLAN
                                                                 : HR_CALL_REDUCE;
 }
@@ -189,6 +199,7 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
         return oc == HR_CLASS_FLOAT && ob >= ib;
     case HR_RS_SAME:
     case HR_RS_ARG: return out == in;
+    case HR_RS_NANARG: return !in_int && out == in;
     case HR_RS_INT_SAME: return in_int && out == in;
     case HR_RS_MAGNITUDE: return in_int ? oc == HR_CLASS_UNSIGNED && ob == ib : out == in;
     case HR_RS_NORM: return !in_int && (out == HIPREDUCE_F32 || out == HIPREDUCE_F64);
@@ -206,7 +217,7 @@ HR_RULE int hr_result_allowed(int op, int in, int out)
  *   integer MIN/MAX of x: I32/U32 for <= 32-bit inputs, else I64/U64 (the input's signedness);
  *   float ADD/MUL/MIN/MAX: F64 when the input or the result is f64, else F32 (f16/bf16 in f32);
  *   NRM2: F64 from f16/bf16/f32 (x*x is exact in f64: no scaling), NRM2_F64 from f64;
- *   ARGMIN/ARGMAX: KEY32 for <= 32-bit inputs, else KEY64;
+ *   ARGMIN/ARGMAX, NANARGMIN/NANARGMAX: KEY32 for <= 32-bit inputs, else KEY64;
  *   EXACT: EXACT (a superaccumulator, whatever the dtypes);
  *   NONZERO (count_nonzero, all, any): U64, a count of any length, whatever the result;
  *   WELFORD: MOM_F64 from or into f64, else MOM_F32; LSE: LSE_F64 / LSE_F32 likewise;
@@ -235,7 +246,7 @@ HR_RULE int hr_acc_of(int op, int in, int out)
     if (combine == HR_CB_MINMAX) return hr_dtype_bytes(in) == 8 ? HR_ACC_MM64 : HR_ACC_MM32;
     if (hr_op_transform(op) == HR_TF_NANZERO && hr_op_finish(op) == HR_FN_MEAN) return wide ? HR_ACC_SUMN_F64 : HR_ACC_SUMN_F32;
     if (combine == HR_CB_NRM2) return in == HIPREDUCE_F64 ? HR_ACC_NRM2_F64 : HR_ACC_F64;
-    if (combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX) return hr_dtype_bytes(in) == 8 ? HR_ACC_KEY64 : HR_ACC_KEY32;
+    if (hr_combine_is_arg(combine)) return hr_dtype_bytes(in) == 8 ? HR_ACC_KEY64 : HR_ACC_KEY32;
     if (hr_dtype_is_float(in)) return wide ? HR_ACC_F64 : HR_ACC_F32;
     if ((combine == HR_CB_MIN || combine == HR_CB_MAX) && hr_op_transform(op) == HR_TF_IDENT &&
         hr_dtype_class(in) == HR_CLASS_SIGNED)

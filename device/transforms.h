@@ -133,7 +133,8 @@ template <int D, int A, class Order> struct transform_unit<HR_TF_CONJ, D, A, Ord
 };
 
 /* argmin/argmax: order-preserving maps of the input's bits to keys (Order ranks them); any
- * NaN gets the key that beats every other (no non-NaN key reaches it), so the first NaN wins. */
+ * NaN gets the key that beats every other (no non-NaN key reaches it), so the first NaN wins;
+ * nanargmin/nanargmax (Order::nan_last) the worst key instead, which every non-NaN beats. */
 template <int D, int A, class Order> struct transform_unit<HR_TF_KEY, D, A, Order> : element_unit<D, A> {
     using typename element_unit<D, A>::value_t;
     static constexpr int in_class = element_unit<D, A>::in_class;
@@ -143,7 +144,7 @@ template <int D, int A, class Order> struct transform_unit<HR_TF_KEY, D, A, Orde
     static constexpr bool flip_top = std::is_unsigned<value_t>::value && sizeof(value_t) == sizeof(key_t);
 
     static HR_HD key_t worst_key() { return Order::worst(); }
-    static HR_HD key_t nan_key() { return Order::best(); }
+    static HR_HD key_t nan_key() { return Order::nan_last ? Order::worst() : Order::best(); }
     static HR_HD key_t key_of(value_t x)
     {
         if constexpr (in_class == HR_CLASS_HALF) {

@@ -146,7 +146,8 @@ hipreduce_status hipreduce_f_reduce(hipreduce_handle h, int op, const CFI_cdesc_
     hipreduce_algorithm algorithm;
     hipreduce_status s = hipreduce_get_algorithm(h, &algorithm); /* the handle first, as every call */
     if (s != HIPREDUCE_STATUS_SUCCESS) return library(msg, len, h, s);
-    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
+    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX || op == HIPREDUCE_OP_NANARGMIN ||
+                    op == HIPREDUCE_OP_NANARGMAX;
     const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT || op == HIPREDUCE_OP_DOTC;
     int in, out;
     if ((s = hipreduce_f_typed(x, "x", &in, msg, len)) != HIPREDUCE_STATUS_SUCCESS) return s;

@@ -62,6 +62,8 @@ module hipreduce_types
   integer(c_int), parameter :: HIPREDUCE_OP_NANMAX = 28
   integer(c_int), parameter :: HIPREDUCE_OP_AMINMAX = 29  ! plans only (the maxima at operands%values2)
   integer(c_int), parameter :: HIPREDUCE_OP_DOTC = 30     ! sum of conjg(x)*y (complex)
+  integer(c_int), parameter :: HIPREDUCE_OP_NANARGMIN = 31 ! argmin with NaNs skipped (floats; hipreduce_argreduce)
+  integer(c_int), parameter :: HIPREDUCE_OP_NANARGMAX = 32 ! argmax with NaNs skipped (floats; hipreduce_argreduce)
 
   ! Element types (hipreduce_dtype). A Fortran program has I8, I16, I32, I64 (integer(1/2/4/8)),
   ! F32 and F64 (real(4/8)), C64 and C128 (complex(4/8)); the others are raw bits in integer

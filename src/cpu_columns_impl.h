@@ -189,7 +189,7 @@
     static HR_TARGET void col_arg_##SN##_##K(int cmb, const unsigned char* const* rows, uint32_t k, uint64_t j0, int seed, \
                                uint32_t cb, unsigned char* state)                                          \
     {                                                                                                      \
-        const key_##K extreme = identity_##K(cmb == HR_CB_ARGMAX ? HR_CB_ARGMIN : HR_CB_ARGMAX).key;       \
+        const key_##K extreme = nan_key_##K(cmb);                                                          \
         key_##K best[HR_COL_STATE_BYTES / 16];                                                             \
         int64_t at[HR_COL_STATE_BYTES / 16];                                                               \
         uint32_t r0 = 0;                                                                                   \
@@ -201,7 +201,7 @@
             memcpy(best, state, (size_t)cb * sizeof(key_##K));                                             \
             memcpy(at, state + 8 * (size_t)cb, (size_t)cb * sizeof(int64_t));                              \
         }                                                                                                  \
-        if (cmb == HR_CB_ARGMAX) HR_COL_ARG_LOOP(SN, K, >)                                                 \
+        if (hr_combine_arg_max(cmb)) HR_COL_ARG_LOOP(SN, K, >)                                           \
         else HR_COL_ARG_LOOP(SN, K, <)                                                                     \
         memcpy(state, best, (size_t)cb * sizeof(key_##K));                                                 \
         memcpy(state + 8 * (size_t)cb, at, (size_t)cb * sizeof(int64_t));                                 \

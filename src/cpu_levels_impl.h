@@ -209,7 +209,7 @@ enum {
 #define HR_DEFINE_ARG(SN, K, CI)                                                                           \
     HR_KERNEL acc_##K arg_##SN##_##K##_##CI(int cmb, const unsigned char* x, uint64_t items, uint64_t base)   \
     {                                                                                                      \
-        const key_##K extreme = identity_##K(cmb == HR_CB_ARGMAX ? HR_CB_ARGMIN : HR_CB_ARGMAX).key;             \
+        const key_##K extreme = nan_key_##K(cmb);                                                                \
         key_##K best[HR_FLAT_LANES];                                                                       \
         at_##K at[HR_FLAT_LANES];                                                                          \
         const key_##K first = HR_LIFT_KEY(SN, K, x, extreme);                                              \
@@ -219,14 +219,14 @@ enum {
             for (uint32_t j = 0; j < HR_FLAT_LANES; ++j) {                                                 \
                 const unsigned char* p = x + (i + j) * sizeof(st_##SN);                                    \
                 const key_##K key = HR_LIFT_KEY(SN, K, p, extreme);                                        \
-                const int won = cmb == HR_CB_ARGMAX ? key > best[j] : key < best[j];                         \
+                const int won = hr_combine_arg_max(cmb) ? key > best[j] : key < best[j];             \
                 best[j] = won ? key : best[j];                                                             \
                 at[j] = won ? (at_##K)(i + j) : at[j];                                                     \
             }                                                                                              \
         for (; i < items; ++i) {                                                                           \
             const unsigned char* p = x + i * sizeof(st_##SN);                                              \
             const key_##K key = HR_LIFT_KEY(SN, K, p, extreme);                                            \
-            const int won = cmb == HR_CB_ARGMAX ? key > best[0] : key < best[0];                             \
+            const int won = hr_combine_arg_max(cmb) ? key > best[0] : key < best[0];                 \
             best[0] = won ? key : best[0];                                                                 \
             at[0] = won ? (at_##K)i : at[0];                                                               \
         }                                                                                                  \

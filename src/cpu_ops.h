@@ -393,12 +393,18 @@ HR_COMPLEX_KIND(C128, hr_c128, c128)
     HR_ALWAYS_INLINE acc_##K identity_##K(int cmb)                                                         \
     {                                                                                                      \
         const SK top = (SK)((~(uint64_t)0) >> (65 - 8 * sizeof(SK)));                                      \
-        const acc_##K r = {cmb == HR_CB_ARGMAX ? (SK)(-top - 1) : top, INT64_MAX};                           \
+        const acc_##K r = {hr_combine_arg_max(cmb) ? (SK)(-top - 1) : top, INT64_MAX};                       \
         return r;                                                                                          \
+    }                                                                                                      \
+    /* A NaN's key: the best (argmin, argmax: the first NaN wins) or the worst (nan-: skipped). */         \
+    HR_ALWAYS_INLINE SK nan_key_##K(int cmb)                                                               \
+    {                                                                                                      \
+        const SK top = (SK)((~(uint64_t)0) >> (65 - 8 * sizeof(SK)));                                      \
+        return hr_combine_arg_max(cmb) == hr_combine_nan_last(cmb) ? (SK)(-top - 1) : top;                 \
     }                                                                                                      \
     HR_ALWAYS_INLINE int better_##K(int cmb, SK a, int64_t ia, SK b, int64_t ib)                           \
     {                                                                                                      \
-        return (cmb == HR_CB_ARGMAX ? a > b : a < b) || (a == b && ia < ib);                                 \
+        return (hr_combine_arg_max(cmb) ? a > b : a < b) || (a == b && ia < ib);                             \
     }                                                                                                      \
     HR_ALWAYS_INLINE acc_##K combine_##K(int cmb, acc_##K a, acc_##K b)                                    \
     {                                                                                                      \
@@ -471,8 +477,8 @@ HR_DTYPE_ROWS(HR_ARGKEY_ROW)
 #define HR_LIFT_NANZERO(SN, K, x, y, off) nanzero_##K(val_##SN((x) + (off)))
 #define HR_LIFT_NONZERO(SN, K, x, y, off) ((acc_##K)(val_##SN((x) + (off)) != 0))
 #define HR_LIFT_PACK(SN, K, x, y, off) pack_##K(val_##SN((x) + (off)))
-/* KEY (argmin/argmax): the order key of the element at p, a NaN as `extreme`, the key that beats
- * every other (the identity's key of the opposite combine); the index travels beside it. */
+/* KEY (argmin/argmax): the order key of the element at p, a NaN as `extreme` (nan_key_<K>: the
+ * key that beats every other, or for nanargmin/nanargmax the worst); the index travels beside it. */
 #define HR_LIFT_KEY(SN, K, p, extreme) (argnan_##SN(p) ? (extreme) : (key_##K)argkey_##SN(p))
 
 #endif

@@ -229,9 +229,11 @@ void hr_cpu_finish_empty(const hr_call* call, int transform, int combine)
         }
         return store_extreme(call->out_dtype, combine == HR_CB_MIN, call->result);
     case HR_CB_ARGMIN:
-    case HR_CB_ARGMAX: {
+    case HR_CB_ARGMAX:
+    case HR_CB_NANARGMIN:
+    case HR_CB_NANARGMAX: {
         const int64_t none = -1;
-        store_extreme(call->out_dtype, combine == HR_CB_ARGMIN, call->result);
+        store_extreme(call->out_dtype, !hr_combine_arg_max(combine), call->result);
         memcpy(call->index, &none, sizeof none);
         return;
     }

@@ -52,7 +52,7 @@ typedef void (*fill_fn)(int cmb, unsigned char* dst, uint64_t items);
     static void lift_##SN##_KEY_##K(int cmb, const unsigned char* row, uint64_t items, uint64_t e,        \
                                     unsigned char* dst)                                                    \
     {                                                                                                      \
-        const key_##K extreme = identity_##K(cmb == HR_CB_ARGMAX ? HR_CB_ARGMIN : HR_CB_ARGMAX).key;             \
+        const key_##K extreme = nan_key_##K(cmb);                                                                \
         for (uint64_t i = 0; i < items; ++i) {                                                             \
             const unsigned char* p = row + i * sizeof(st_##SN);                                            \
             const acc_##K a = {HR_LIFT_KEY(SN, K, p, extreme), (int64_t)e};                                \

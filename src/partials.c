@@ -15,7 +15,7 @@ static hipreduce_status kernels(hipreduce_op op, hipreduce_dtype in, hipreduce_d
                                 hr_cpu_kernels* k)
 {
     const int combine = hr_op_combine((int)op);
-    if (hr_op_transform((int)op) == HR_TF_KEY || combine == HR_CB_ARGMIN || combine == HR_CB_ARGMAX ||
+    if (hr_op_transform((int)op) == HR_TF_KEY || hr_combine_is_arg(combine) ||
         !hr_result_allowed((int)op, (int)in, (int)out))
         return HIPREDUCE_STATUS_OP_DTYPE_MISMATCH;
     const hr_call c = {.op = (int)op, .in_dtype = (int)in, .out_dtype = (int)out,

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_memory.h"
+#include "device_env.h"
 #include "hipreduce/hipreduce.h"
 #include "test_check.h"
 #include "test_run.h"
@@ -58,23 +58,7 @@ static void fill(unsigned char* p, uint64_t count, hipreduce_dtype dtype, int sp
     }
 }
 
-typedef struct env {
-    hipreduce_handle cpu, run; /* references on cpu; plans on run (cpu or gpu) */
-    int gpu;
-} env;
 
-/* Copies host bytes to where `run` reads them (device memory on a GPU). */
-static void* place(const env* e, const void* host, size_t bytes)
-{
-    if (!e->gpu) return (void*)host;
-    void* d = gm_alloc(bytes ? bytes : 1);
-    CHECK(d && gm_to_device(d, host, bytes) == 0, "device copy of %zu bytes", bytes);
-    return d;
-}
-static void release(const env* e, void* p)
-{
-    if (e->gpu) gm_free(p);
-}
 
 /* A by-key problem: its descriptor, values, keys (as int64; stored as key_dtype) and the plan's
  * outputs. */
@@ -430,11 +414,10 @@ static void bad_inputs(hipreduce_handle h, int gpu)
 int main(int argc, char** argv)
 {
     rng = UINT64_C(0x2545f4914f6cdd1d);
-    const int gpu = test_wants_gpu(argc, argv);
-    if (gpu < 0) return 2;
-    env e = {.gpu = gpu};
-    const int opened = open_handles(gpu, &e.cpu, &e.run);
+    env e;
+    const int opened = env_open(argc, argv, &e);
     if (opened) return opened;
+    const int gpu = e.gpu;
     const enum test_profile profile = test_profile();
     const int rounds = profile == TEST_EMU_SMOKE ? 2 : profile == TEST_EMU ? 6 : 12;
     const uint64_t values = profile == TEST_FULL ? 200000 : 60000, results = profile == TEST_EMU_SMOKE ? 5000 : 70000;
@@ -443,8 +426,7 @@ int main(int argc, char** argv)
     out_of_range(&e);
     exact_workspace(&e);
     bad_inputs(e.run, gpu);
-    hipreduce_destroy(e.run);
-    if (gpu) hipreduce_destroy(e.cpu);
+    env_close(&e);
     printf("by_key (%s): %d rounds of %d op cases, %" PRIu64 " results of %" PRIu64 " rows compared, %d failures\n",
            gpu ? "gpu" : "cpu", rounds, CASES, compared_results, compared_rows, failures);
     return failures ? 1 : 0;

@@ -615,7 +615,7 @@ static void validation_cases(void)
     expect_status("NULL y", hipreduce_dot_op(cpu, HIPREDUCE_OP_DOT_EXACT, HIPREDUCE_F32, x, NULL, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
                   HIPREDUCE_STATUS_INVALID_POINTER, "y is NULL");
     expect_status("op 99", hipreduce_reduce(cpu, (hipreduce_op)99, HIPREDUCE_F32, x, 2, HIPREDUCE_F32, &r, HIPREDUCE_RESULT_HOST),
-                  HIPREDUCE_STATUS_INVALID_OP, "op 99 is not a hipreduce_op (0 to 30)");
+                  HIPREDUCE_STATUS_INVALID_OP, "op 99 is not a hipreduce_op (0 to 32)");
     ++checks;
     if (r != 7) FAIL("a failing call wrote its result");
     expect_status("size", hipreduce_workspace_size(cpu, HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, 1u << 30, HIPREDUCE_F64, &bytes),

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_memory.h"
+#include "device_env.h"
 #include "hipreduce/hipreduce.h"
 #include "test_check.h"
 #include "test_run.h"
@@ -79,23 +79,7 @@ static int64_t element_offset(int rank, const uint64_t* ext, const int64_t* s, u
     return offset;
 }
 
-typedef struct env {
-    hipreduce_handle cpu, run; /* references on cpu; plans on run (cpu or gpu) */
-    int gpu;
-} env;
 
-/* Copies host bytes to where `run` reads them (device memory on a GPU). */
-static void* place(const env* e, const void* host, size_t bytes)
-{
-    if (!e->gpu) return (void*)host;
-    void* d = gm_alloc(bytes);
-    CHECK(d && gm_to_device(d, host, bytes) == 0, "device copy of %zu bytes", bytes);
-    return d;
-}
-static void release(const env* e, void* p)
-{
-    if (e->gpu) gm_free(p);
-}
 
 /* Runs the plan of d (reduced axes `mask`; x's element (0..0) at xbase of xcount elements, y's
  * likewise) and checks every result against the simple call over its gathered elements. */
@@ -352,11 +336,10 @@ static void segments_length(hipreduce_handle h)
 
 int main(int argc, char** argv)
 {
-    const int gpu = test_wants_gpu(argc, argv);
-    if (gpu < 0) return 2;
-    env e = {.gpu = gpu};
-    const int opened = open_handles(gpu, &e.cpu, &e.run);
+    env e;
+    const int opened = env_open(argc, argv, &e);
     if (opened) return opened;
+    const int gpu = e.gpu;
     const enum test_profile profile = test_profile();
     const int rounds = profile == TEST_EMU_SMOKE ? 2 : profile == TEST_EMU ? 6 : 40;
     const uint64_t limit = profile == TEST_FULL ? 20000 : 6000;
@@ -367,8 +350,7 @@ int main(int argc, char** argv)
     strided_order(&e);
     bad_descriptors(e.run);
     if (!gpu) segments_length(e.cpu);
-    hipreduce_destroy(e.run);
-    if (gpu) hipreduce_destroy(e.cpu);
+    env_close(&e);
     printf("tensor (%s): %d rounds of %d op cases, %d failures\n", gpu ? "gpu" : "cpu", rounds, CASES, failures);
     return failures ? 1 : 0;
 }

@@ -184,7 +184,7 @@ static void check_plans(void)
 /* Calls: 0 reduce, 1 argreduce, 2 dot, 3 plans only (var, std, var_mean, std_mean, aminmax). */
 static int spec_call(int op)
 {
-    return op == 11 || op == 12 ? 1 : op == 13 || op == 15 || op == 30 ? 2 : (op >= 22 && op <= 25) || op == 29 ? 3 : 0;
+    return op == 11 || op == 12 || op == 31 || op == 32 ? 1 : op == 13 || op == 15 || op == 30 ? 2 : (op >= 22 && op <= 25) || op == 29 ? 3 : 0;
 }
 static int spec_allowed(int op, int in, int out)
 {
@@ -207,6 +207,7 @@ static int spec_allowed(int op, int in, int out)
         if (in == 8 || in == 9) return out == in || out == 10 || out == 11;
         return out_float && out >= in;
     case 2: case 3: case 11: case 12: case 29: return out == in; /* 29: aminmax */
+    case 31: case 32: return in_float && out == in;               /* nanargmin, nanargmax */
     case 4: case 5: case 6: return !in_float && out == in;
     case 9: return in_float ? out == in : !out_float && !out_signed && size[out] == size[in];
     case 10: return in_float && (out == 10 || out == 11);
@@ -230,11 +231,11 @@ static void check_tables(void)
         {9, "bf16", 2, HR_CLASS_HALF},   {10, "f32", 4, HR_CLASS_FLOAT},   {11, "f64", 8, HR_CLASS_FLOAT},
         {12, "c64", 8, HR_CLASS_COMPLEX}, {13, "c128", 16, HR_CLASS_COMPLEX},
     };
-    static const char* const ops[31] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
+    static const char* const ops[33] = {"sum", "prod", "min", "max", "and", "or", "xor", "sum_abs",
                                         "sum_squares", "max_abs", "nrm2", "argmin", "argmax", "dot",
                                         "sum_exact", "dot_exact", "mean", "nansum", "nanmean", "count_nonzero",
                                         "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin",
-                                        "nanmax", "aminmax", "dotc"};
+                                        "nanmax", "aminmax", "dotc", "nanargmin", "nanargmax"};
     for (int v = -2; v < 20; ++v) {
         const char* name = hr_dtype_name(v);
         int row = -1;
@@ -252,9 +253,9 @@ static void check_tables(void)
               "dtype %d", v);
     }
     int allowed = 0;
-    for (int op = -2; op < 32; ++op) {
+    for (int op = -2; op < 34; ++op) {
         const char* name = hr_op_name(op);
-        const int known = op >= 0 && op < 31;
+        const int known = op >= 0 && op < 33;
         CHECK(known ? name && strcmp(name, ops[op]) == 0 : name == NULL, "op %d", op);
         CHECK(name ? hipreduce_op_name((hipreduce_op)op) && strcmp(hipreduce_op_name((hipreduce_op)op), name) == 0
                    : hipreduce_op_name((hipreduce_op)op) == NULL,
@@ -276,7 +277,7 @@ static void check_tables(void)
                 }
     }
     int spec_total = 0;
-    for (int op = 0; op < 31; ++op)
+    for (int op = 0; op < 33; ++op)
         for (int in = 0; in < 14; ++in)
             for (int out = 0; out < 14; ++out) spec_total += spec_allowed(op, in, out);
     CHECK(allowed == spec_total && spec_total > 0, "%d allowed triples, the spec has %d", allowed, spec_total);

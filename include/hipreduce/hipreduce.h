@@ -33,6 +33,7 @@
  * - max_abs: the input dtype for floats, the unsigned type of the same width for
  *   integers (|-128| = 128 as u8); nrm2: f16, bf16, f32 or f64 into f32 or f64;
  * - argmin, argmax (hipreduce_argreduce): the value in the input dtype, an int64 index;
+ *   nanargmin, nanargmax likewise, float inputs only (an integer has no NaN: argmin, argmax);
  * - the statistics: the block "Statistics" below;
  * - sum_exact and dot_exact (hipreduce_dot_op): float inputs only, into sum's float
  *   results (f16 into f16, f32 or f64; bf16 into bf16, f32 or f64; f32 into f32 or f64;
@@ -123,6 +124,10 @@
  *   all = 1 when that count is n (n == 0 included), else 0; any = 1 when it is > 0, else 0;
  * - nanmin, nanmax = min, max of the elements that are not NaN (-0.0 below +0.0): NaN (the
  *   canonical one) only when every element is NaN; n == 0 gives +inf, -inf;
+ * - nanargmin, nanargmax = argmin, argmax of the elements that are not NaN: the first index of
+ *   the least (greatest) of them, a NaN ranked past every value. A slice of NaNs only gives
+ *   the canonical NaN and its first index, as argmin does (numpy raises there; the Python
+ *   package does too); n == 0 gives argmin's and argmax's empty result;
  * - aminmax (plans only: the min at hipreduce_operands' values, the max at values2) = min and
  *   max in one pass, each with the bits that MIN and MAX give alone: any NaN gives the canonical
  *   NaN in both, -0.0 orders below +0.0, n == 0 gives MIN's and MAX's identities (+inf or the
@@ -216,8 +221,8 @@ typedef enum hipreduce_status {
     HIPREDUCE_STATUS_INVALID_AXES = 19        /* a descriptor's rank above HIPREDUCE_MAX_RANK, an axis out of range or repeated, or a by-key row of 0 values */
 } hipreduce_status;
 
-/* Operators. Bitwise ops apply to integer dtypes only. ARGMIN and ARGMAX are
- * hipreduce_argreduce's, DOT is hipreduce_dot's (and hipreduce_dot_op's), DOT_EXACT is
+/* Operators. Bitwise ops apply to integer dtypes only. ARGMIN, ARGMAX, NANARGMIN and
+ * NANARGMAX are hipreduce_argreduce's, DOT is hipreduce_dot's (and hipreduce_dot_op's), DOT_EXACT is
  * hipreduce_dot_op's; the others are hipreduce_reduce's. */
 typedef enum hipreduce_op {
     HIPREDUCE_OP_SUM = 0,
@@ -251,7 +256,9 @@ typedef enum hipreduce_op {
     HIPREDUCE_OP_NANMIN = 27,        /* min with NaNs skipped (all NaN: NaN) */
     HIPREDUCE_OP_NANMAX = 28,        /* max with NaNs skipped (all NaN: NaN) */
     HIPREDUCE_OP_AMINMAX = 29,       /* MIN into values and MAX into values2, one pass (plans only) */
-    HIPREDUCE_OP_DOTC = 30           /* sum of conj(x)*y over two complex inputs (hipreduce_dot_op) */
+    HIPREDUCE_OP_DOTC = 30,          /* sum of conj(x)*y over two complex inputs (hipreduce_dot_op) */
+    HIPREDUCE_OP_NANARGMIN = 31,     /* argmin with NaNs skipped (hipreduce_argreduce; floats) */
+    HIPREDUCE_OP_NANARGMAX = 32      /* argmax with NaNs skipped (hipreduce_argreduce; floats) */
 } hipreduce_op;
 
 /* Element types. */

@@ -51,8 +51,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "usage: %s OUTPUT_FILE\n", argv[0]);
         return 2;
     }
-    static unsigned masks[1u << 16];
-    HR_STATIC_ASSERT(HR_COMBINES <= 16, "combine masks: widen masks[]");
+    static unsigned char masks[1u << 20];
+    HR_STATIC_ASSERT(HR_COMBINES <= 20, "combine masks: widen masks[]");
     for (int o = 0; o < N_OPS; ++o) {
         transform_words[ops[o].transform] = ops[o].transform_word;
         combine_words[ops[o].combine] = ops[o].combine_word;

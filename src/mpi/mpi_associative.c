@@ -45,11 +45,12 @@ static uint64_t order_key(uint32_t dtype, uint64_t v)
     return v;
 }
 
-/* Whether a orders before b for the combine (MIN, ARGMIN: smaller; MAX, ARGMAX: larger). */
+/* Whether a orders before b for the combine (MIN, ARGMIN, NANARGMIN: smaller; MAX, ARGMAX,
+ * NANARGMAX: larger). */
 static int better(uint32_t combine, uint32_t dtype, uint64_t a, uint64_t b)
 {
     const uint64_t ka = order_key(dtype, a), kb = order_key(dtype, b);
-    return (combine == HR_CB_MIN || combine == HR_CB_ARGMIN) ? ka < kb : ka > kb;
+    return combine == HR_CB_MIN || (hr_combine_is_arg((int)combine) && !hr_combine_arg_max((int)combine)) ? ka < kb : ka > kb;
 }
 
 static void combine_item(const exact_item* a, exact_item* b)
@@ -78,12 +79,13 @@ static void combine_item(const exact_item* a, exact_item* b)
             b->index = a->index;
         }
         break;
-    default: { /* ARGMIN, ARGMAX */
+    default: { /* ARGMIN, ARGMAX: the first NaN wins; NANARGMIN, NANARGMAX: every other value beats a NaN */
         if (a->index < 0) break;
         int take = b->index < 0;
         if (!take) {
             const int na = is_nan(dtype, a->value), nb = is_nan(dtype, b->value);
-            if (na || nb) take = na && (!nb || a->index < b->index);
+            const int nan_wins = !hr_combine_nan_last((int)b->combine);
+            if (na || nb) take = na == nb ? a->index < b->index : (na == nan_wins);
             else if (better(b->combine, dtype, a->value, b->value)) take = 1;
             else if (!better(b->combine, dtype, b->value, a->value)) take = a->index < b->index;
         }

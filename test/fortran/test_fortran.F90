@@ -50,6 +50,7 @@ end module
 
 program test_fortran
   use, intrinsic :: iso_c_binding
+  use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
   use hipreduce
   use check_i1, only: check_i1_kind => check_kind
   use check_i2, only: check_i2_kind => check_kind
@@ -76,6 +77,7 @@ program test_fortran
   checks = checks + 6
   call wide_checks()
   call complex_checks()
+  call nanarg_checks()
   call plan_checks()
   call string_checks()
   call status_checks()
@@ -250,6 +252,19 @@ contains
     call check(hipreduce_status_string(HIPREDUCE_STATUS_INVALID_AXES) /= '' .and. hipreduce_op_name(HIPREDUCE_OP_SUM) &
                == 'sum' .and. hipreduce_dtype_name(HIPREDUCE_F64) == 'f64' .and. hipreduce_dtype_name(99) == '' &
                .and. hipreduce_backend_name() /= '' .and. hipreduce_get_version() >= 300, 'the string functions')
+  end subroutine
+
+  ! nanargmin/nanargmax through the array call: NaNs skipped, 1-based positions along dim.
+  subroutine nanarg_checks()
+    real(8) :: x(5, 2), v(2), nan
+    integer(c_int64_t) :: at(2)
+    nan = ieee_value(nan, ieee_quiet_nan)
+    x(:, 1) = [nan, 3d0, -1d0, nan, -1d0]
+    x(:, 2) = [2d0, nan, 7d0, 7d0, nan]
+    call hipreduce_argreduce_array(h, HIPREDUCE_OP_NANARGMIN, x, v, at, dim=1)
+    call check(all(at == [3, 1]) .and. all(v == [-1d0, 2d0]), 'nanargmin along dim 1')
+    call hipreduce_argreduce_array(h, HIPREDUCE_OP_NANARGMAX, x, v, at, dim=1)
+    call check(all(at == [2, 3]) .and. all(v == [3d0, 7d0]), 'nanargmax along dim 1')
   end subroutine
 
   ! Bad arguments: the status, a sentence in errmsg, nothing written.

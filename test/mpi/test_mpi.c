@@ -102,7 +102,8 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     uint64_t nl = 0;
     const uint64_t offset = mpi_slice(n, pattern, seed, tile_of(in), rank, ranks, &nl);
     const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT;
-    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
+    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX || op == HIPREDUCE_OP_NANARGMIN ||
+                    op == HIPREDUCE_OP_NANARGMAX;
     unsigned char* x = (unsigned char*)malloc((size_t)(n * es) + 1);
     unsigned char* y = dot ? (unsigned char*)malloc((size_t)(n * es) + 1) : NULL;
     for (uint64_t i = 0; i < n; ++i) {
@@ -112,6 +113,8 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     if (with_nan && n > 0) {
         put_nan(in, x + (seed % n) * es);
         put_nan(in, x + (seed / 3 % n) * es);
+        const int nan_aware = op == HIPREDUCE_OP_NANARGMIN || op == HIPREDUCE_OP_NANARGMAX;
+        for (uint64_t i = 0; nan_aware && i < n / 2 + seed % 2; ++i) put_nan(in, x + i * es); /* whole ranks of NaNs */
     }
     unsigned char want[8] = {0}, got[8];
     int64_t want_i = -7, got_i = -9;
@@ -216,6 +219,9 @@ static void full_matrix(void)
         {HIPREDUCE_OP_ARGMAX, HIPREDUCE_BF16, HIPREDUCE_BF16, DATA_TIES},
         {HIPREDUCE_OP_ARGMAX, HIPREDUCE_I8, HIPREDUCE_I8, DATA_TIES},
         {HIPREDUCE_OP_ARGMIN, HIPREDUCE_F64, HIPREDUCE_F64, DATA_SPREAD},
+        {HIPREDUCE_OP_NANARGMIN, HIPREDUCE_F32, HIPREDUCE_F32, DATA_TIES}, /* a rank's NaNs lose to another's values */
+        {HIPREDUCE_OP_NANARGMAX, HIPREDUCE_F16, HIPREDUCE_F16, DATA_TIES},
+        {HIPREDUCE_OP_NANARGMAX, HIPREDUCE_F64, HIPREDUCE_F64, DATA_SPREAD},
         /* exact sums: one allreduce of the accumulators */
         {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F32, DATA_WIDE},
         {HIPREDUCE_OP_SUM_EXACT, HIPREDUCE_F32, HIPREDUCE_F64, DATA_SPREAD},
@@ -262,7 +268,8 @@ static void axis_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     const size_t es = hipreduce_dtype_size(in), os = hipreduce_dtype_size(out);
     uint64_t e = 0; /* cuts at the order's tiles */
     const uint64_t offset = mpi_slice(extent, pattern, seed, inner > 1 ? 256 : tile_of(in), rank, ranks, &e);
-    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX;
+    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX || op == HIPREDUCE_OP_NANARGMIN ||
+                    op == HIPREDUCE_OP_NANARGMAX;
     unsigned char* x = (unsigned char*)malloc((size_t)(outer * extent * inner * es) + 1);
     unsigned char* local = (unsigned char*)malloc((size_t)(outer * e * inner * es) + 1);
     for (uint64_t i = 0; i < outer * extent * inner; ++i) element(in, kind, seed, i, x + i * es);
