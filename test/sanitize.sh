@@ -11,8 +11,8 @@
 # fourth triple; racecheck is the slowest tool), the emulator's profiles for hipreduce_test_exact's
 # GPU run (sum_exact, dot_exact), and the emulator's profiles for the GPU runs of
 # hipreduce_test_tensor (plans over strided tensors: the tiles and columns kernels),
-# hipreduce_test_stats (the statistics) and hipreduce_test_by_key (reductions by key), their
-# smoke profiles under racecheck. TOOLS picks the tools; SUITES=regex the suites (e.g. 'segments|exact').
+# hipreduce_test_stats (the statistics), hipreduce_test_by_key (reductions by key) and
+# hipreduce_test_nanarg (nanargmin, nanargmax), their smoke profiles under racecheck. TOOLS picks the tools; SUITES=regex the suites (e.g. 'segments|exact').
 set -uo pipefail
 build=${1:?usage: test/sanitize.sh BUILD_DIR [LOG_DIR]}
 logs=${2:-$build/sanitize}
@@ -20,14 +20,15 @@ mkdir -p "$logs"
 status=0
 for exe in "$build"/test/hipreduce_test_gpu "$build"/test/hipreduce_test_gpu_algorithms "$build"/test/hipreduce_test_typed \
     "$build"/test/hipreduce_test_segments "$build"/test/hipreduce_test_exact "$build"/test/hipreduce_test_tensor \
-    "$build"/test/hipreduce_test_stats "$build"/test/hipreduce_test_by_key; do
+    "$build"/test/hipreduce_test_stats "$build"/test/hipreduce_test_by_key "$build"/test/hipreduce_test_nanarg; do
     [ -x "$exe" ] || continue
     [[ "$(basename "$exe")" =~ ${SUITES:-.} ]] || continue
     args=()
     [ "$(basename "$exe")" = hipreduce_test_gpu_algorithms ] && args=(sanitize)
     [ "$(basename "$exe")" = hipreduce_test_typed ] && args=(gpu)
     case "$(basename "$exe")" in
-    hipreduce_test_segments | hipreduce_test_exact | hipreduce_test_tensor | hipreduce_test_stats | hipreduce_test_by_key)
+    hipreduce_test_segments | hipreduce_test_exact | hipreduce_test_tensor | hipreduce_test_stats | hipreduce_test_by_key | \
+        hipreduce_test_nanarg)
         args=(gpu) ;;
     esac
     for tool in ${TOOLS:-memcheck racecheck synccheck initcheck}; do
