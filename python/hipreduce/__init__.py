@@ -38,7 +38,9 @@ arrays, 1 for torch tensors. var_mean and std_mean return (var or std, mean) fro
 out=(a, b). No element: mean, nanmean, var and std give NaN, nansum 0, logsumexp -inf, all True;
 nanmin and nanmax raise ValueError (as numpy); an all-NaN slice gives NaN (numpy's warnings are not
 issued). aminmax returns (min, max) from one pass (torch.aminmax), every dtype into itself, each with
-the bits of min and max alone, and takes out=(a, b); an empty axis is a ValueError.
+the bits of min and max alone, and takes out=(a, b); an empty axis is a ValueError. nanargmin and
+nanargmax are argmin and argmax with NaNs skipped (one pass; integers: argmin's and argmax's result); a
+slice of NaNs only is numpy's ValueError for numpy arrays and index -1 for torch and cupy arrays.
 
 Errors: TypeError for a dtype the library does not reduce or a result dtype it does not allow for
 the operator, ValueError for a bad axis, shape, out, offsets or keys, NotImplementedError (a
@@ -64,7 +66,8 @@ from ._stats import aminmax, std, std_mean, var, var_mean
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
            "norm", "dot", "vdot", "segment_reduce", "reduce_by_key", "index_add", "scatter_reduce", "bincount",
            "unsorted_segment_reduce", "mean", "nansum", "nanmean", "count_nonzero",
-           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax", "backend",
+           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "nanargmin",
+           "nanargmax", "aminmax", "backend",
            "device_count", "set_cpu_threads", "__version__"]
 
 _v = _core.version()
@@ -147,6 +150,9 @@ def _argreduce(op, x, axis, keepdims, out, return_value):
     fw, x, code, device = _c.prepare(x, differentiable=return_value)  # indices carry no gradient
     if isinstance(axis, (tuple, list)):  # numpy's rule for its arg functions
         raise TypeError("hipreduce: argmin/argmax take one axis or None (a flat index), not a tuple")
+    nan_aware = op in _NANARG_PLAIN
+    if nan_aware and code not in dt.FLOATS:  # an integer holds no NaN: argmin's and argmax's
+        op, nan_aware = _NANARG_PLAIN[op], False
     mask, shape = _c.axes(fw, x, axis, keepdims, op)
     if out is None:
         indices = fw.empty(shape, dt.I64, x)
@@ -155,6 +161,8 @@ def _argreduce(op, x, axis, keepdims, out, return_value):
         indices = _c.out_target(fw, out, shape, dt.I64, x)
     values = fw.empty(shape, code, x)
     _c.run(fw, device, op, code, code, x, None, mask, values, indices)
+    if nan_aware:
+        fw.all_nan_slices(values, indices)
     if out is not None and indices is not out:
         fw.copy_into(out, indices)
         indices = out
@@ -254,8 +262,11 @@ norm = _reduction("norm", "Euclidean norm, sqrt(sum of x*x) (BLAS nrm2, numpy.li
                   "float32 or float64 for float inputs (integers are a TypeError)")
 
 
-def _arg_reduction(op_name: str, extreme: str) -> ArgReduction:
-    op = dt.OPS[op_name]
+_NANARG_PLAIN = {dt.NANARG["nanargmin"]: dt.OPS["argmin"], dt.NANARG["nanargmax"]: dt.OPS["argmax"]}
+
+
+def _arg_reduction(op_name: str, extreme: str, nan_rule: str = "Any NaN gives the first NaN's index") -> ArgReduction:
+    op = dt.OPS[op_name] if op_name in dt.OPS else dt.NANARG[op_name]
 
     def arg_reduction(x: Any, axis: Optional[int] = None, keepdims: bool = False, out: Any = None,
                       return_value: bool = False, *, dim: Optional[int] = None,
@@ -268,7 +279,7 @@ def _arg_reduction(op_name: str, extreme: str) -> ArgReduction:
     arg_reduction.__doc__ = f"""Index of the first {extreme} (numpy.{op_name}): int64, along axis or of the
     flattened array (axis=None: the row-major index, whatever the layout).
 
-    axis: None or one int (a tuple is a TypeError, as in numpy). Any NaN gives the first NaN's index;
+    axis: None or one int (a tuple is a TypeError, as in numpy). {nan_rule};
     -0.0 is below +0.0. An empty axis is a ValueError (as in numpy). out: an int64 array for the
     indices. return_value=True returns (values, indices): the {extreme} in the input's dtype with its
     index, from the same pass. dim, keepdim: torch's names of axis and keepdims, for torch tensors.
@@ -279,6 +290,11 @@ def _arg_reduction(op_name: str, extreme: str) -> ArgReduction:
 
 argmin = _arg_reduction("argmin", "minimum")
 argmax = _arg_reduction("argmax", "maximum")
+_NAN_RULE = ("NaNs are skipped (integers, which hold none: argmin's and argmax's result); a slice of NaNs only is "
+             "a ValueError for numpy arrays (numpy's rule) and index -1 for torch and cupy arrays (cupy's, without a "
+             "wait for the GPU), with value NaN")
+nanargmin = _arg_reduction("nanargmin", "minimum", _NAN_RULE)
+nanargmax = _arg_reduction("nanargmax", "maximum", _NAN_RULE)
 
 
 def dot(x: Any, y: Any, dtype: Any = None, out: Any = None, exact: bool = False, axis: Axis = None,

@@ -118,6 +118,12 @@ class NumpyArrays(NumpyShape):
         return a[()]  # a numpy scalar, as np.sum(x) gives
 
     @staticmethod
+    def all_nan_slices(values, indices):
+        """nanargmin/nanargmax: a slice of NaNs only (its value NaN) is numpy's ValueError."""
+        if (values != values).any():
+            raise ValueError("hipreduce: All-NaN slice encountered (numpy.nanargmin's rule)")
+
+    @staticmethod
     def offsets(offsets, device, n):
         return host_offsets(offsets, n)
 
@@ -297,6 +303,11 @@ class TorchArrays:
     @staticmethod
     def scalar(a):
         return a  # a 0-d tensor, as torch.sum(x) gives
+
+    @staticmethod
+    def all_nan_slices(values, indices):
+        """nanargmin/nanargmax: index -1 for a slice of NaNs only (cupy's rule; no wait for the GPU)."""
+        indices.masked_fill_(values != values, -1)
 
     def offsets(self, offsets, device, n):
         torch = self.torch

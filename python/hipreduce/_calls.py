@@ -14,6 +14,7 @@ from ._arrays import BY_TYPE, framework_of, is_torch
 OP_NAMES = {v: k for k, v in dt.OPS.items()}
 OP_NAMES[dt.OPS_DOT], OP_NAMES[dt.OPS_DOT_EXACT], OP_NAMES[dt.OPS_DOTC] = "dot", "dot_exact", "dotc"
 OP_NAMES.update({v: k for k, v in dt.STATS.items()})
+OP_NAMES.update({v: k for k, v in dt.NANARG.items()})
 
 
 def prepare(x, differentiable=True):

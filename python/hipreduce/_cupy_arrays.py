@@ -91,6 +91,11 @@ class CupyArrays(NumpyShape):
     def scalar(a):
         return a  # a 0-d cupy array, as cupy.sum(x) gives
 
+    def all_nan_slices(self, values, indices):
+        """nanargmin/nanargmax: index -1 for a slice of NaNs only (cupy.nanargmin's rule)."""
+        with self._on(values.device.id):
+            self.cupy.putmask(indices, values != values, -1)
+
     def offsets(self, offsets, device, n):
         cupy = self.cupy
         if not isinstance(offsets, cupy.ndarray):

@@ -28,19 +28,21 @@ OPS_DOTC = 30  # the sum of conj(x)*y (complex inputs: vdot)
 # segment_reduce or reduce_by_key. var, std, var_mean, std_mean and aminmax run as plans only.
 STATS = {"mean": 16, "nansum": 17, "nanmean": 18, "count_nonzero": 19, "all": 20, "any": 21, "var": 22,
          "std": 23, "var_mean": 24, "std_mean": 25, "logsumexp": 26, "nanmin": 27, "nanmax": 28, "aminmax": 29}
-LAST_OP = 30
+# argmin and argmax with NaNs skipped: functions of their own (floats; an integer has no NaN).
+NANARG = {"nanargmin": 31, "nanargmax": 32}
+LAST_OP = 32
 # The plan ops that write a second result (hipreduce_operands' values2): var_mean's and std_mean's
 # means, aminmax's maxima.
 TWO_RESULTS = frozenset((STATS["var_mean"], STATS["std_mean"], STATS["aminmax"]))
 PLAN_ONLY = frozenset(STATS[n] for n in ("var", "std", "var_mean", "std_mean", "aminmax"))
 # The exact sums (float inputs only): the exact real sum, rounded once to the result dtype.
 EXACT_OPS = frozenset((OPS["sum_exact"], OPS_DOT_EXACT))
-ARG_OPS = frozenset((OPS["argmin"], OPS["argmax"]))
+ARG_OPS = frozenset((OPS["argmin"], OPS["argmax"], NANARG["nanargmin"], NANARG["nanargmax"]))
 SUM_LIKE = frozenset((OPS["sum"], OPS["prod"], OPS["sum_abs"], OPS["sum_squares"]))
 # min/max/argmin/argmax (and nanmin/nanmax, aminmax) have no identity in numpy: an empty reduction
 # raises ValueError there, and here.
 NO_IDENTITY = frozenset((OPS["min"], OPS["max"], OPS["argmin"], OPS["argmax"], STATS["nanmin"], STATS["nanmax"],
-                         STATS["aminmax"]))
+                         STATS["aminmax"], NANARG["nanargmin"], NANARG["nanargmax"]))
 # The statistics whose result is the input's float dtype by default.
 _FLOAT_STATS = frozenset(STATS[n] for n in ("mean", "nansum", "nanmean", "var", "std", "var_mean", "std_mean",
                                             "logsumexp", "nanmin", "nanmax"))
@@ -117,7 +119,7 @@ def default_result(op: int, code: int, torch_rules: bool) -> int:
     complex64, float64 for complex128. max_abs: floats keep theirs, integers the unsigned of their
     width (|-128| is 128 as uint8). norm: float32 for 16- and 32-bit floats and complex64, float64
     for float64 and complex128 (and for integers, which the library rejects).
-    min/max/argmin/argmax: the input's dtype. Exact sums: the input's dtype for floats (sum_exact:
+    min/max/argmin/argmax (nanargmin/nanargmax): the input's dtype. Exact sums: the input's dtype for floats (sum_exact:
     and complex), -1 (none: the library takes floats only) for integers.
     The statistics (the table of _core.reduce_whole, the whole-tensor path: -1 where it does not
     apply): the input's dtype for floats, -1 for integers (_stats converts them or runs the plain

@@ -149,7 +149,11 @@ struct plan_cache {
 
 thread_local plan_cache plans;
 
-bool is_arg(int op) { return op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX; }
+bool is_arg(int op)
+{
+    return op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX || op == HIPREDUCE_OP_NANARGMIN ||
+           op == HIPREDUCE_OP_NANARGMAX;
+}
 bool is_dot(int op) { return op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT || op == HIPREDUCE_OP_DOTC; }
 bool has_values2(int op)
 {

@@ -2,8 +2,8 @@
 (whose functions these are: skipped where a framework or a GPU is missing, failed under
 HIPREDUCE_REQUIRE_GPU=1): results of the input's framework on its device with the bits of the cpu device
 for the same function of the same numpy array, over every shape and axis set, strided views included
-(aminmax: every dtype, both results); hipreduce.torch's operators and gradients on the GPU against the
-CPU's."""
+(aminmax: every dtype, both results); nanargmin and nanargmax against numpy's indices (-1 for an all-NaN
+slice); hipreduce.torch's operators and gradients on the GPU against the CPU's."""
 import numpy as np
 import pytest
 
@@ -93,3 +93,28 @@ def test_torch_operators_and_gradients_on_the_gpu():
             for t, o in zip((cpu, gpu), outs):
                 sum(r.sum() for r in o).backward()
             assert torch.allclose(cpu.grad, gpu.grad.cpu(), rtol=1e-12, atol=1e-15), (name, axis)
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+@pytest.mark.parametrize("name", ["nanargmin", "nanargmax"])
+def test_nanarg_on_the_gpu(framework, name):
+    """nanargmin/nanargmax of GPU arrays: numpy's indices where a slice has a value, -1 (cupy's rule)
+    where it has NaNs only, with the value from the same pass."""
+    need(framework)
+    for dtype in [d for d in gpu_dtypes(framework) if d in FLOATS]:
+        x = with_nans(random_array((37, 3001), dtype, seed=31), seed=32)
+        x[5] = np.nan
+        x[:, 7] = np.nan
+        xg = to_gpu(framework, x)
+        x64 = x.astype(np.float64)
+        for axis in (None, 0, 1):
+            nans = np.isnan(x64)
+            filled = np.where(nans, np.inf if name == "nanargmin" else -np.inf, x64)
+            want = np.asarray(np.argmin(filled, axis) if name == "nanargmin" else np.argmax(filled, axis))
+            if axis is not None:
+                want[np.all(nans, axis=axis)] = -1
+            values, indices = getattr(hr, name)(xg, axis, return_value=True)
+            got = to_host(framework, indices)
+            assert got.dtype == np.int64 and np.array_equal(got, want), (framework, name, dtype, axis)
+            v = to_host(framework, values).astype(np.float64)
+            assert np.array_equal(np.isnan(v), want < 0) if axis is not None else not np.isnan(v)
