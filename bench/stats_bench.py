@@ -1,5 +1,5 @@
 """The statistics on the GPU: hipreduce's one-pass var_mean, logsumexp, nansum, nanmean, aminmax,
-mean, all, any and count_nonzero against torch's own, in one process.
+nanargmin, nanargmax, mean, all, any and count_nonzero against torch's own, in one process.
 
     PYTHONPATH=BUILD/python python3 bench/stats_bench.py [--csv OUT.csv] [--reps 5]
 
@@ -8,8 +8,8 @@ torch's formulation of the same statistic, both timed with CUDA events over a ba
 of --reps batches; the low-high range of ours), inputs rotated between two copies past the L2. GB/s
 counts the input's bytes, read once. "read" is the library's full sum of a contiguous f32 array of
 the same bytes (its proxy for the read ceiling, as bench/tensor_bench.py's). The anchor column names
-torch's formulation; where torch needs two calls (nanmean as nansum / count, min and max) that is
-the anchor. Needs torch with CUDA.
+torch's formulation; where torch needs two calls (nanmean as nansum / count, min and max; nanargmin,
+which torch lacks, as argmin of nan_to_num) that is the anchor. Needs torch with CUDA.
 """
 import argparse
 
@@ -59,6 +59,10 @@ def cases():
           ("aminmax f32 2^28", (1 << 28,), f32, "", None, "aminmax", "torch.aminmax", torch.aminmax),
           ("aminmax f32 2^28 (torch.min + torch.max)", (1 << 28,), f32, "", None, "aminmax", "min + max",
            lambda x: (torch.min(x), torch.max(x))),
+          ("nanargmin f32 2^28", (1 << 28,), f32, "nan", None, "nanargmin", "argmin(nan_to_num(inf))",
+           lambda x: torch.argmin(torch.nan_to_num(x, nan=float("inf")))),
+          ("nanargmax rows [4096, 32000] f32", (4096, 32000), f32, "nan", 1, "nanargmax", "argmax(nan_to_num(-inf))",
+           lambda x: torch.argmax(torch.nan_to_num(x, nan=float("-inf")), dim=1)),
           (f"mean {list(bn)} over (0,2,3)", bn, f32, "", (0, 2, 3), "mean", "torch.mean",
            lambda x: torch.mean(x, dim=(0, 2, 3))),
           ("all bool 2^30", (1 << 30,), torch.bool, "bool", None, "all", "torch.all", torch.all),
