@@ -1,6 +1,6 @@
 """The anchors' own benchmark suites in the performance report (bench/suites.sh writes their data,
-bench/report_tables.py renders them with the other families' table): one table per suite CSV under
-one heading, which says when and with what suites.txt says they ran. % of read: of a streaming
+bench/report_tables.py renders them into docs/SUITES.md, and a line each into docs/PERFORMANCE.md):
+one table per suite CSV, after a line of when and with what suites.txt says they ran. % of read: of a streaming
 read of the same bytes (hipreduce-bench --ceiling=same)."""
 import os
 
@@ -60,7 +60,7 @@ def sections(folder, render):
     found = [f for f in SUITES if os.path.exists(os.path.join(folder, f[0] + ".csv"))]
     out = []
     for k, (fam, title, what) in enumerate(found):
-        head = ["", "#### The anchors' own benchmark suites", "", suites_facts(folder)] if k == 0 else []
+        head = ["", suites_facts(folder)] if k == 0 else []
         body, summary = render(os.path.join(folder, fam + ".csv"))
-        out.append((fam, head + ["", f"##### {title}", "", what + ".", ""] + body, summary))
+        out.append((fam, head + ["", f"#### {title}", "", what + ".", ""] + body, summary))
     return out

@@ -6,12 +6,15 @@
       to OUT.csv with their round and case. A row's vendor columns (the vendor library timed in the
       same process) become a row of their own, named by IN's '#' header line ("vendor: NAME") or
       --vendor.
-  report_tables.py write [--doc docs/PERFORMANCE.md] [--readme README.md] [--with DIR] [DATA_DIR ...]
-      Regenerates the tables between the markers of the two files from the data folders (default:
+  report_tables.py write [--doc docs/PERFORMANCE.md] [--suites docs/SUITES.md] [--readme README.md]
+                         [--with DIR] [DATA_DIR ...]
+      Regenerates the tables between the markers of the three files from the data folders (default:
       the newest docs/data/<version>/<gpu>/ of each GPU; --with DIR takes the place of its GPU's,
-      the GPU being the folder's name): one section per GPU, one table per family
-      CSV in it (full, typed, rows, cols, axis, segments, exact, python, cpu, then the suites of
-      bench/suites.sh: suite_*.csv, with suites.txt), and the README's headline table.
+      the GPU being the folder's name): in the doc, one section per GPU, one table per family CSV in
+      it (full, typed, rows, cols, axis, segments, exact, tensor, stats, by_key, python, cpu) and one
+      line per suite of bench/suites.sh (suite_*.csv, with suites.txt: shapes, median and worst ratio
+      to the best anchor); in the suites file, every suite's table, row by row; in the README, the
+      headline table.
 
 A data folder holds meta.txt ("key: value" lines: gpu, date, version, commit, driver, cuda, ...;
 "source.FAMILY: ..." where a family's rows come from another run, "note: ...") and the family CSVs:
@@ -59,6 +62,7 @@ FAMILIES = [  # file, title, what a row is
 BYTES = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4, "i64": 8,
          "u64": 8, "f64": 8}
 DOC_MARKERS = ("<!-- report:begin -->", "<!-- report:end -->")
+SUITES_MARKERS = ("<!-- suites:begin -->", "<!-- suites:end -->")
 README_MARKERS = ("<!-- speed:begin -->", "<!-- speed:end -->")
 # The README's headline rows: (family, op, dtype, out_dtype, n or shape prefix, label).
 HEADLINES = [
@@ -291,8 +295,8 @@ def slow_rows(fam, summary):
             if (ratio is not None and ratio < 0.95) or (pct is not None and pct < 50 and fam != "cpu" and big)]
 
 
-def section(folder):
-    meta = read_meta(folder)
+def gpu_heading(meta, folder):
+    """A GPU section's heading and its line of facts (version, commit, date, versions, rounds)."""
     gpu = meta.get("gpu", os.path.basename(folder))
     lines = [f"### {gpu}", ""]
     facts = [f"libhipreduce {meta.get('version', '?')}"]
@@ -305,6 +309,39 @@ def section(folder):
     lines.append("; ".join(facts) + ".")
     if meta.get("note"):
         lines += ["", f"**{meta['note']}**"]
+    return lines
+
+
+def slow_table(title, slow):
+    if not slow:
+        return []
+    lines = ["", f"#### {title}", "", "| family | call | GB/s | % of read | vs best anchor |", "|---|---|---:|---:|---:|"]
+    for fam, name, gbps, pct, anchor, ratio in slow:
+        lines.append(f"| {fam} | {name} | {gbps:.0f} | {'' if pct is None else f'{pct:.1f}'} | "
+                     f"{'' if ratio is None else f'{ratio:.2f}x {anchor}'} |")
+    return lines
+
+
+def suites_summary(suites):
+    """One line per suite: its rows, the median and the worst ratio to the best anchor, the rows below
+    0.95x; the rows themselves are the suites file's."""
+    lines = ["", "#### The anchors' own benchmark suites", "",
+             "Each suite's shapes against its anchors, row by row: [SUITES.md](SUITES.md).", "",
+             "| suite | rows | median vs best anchor | worst row | rows below 0.95x |", "|---|---:|---:|---|---:|"]
+    for fam, _, summary in suites:
+        ratios = [(ratio, name) for name, _, _, _, ratio, _ in summary if ratio is not None]
+        if not ratios:
+            continue
+        worst = min(ratios)
+        lines.append(f"| {fam.removeprefix('suite_')} | {len(summary)} | {statistics.median(r for r, _ in ratios):.2f}x | "
+                     f"{worst[1]}: {worst[0]:.2f}x | {sum(r < 0.95 for r, _ in ratios)} |")
+    return lines
+
+
+def section(folder):
+    """(the doc's lines for a data folder, the suites file's lines, its meta)."""
+    meta = read_meta(folder)
+    lines = gpu_heading(meta, folder)
     slow = []
     for fam, title, what in FAMILIES:
         path = os.path.join(folder, fam + ".csv")
@@ -321,16 +358,17 @@ def section(folder):
         body, summary = table(read_rows(path))
         lines += body
         slow += slow_rows(fam, summary)
-    for fam, head, summary in report_suites.sections(folder, lambda path: table(read_rows(path))):
-        lines += head
-        slow += slow_rows(fam, summary)
-    if slow:
-        lines += ["", "#### Below 0.95x the best anchor or 50% of the read", "",
-                  "| family | call | GB/s | % of read | vs best anchor |", "|---|---|---:|---:|---:|"]
-        for fam, name, gbps, pct, anchor, ratio in slow:
-            lines.append(f"| {fam} | {name} | {gbps:.0f} | {'' if pct is None else f'{pct:.1f}'} | "
-                         f"{'' if ratio is None else f'{ratio:.2f}x {anchor}'} |")
-    return lines, meta
+    lines += slow_table("Below 0.95x the best anchor or 50% of the read", slow)
+    suites = report_suites.sections(folder, lambda path: table(read_rows(path)))
+    suite_lines, suite_slow = [], []
+    if suites:
+        lines += suites_summary(suites)
+        suite_lines = gpu_heading(meta, folder)
+        for fam, head, summary in suites:
+            suite_lines += head
+            suite_slow += slow_rows(fam, summary)
+        suite_lines += slow_table("Below 0.95x the best anchor or 50% of the read", suite_slow)
+    return lines, suite_lines, meta
 
 
 def headline(folders):
@@ -383,17 +421,19 @@ def replace_between(path, markers, lines):
     open(path, "w").write(head + begin + "\n" + "\n".join(lines) + "\n" + end + tail)
 
 
-def write(doc, readme, folders):
+def write(doc, suites, readme, folders):
     if not folders:
         sys.exit("report_tables.py: no data folders")
-    lines = []
+    lines, suite_lines = [], []
     for folder in folders:
-        body, _ = section(folder)
+        body, suite_body, _ = section(folder)
         lines += ([""] if lines else []) + body
+        suite_lines += ([""] if suite_lines and suite_body else []) + suite_body
     replace_between(doc, DOC_MARKERS, lines)
+    replace_between(suites, SUITES_MARKERS, suite_lines)
     if readme:
         replace_between(readme, README_MARKERS, headline(folders))
-    print(f"report_tables.py: {doc}{' and ' + readme if readme else ''} from {', '.join(folders)}")
+    print(f"report_tables.py: {doc}, {suites}{' and ' + readme if readme else ''} from {', '.join(folders)}")
 
 
 def main():
@@ -408,6 +448,7 @@ def main():
     a.add_argument("--vendor")
     w = sub.add_parser("write")
     w.add_argument("--doc", default=os.path.join(root, "docs", "PERFORMANCE.md"))
+    w.add_argument("--suites", default=os.path.join(root, "docs", "SUITES.md"))
     w.add_argument("--readme", default=os.path.join(root, "README.md"))
     w.add_argument("--with", dest="extra", help="a run's folder, in place of the newest of its GPU")
     w.add_argument("folders", nargs="*")
@@ -420,7 +461,7 @@ def main():
             extra = os.path.abspath(args.extra)
             folders = [f for f in folders if os.path.basename(f) != os.path.basename(extra) and
                        os.path.abspath(f) != extra] + [extra]
-        write(args.doc, args.readme, folders)
+        write(args.doc, args.suites, args.readme, folders)
 
 
 if __name__ == "__main__":
