@@ -376,7 +376,8 @@ def headline(folders):
     for folder in folders:
         meta = read_meta(folder)
         name = meta.get("gpu", os.path.basename(folder))
-        cols.append(f"{name.replace('NVIDIA ', '')} ({meta.get('version', '?')})")
+        when = f", {meta['date']}" if meta.get("date") else ""
+        cols.append(f"{name.replace('NVIDIA ', '')} ({meta.get('version', '?')}{when})")
         for fam, op, dt, out, key, text in HEADLINES:
             path = os.path.join(folder, fam + ".csv")
             if not os.path.exists(path):
