@@ -22,7 +22,8 @@ import torch
 from . import _core
 from . import _dtypes as dt
 from . import argmax as _argmax, argmin as _argmin, dot as _dot, max as _max, max_abs as _max_abs
-from . import min as _min, norm as _norm, prod as _prod, reduce_by_key as _reduce_by_key
+from . import min as _min, nanargmax as _nanargmax, nanargmin as _nanargmin, norm as _norm, prod as _prod
+from . import reduce_by_key as _reduce_by_key
 from . import segment_reduce as _segment_reduce
 from . import sum as _sum, sum_abs as _sum_abs, sum_squares as _sum_squares
 from ._arrays import CPU
@@ -33,7 +34,7 @@ REDUCE_BY_KEY = _reduce_by_key
 # The reductions with the package's signature (x, axis, dtype, keepdims, out).
 REDUCTIONS = {"sum": _sum, "prod": _prod, "min": _min, "max": _max, "sum_abs": _sum_abs,
               "sum_squares": _sum_squares, "max_abs": _max_abs, "norm": _norm}
-ARG_REDUCTIONS = {"argmin": _argmin, "argmax": _argmax}
+ARG_REDUCTIONS = {"argmin": _argmin, "argmax": _argmax, "nanargmin": _nanargmin, "nanargmax": _nanargmax}
 # segment_reduce's and reduce_by_key's ops: the package's, and "mean" (the sum over the number of
 # elements, computed here: 0/0 = NaN for an empty segment or bin, as torch.segment_reduce).
 SEGMENT_OPS = tuple(dt.OPS) + ("mean",)
@@ -186,7 +187,7 @@ max_abs = _define_reduction("max_abs")
 norm = _define_reduction("norm")
 
 
-# ---- argmin, argmax: int64 indices (flat for axis=None), no gradient ----
+# ---- argmin, argmax, nanargmin, nanargmax: int64 indices (flat for axis=None), no gradient ----
 
 def _meta_arg(name, x, axis, keepdims):
     _code(x)
@@ -213,6 +214,8 @@ def _define_arg_reduction(name):
 
 argmin = _define_arg_reduction("argmin")
 argmax = _define_arg_reduction("argmax")
+nanargmin = _define_arg_reduction("nanargmin")
+nanargmax = _define_arg_reduction("nanargmax")
 
 
 # ---- dot ----

@@ -10,7 +10,7 @@ Gradients (hipreduce._torch_grad has the formulas): sum (also exact=True), prod 
 product of the others), min, max and max_abs (spread evenly over ties, as torch.amax), sum_abs
 (sign), sum_squares (2x), norm (x / norm, 0 at a zero norm), dot (y*g, x*g), and for segment_reduce
 and reduce_by_key the ops sum, sum_exact, mean, sum_squares, sum_abs, norm, min, max and max_abs.
-argmin/argmax indices and counts carry none; prod and the bitwise ops of segments and keys raise
+argmin/argmax (nanargmin/nanargmax) indices and counts carry none; prod and the bitwise ops of segments and keys raise
 NotImplementedError when a gradient is needed. The statistics (hipreduce._torch_stats_grad has the
 formulas): mean (g / n), nansum and nanmean (0 at NaN elements), var and std with their correction,
 var_mean and std_mean (both outputs), logsumexp (the softmax), nanmin and nanmax (max's rule: ties
@@ -40,7 +40,8 @@ from ._stats import correction_of as _correction_of
 __all__ = ["sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs",
            "norm", "dot", "segment_reduce", "reduce_by_key", "index_add", "scatter_reduce", "bincount",
            "unsorted_segment_reduce", "mean", "nansum", "nanmean", "count_nonzero",
-           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax"]
+           "all", "any", "var", "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "nanargmin",
+           "nanargmax", "aminmax"]
 
 Axis = Union[None, int, Sequence[int]]
 _Tensor = torch.Tensor
@@ -138,6 +139,8 @@ def _arg_reduction(name):
 
 argmin = _arg_reduction("argmin")
 argmax = _arg_reduction("argmax")
+nanargmin = _arg_reduction("nanargmin")  # an all-NaN slice: index -1 (the package's rule for torch tensors)
+nanargmax = _arg_reduction("nanargmax")
 
 
 def dot(x: torch.Tensor, y: torch.Tensor, dtype: Optional[torch.dtype] = None, exact: bool = False,

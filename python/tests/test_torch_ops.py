@@ -93,11 +93,14 @@ def test_exact_sums_and_their_errors():
             op_call(mode.from_tensor(torch.arange(4)))
 
 
-@pytest.mark.parametrize("name", ["argmin", "argmax"])
+@pytest.mark.parametrize("name", ["argmin", "argmax", "nanargmin", "nanargmax"])
 def test_arg_reductions(name):
     fn, op = getattr(hr, name), getattr(OPS, name)
     x = tensor((4, 9, 5), torch.float32)
     x[1, 2, :] = x[1, 3, :]  # ties: the first index
+    if name.startswith("nan"):
+        x[0, 3, :] = float("nan")  # skipped
+        x[2, :, 1] = float("nan")  # a slice of NaNs only along axis 1: index -1
     for axis in (None, 0, 1, 2, -1):
         for keepdims in (False, True):
             want = fn(x, axis, keepdims)
@@ -307,7 +310,8 @@ def test_opcheck():
             calls.append((op, (x, [2], False, torch.float64)))
     calls += [(OPS.sum.default, (x, [2], False, None, True)), (OPS.sum.default, (x, [2, 0], True, None)),
               (OPS.sum.default, (x, [], False, None)), (OPS.argmin.default, (x, 1, True)),
-              (OPS.argmax.default, (x, None, False)), (OPS.dot.default, (x, y, None, False, None, False)),
+              (OPS.argmax.default, (x, None, False)), (OPS.nanargmin.default, (x, 2, False)),
+              (OPS.nanargmax.default, (x, None, True)), (OPS.dot.default, (x, y, None, False, None, False)),
               (OPS.dot.default, (x, y, [0, 2], True, torch.float64, True))]
     v, off = tensor((40,), torch.float64).requires_grad_(), torch.tensor([0, 7, 8, 20, 40])  # no empty mean: NaN
     calls += [(OPS.segment_reduce.default, (v, off, name, None))

@@ -92,7 +92,8 @@ def _every_operator(x, y):
                    hrt.nanmin(x, 0), hrt.nanmax(x, 1), *hrt.aminmax(x, 1),
                    hrt.index_add(x[:2], keys[:9] % 2, x[2:4] * y[:2], dim=1), hrt.scatter_reduce(x, keys[:6], 3, "mean"),
                    hrt.bincount(keys, weights=flat), hrt.unsorted_segment_reduce(flat, keys, 3, "max")]
-    others = [hrt.argmin(x, 1), hrt.argmax(x), hrt.count_nonzero(x > 0, 0), hrt.all(x > -9), hrt.any(x > 2, 1),
+    others = [hrt.argmin(x, 1), hrt.argmax(x), hrt.nanargmin(x, 0), hrt.nanargmax(x, 1),
+              hrt.count_nonzero(x > 0, 0), hrt.all(x > -9), hrt.any(x > 2, 1),
               hrt.bincount(keys)]
     return float_parts, others
 
@@ -103,7 +104,7 @@ def test_every_operator_under_deterministic_algorithms():
     gives the same values and gradients, bit for bit."""
     names = {"sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares", "max_abs", "norm", "dot",
              "segment_reduce", "reduce_by_key", "index_add", "scatter_reduce", "bincount", "unsorted_segment_reduce", "mean", "nansum", "nanmean", "count_nonzero", "all", "any", "var",
-             "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "aminmax"}
+             "std", "var_mean", "std_mean", "logsumexp", "nanmin", "nanmax", "nanargmin", "nanargmax", "aminmax"}
     assert names >= set(hrt.__all__), "an operator this test does not run: add it to _every_operator"
     g = torch.Generator().manual_seed(3)
     base, y = torch.randn(6, 9, generator=g), torch.randn(6, 9, generator=g)
