@@ -15,6 +15,7 @@
 #   stats.csv     the statistics against torch's (bench/stats_bench.py, where torch and the package import)
 #   by_key.csv    reductions by key against torch's index_add_, atomic and deterministic (bench/by_key_anchors.py)
 #   python.csv    the Python package's per-call cost (when hipreduce and torch import)
+#   torch_ops.csv hipreduce.torch's operators' per-call cost beside torch's own (bench/torch_ops_overhead.py)
 #   cpu.csv       the cpu device on this machine's cores
 #   suite_*.csv   the shapes of CUB's, rocPRIM's, PyTorch's and CuPy's own benchmark suites and
 #                 RMSNorm's, against those libraries, and suites.txt (bench/suites.sh, after the
@@ -44,7 +45,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log="$out/report.log"
 : >"$log"
-rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,stats,by_key,python,cpu}.csv
+rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,stats,by_key,python,torch_ops,cpu}.csv
 rc=0
 start=$SECONDS
 
@@ -127,6 +128,8 @@ for round in $(seq 1 "$ROUNDS"); do
                     >>"$log" 2>&1 || echo "report.sh: by_key_anchors.py failed" | tee -a "$log"
                 PYTHONPATH="$build/python" python3 "$here/python_overhead.py" --calls 5000 --rounds 5 --no-large \
                     --csv "$out/python.csv" >>"$log" 2>&1 || echo "report.sh: python_overhead.py failed" | tee -a "$log"
+                PYTHONPATH="$build/python" python3 "$here/torch_ops_overhead.py" --device 0 --calls 2000 --rounds 9 \
+                    --csv "$out/torch_ops.csv" >>"$log" 2>&1 || echo "report.sh: torch_ops_overhead.py failed" | tee -a "$log"
             fi
         fi
         run cpu 1 cpu_full -- --device=cpu --ops=sum --dtypes=f32,f64 --sizes=2^20,2^26 --reps=10
@@ -145,7 +148,7 @@ fi
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
 cuda=$([ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
-anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | tensor.csv | stats.csv | by_key.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
+anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | torch_ops.csv | tensor.csv | stats.csv | by_key.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
     grep -v -e '^algorithm$' -e '^auto$' -e '^torch' -e '^cupy' -e '^hipreduce' | sed 's/ gpu_to_gpu//' | sort -u | tr '\n' ' ')
 torch=$(python3 -c "import torch; print(torch.__version__)" 2>/dev/null)
 cupy=$(python3 -c "import cupy; print(cupy.__version__)" 2>/dev/null)

@@ -57,6 +57,9 @@ FAMILIES = [  # file, title, what a row is
     ("by_key", "Reductions by key", "hipreduce.reduce_by_key (sum, out=) against torch's index_add_, atomic and "
      "deterministic (bench/by_key_anchors.py); GB/s counts the values and keys read"),
     ("python", "Python package: per-call cost", "host time per call, us"),
+    ("torch_ops", "hipreduce.torch operators: per-call cost", "us a call, median of the rounds (min-max), on the "
+     "GPU: torch's own reduction, the package's function, hipreduce.torch's eager path, the registered operator "
+     "called through torch's dispatcher, and the operator recording autograd (bench/torch_ops_overhead.py)"),
     ("cpu", "The cpu device", "the host's cores; % of a plain read of the same buffer on as many threads"),
 ]
 BYTES = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4, "i64": 8,
@@ -272,6 +275,17 @@ def python_table(path):
     return out
 
 
+def torch_ops_table(path):
+    rows = read_rows(path)
+    columns = list(dict.fromkeys(r["column"] for r in rows))
+    cases = list(dict.fromkeys(r["case"] for r in rows))
+    cell = {(r["case"], r["column"]): f"{float(r['us']):.1f} ({float(r['us_low']):.1f}-{float(r['us_high']):.1f})"
+            for r in rows}
+    out = ["| case | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+    out += [f"| {c} | " + " | ".join(cell.get((c, k), "") for k in columns) + " |" for c in cases]
+    return out
+
+
 def tensor_table(path):
     """tensor.csv, stats.csv, by_key.csv: ours against torch's formulation (named in an anchor column where given)."""
     rows = list(csv.DictReader(open(path, newline="")))
@@ -351,6 +365,9 @@ def section(folder):
                                                    else "") + ".", ""]
         if fam == "python":
             lines += python_table(path)
+            continue
+        if fam == "torch_ops":
+            lines += torch_ops_table(path)
             continue
         if fam in ("tensor", "stats", "by_key"):
             lines += tensor_table(path)

@@ -14,7 +14,8 @@ so that a busy machine slows them alike), with the spread min-max:
                    autograd kernel, setup_context and the graph node)
 Cases: a whole-tensor sum of 1 and 2**10 float32 elements, a sum along axis 1 of [32, 32], a norm,
 a dot and a segment sum of 8 segments over 2**10 elements.
-Usage: python bench/torch_ops_overhead.py [--device N] [--calls 2000] [--rounds 15]
+Usage: python bench/torch_ops_overhead.py [--device N] [--calls 2000] [--rounds 15] [--csv OUT.csv]
+(--csv: one row per case and column, the performance report's torch_ops.csv.)
 """
 import argparse
 import statistics
@@ -72,7 +73,9 @@ def main():
     p.add_argument("--device", type=int, default=None, help="a CUDA/ROCm GPU's index (default: the CPU)")
     p.add_argument("--calls", type=int, default=2000)
     p.add_argument("--rounds", type=int, default=15)
+    p.add_argument("--csv", help="also write case,column,us,us_low,us_high rows here")
     a = p.parse_args()
+    rows = []
     device = "cpu" if a.device is None else f"cuda:{a.device}"
     sync = (lambda: None) if a.device is None else torch.cuda.synchronize
     print(f"torch {torch.__version__}, hipreduce {hr.__version__} ({hr.backend()}), {device}; "
@@ -86,6 +89,11 @@ def main():
                 times[k].append(per_call_us(fn, a.calls, sync))
         cells = [f"{k} {statistics.median(v):6.2f} [{min(v):.2f}-{max(v):.2f}]" for k, v in times.items()]
         print(f"{name:26s}" + " | ".join(cells))
+        rows += [(name, k, statistics.median(v), min(v), max(v)) for k, v in times.items()]
+    if a.csv:
+        with open(a.csv, "w") as f:
+            f.write("case,column,us,us_low,us_high\n")
+            f.writelines(f'"{c}",{k},{m:.2f},{lo:.2f},{hi:.2f}\n' for c, k, m, lo, hi in rows)
 
 
 if __name__ == "__main__":
