@@ -12,7 +12,14 @@
  * threads per rank (default 1: ranks on one node share its cores, and idle pool threads polling
  * beside a busy-waiting MPI rank skew the times; 0 = the library's default, every core). --exact:
  * the first contender is sum_exact (the exact sum rounded once: the ranks' accumulators added by
- * one integer MPI_Allreduce) instead of the reproducible sum. */
+ * one integer MPI_Allreduce) instead of the reproducible sum.
+ *
+ *   mpiexec -n P hipreduce-mpi-bench --fields=F [--gpu] [--exact] [--reps=R] [--threads=T] [--csv=PATH] [n ...]
+ * Many fields in one collective: F fields of n f64 elements a rank (default 32 x 2^20), summed by
+ * hipreduce_mpi_reduce_fields (--exact: sum_exact) against F local hipreduce_reduce calls and one
+ * MPI_Allreduce of the F local sums (what users do today, with bits that change with the rank
+ * count), and against F separate hipreduce_mpi_reduce calls. --csv=PATH (rank 0) appends a row per
+ * n: ranks,device,op,fields,n,fields_us,local_allreduce_us,ratio,separate_us,speedup. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,6 +58,73 @@ static int compare(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+/* The fields mode: a row per n of F f64 fields a rank; the contenders take turns call by call. */
+static void fields_bench(hipreduce_handle h, int rank, int ranks, int gpu, hipreduce_op op, int nfields,
+                         const uint64_t* sizes, int count, int reps, const char* csv)
+{
+    FILE* out = rank == 0 && csv ? fopen(csv, "a") : NULL;
+    if (rank == 0)
+        printf("# fields: %d f64 fields of n elements a rank, %s, median of %d; times of the slowest rank\n"
+               "%12s %12s %14s %8s %12s %8s\n", nfields, hipreduce_op_name(op), reps, "n", "fields_us",
+               "local+allred_us", "ratio", "separate_us", "speedup");
+    for (int c = 0; c < count; ++c) {
+        const uint64_t n = sizes[c];
+        const void** fields = (const void**)malloc((size_t)nfields * sizeof *fields);
+        double *results = (double*)malloc((size_t)nfields * sizeof(double)), *local = (double*)malloc((size_t)nfields * sizeof(double));
+        double* host = (double*)malloc((size_t)n * sizeof(double) + 1);
+        if (!fields || !results || !local || !host) MPI_Abort(MPI_COMM_WORLD, 2);
+        for (int f = 0; f < nfields; ++f) {
+            for (uint64_t i = 0; i < n; ++i) host[i] = value_at((uint64_t)rank * n + i + (uint64_t)f * 7919u);
+            void* d = gpu ? gm_alloc(n * sizeof(double)) : malloc((size_t)n * sizeof(double) + 1);
+            if (d == NULL || (gpu ? gm_to_device(d, host, n * sizeof(double)) != 0 : (memcpy(d, host, (size_t)n * sizeof(double)), 0)))
+                MPI_Abort(MPI_COMM_WORLD, 3);
+            fields[f] = d;
+        }
+        double* t[3];
+        for (int k = 0; k < 3; ++k) t[k] = (double*)malloc((size_t)reps * sizeof(double));
+        for (int rep = -2; rep < reps; ++rep)
+            for (int k = 0; k < 3; ++k) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                const double start = MPI_Wtime();
+                hipreduce_status s = HIPREDUCE_STATUS_SUCCESS;
+                if (k == 0) {
+                    s = hipreduce_mpi_reduce_fields(h, MPI_COMM_WORLD, op, HIPREDUCE_F64, (uint64_t)nfields, fields, n,
+                                                    HIPREDUCE_F64, results, HIPREDUCE_RESULT_HOST);
+                } else if (k == 1) {
+                    for (int f = 0; f < nfields && s == HIPREDUCE_STATUS_SUCCESS; ++f)
+                        s = hipreduce_reduce(h, HIPREDUCE_OP_SUM, HIPREDUCE_F64, fields[f], n, HIPREDUCE_F64, &local[f],
+                                             HIPREDUCE_RESULT_HOST);
+                    MPI_Allreduce(local, results, nfields, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                } else {
+                    for (int f = 0; f < nfields && s == HIPREDUCE_STATUS_SUCCESS; ++f)
+                        s = hipreduce_mpi_reduce(h, MPI_COMM_WORLD, op, HIPREDUCE_F64, fields[f], n, HIPREDUCE_F64,
+                                                 &results[f], HIPREDUCE_RESULT_HOST);
+                }
+                double mine = MPI_Wtime() - start, slowest;
+                MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                if (s != HIPREDUCE_STATUS_SUCCESS) {
+                    fprintf(stderr, "rank %d: status %s %s\n", rank, hipreduce_status_string(s), hipreduce_mpi_last_error_message());
+                    MPI_Abort(MPI_COMM_WORLD, 4);
+                }
+                if (rep >= 0) t[k][rep] = slowest;
+            }
+        double med[3];
+        for (int k = 0; k < 3; ++k) {
+            qsort(t[k], (size_t)reps, sizeof(double), compare);
+            med[k] = t[k][reps / 2] * 1e6;
+        }
+        if (rank == 0)
+            printf("%12llu %12.1f %14.1f %8.3f %12.1f %8.2f\n", (unsigned long long)n, med[0], med[1], med[0] / med[1],
+                   med[2], med[2] / med[0]);
+        if (out)
+            fprintf(out, "%d,%s,%s,%d,%llu,%.1f,%.1f,%.3f,%.1f,%.2f\n", ranks, gpu ? "gpu" : "cpu", hipreduce_op_name(op),
+                    nfields, (unsigned long long)n, med[0], med[1], med[0] / med[1], med[2], med[2] / med[0]);
+        for (int f = 0; f < nfields; ++f) gpu ? gm_free((void*)fields[f]) : free((void*)fields[f]);
+        free(fields), free(results), free(local), free(host), free(t[0]), free(t[1]), free(t[2]);
+    }
+    if (out) fclose(out);
+}
+
 static uint64_t parse_size(const char* s)
 {
     if (strncmp(s, "2^", 2) == 0) return 1ull << atoi(s + 2);
@@ -60,7 +134,8 @@ static uint64_t parse_size(const char* s)
 int main(int argc, char** argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, ranks, gpu = 0, split = 0, reps = 20, threads = 1;
+    int rank, ranks, gpu = 0, split = 0, reps = 20, threads = 1, nfields = 0;
+    const char* csv = NULL;
     hipreduce_op op = HIPREDUCE_OP_SUM;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -72,8 +147,11 @@ int main(int argc, char** argv)
         else if (strcmp(argv[a], "--exact") == 0) op = HIPREDUCE_OP_SUM_EXACT;
         else if (strncmp(argv[a], "--reps=", 7) == 0) reps = atoi(argv[a] + 7);
         else if (strncmp(argv[a], "--threads=", 10) == 0) threads = atoi(argv[a] + 10);
+        else if (strncmp(argv[a], "--fields=", 9) == 0) nfields = atoi(argv[a] + 9);
+        else if (strncmp(argv[a], "--csv=", 6) == 0) csv = argv[a] + 6;
         else if (given < 16) sizes[given++] = parse_size(argv[a]);
     }
+    if (nfields > 0 && !given) sizes[0] = 1u << 20, count = 1;
     if (given) count = given;
     if (reps < 1) reps = 1;
     if (gpu && gm_count() == 0) {
@@ -92,6 +170,13 @@ int main(int argc, char** argv)
         hipreduce_create(&h, gpu ? HIPREDUCE_DEVICE_GPU : HIPREDUCE_DEVICE_CPU, ordinal) != HIPREDUCE_STATUS_SUCCESS) {
         fprintf(stderr, "hipreduce_create: %s\n", hipreduce_create_error_message());
         MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (nfields > 0) {
+        hipreduce_set_threads(h, (unsigned)threads);
+        fields_bench(h, rank, ranks, gpu, op, nfields, sizes, count, reps, csv);
+        hipreduce_destroy(h);
+        MPI_Finalize();
+        return 0;
     }
     int contenders = 2;
 #ifdef HIPREDUCE_BENCH_NCCL

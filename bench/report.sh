@@ -17,6 +17,8 @@
 #   python.csv    the Python package's per-call cost (when hipreduce and torch import)
 #   torch_ops.csv hipreduce.torch's operators' per-call cost beside torch's own (bench/torch_ops_overhead.py)
 #   cpu.csv       the cpu device on this machine's cores
+#   mpi.csv       32 f64 fields in one collective against local sums + MPI_Allreduce and separate
+#                 reproducible calls, 1, 2 and 4 ranks sharing the GPU (hipreduce-mpi-bench --fields)
 #   suite_*.csv   the shapes of CUB's, rocPRIM's, PyTorch's and CuPy's own benchmark suites and
 #                 RMSNorm's, against those libraries, and suites.txt (bench/suites.sh, after the
 #                 rest; SUITES=0 leaves them out and leaves earlier suite files as they are)
@@ -45,7 +47,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log="$out/report.log"
 : >"$log"
-rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,stats,by_key,python,torch_ops,cpu}.csv
+rm -f "$out"/{full,typed,rows,cols,axis,segments,exact,tensor,stats,by_key,python,torch_ops,cpu,mpi}.csv
 rc=0
 start=$SECONDS
 
@@ -137,6 +139,17 @@ for round in $(seq 1 "$ROUNDS"); do
         run cpu 1 cpu_ops -- --device=cpu --ops=argmax,sum_exact --dtypes=f32 --sizes=2^26 --reps=10
         run cpu 1 cpu_shapes -- --device=cpu --shape=rows --dims=65536x1024 --ops=sum --dtypes=f32 --reps=10
         run cpu 1 cpu_cols -- --device=cpu --shape=cols --dims=1024x65536 --ops=sum --dtypes=f32 --reps=10
+        mpib="$build/bench/hipreduce-mpi-bench"
+        if [ -x "$mpib" ] && command -v mpiexec >/dev/null; then # ranks sharing this machine's GPU
+            echo "ranks,device,op,fields,n,fields_us,local_allreduce_us,ratio,separate_us,speedup" >"$out/mpi.csv"
+            for np in 1 2 4; do
+                for mode in "" --exact; do
+                    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 mpiexec --oversubscribe -n "$np" \
+                        "$mpib" --gpu --fields=32 --reps=10 $mode --csv="$out/mpi.csv" 2^20 >>"$log" 2>&1 ||
+                        echo "report.sh: hipreduce-mpi-bench -n $np --fields=32 $mode failed" | tee -a "$log"
+                done
+            done
+        fi
         echo "report.sh: anchors, Python, cpu device: $((SECONDS - t)) s"
     fi
 done
@@ -148,7 +161,7 @@ fi
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 nvcc=$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
 cuda=$([ -n "$nvcc" ] && "$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
-anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | torch_ops.csv | tensor.csv | stats.csv | by_key.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
+anchors=$(for f in "$out"/*.csv; do case "$(basename "$f")" in python.csv | torch_ops.csv | mpi.csv | tensor.csv | stats.csv | by_key.csv) ;; *) cut -d, -f3 "$f" ;; esac; done |
     grep -v -e '^algorithm$' -e '^auto$' -e '^torch' -e '^cupy' -e '^hipreduce' | sed 's/ gpu_to_gpu//' | sort -u | tr '\n' ' ')
 torch=$(python3 -c "import torch; print(torch.__version__)" 2>/dev/null)
 cupy=$(python3 -c "import cupy; print(cupy.__version__)" 2>/dev/null)

@@ -61,6 +61,10 @@ FAMILIES = [  # file, title, what a row is
      "GPU: torch's own reduction, the package's function, hipreduce.torch's eager path, the registered operator "
      "called through torch's dispatcher, and the operator recording autograd (bench/torch_ops_overhead.py)"),
     ("cpu", "The cpu device", "the host's cores; % of a plain read of the same buffer on as many threads"),
+    ("mpi", "MPI: many fields in one collective", "hipreduce_mpi_reduce_fields of 32 f64 fields of n elements a "
+     "rank, ranks sharing the GPU, against 32 local sums and one MPI_Allreduce of them (ratio: ours / theirs) and "
+     "against 32 separate hipreduce_mpi_reduce calls (speedup); us, the slowest rank's median "
+     "(bench/mpi_bench.c --fields)"),
 ]
 BYTES = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4, "i64": 8,
          "u64": 8, "f64": 8}
@@ -275,6 +279,14 @@ def python_table(path):
     return out
 
 
+def mpi_table(path):
+    out = ["| ranks | op | fields x n | fields call us | local sums + MPI_Allreduce us | ratio | separate calls us | "
+           "speedup |", "|---:|---|---|---:|---:|---:|---:|---:|"]
+    out += [f"| {r['ranks']} | {r['op']} | {r['fields']} x {pow2(int(r['n']))} | {r['fields_us']} | "
+            f"{r['local_allreduce_us']} | {r['ratio']} | {r['separate_us']} | {r['speedup']}x |" for r in read_rows(path)]
+    return out
+
+
 def torch_ops_table(path):
     rows = read_rows(path)
     columns = list(dict.fromkeys(r["column"] for r in rows))
@@ -368,6 +380,9 @@ def section(folder):
             continue
         if fam == "torch_ops":
             lines += torch_ops_table(path)
+            continue
+        if fam == "mpi":
+            lines += mpi_table(path)
             continue
         if fam in ("tensor", "stats", "by_key"):
             lines += tensor_table(path)
