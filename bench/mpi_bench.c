@@ -58,6 +58,18 @@ static int compare(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+/* The slowest rank's time since start (collective); a failed call aborts the run. */
+static double slowest_since(double start, hipreduce_status s, int rank)
+{
+    double mine = MPI_Wtime() - start, slowest;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (s != HIPREDUCE_STATUS_SUCCESS) {
+        fprintf(stderr, "rank %d: status %s %s\n", rank, hipreduce_status_string(s), hipreduce_mpi_last_error_message());
+        MPI_Abort(MPI_COMM_WORLD, 4);
+    }
+    return slowest;
+}
+
 /* The fields mode: a row per n of F f64 fields a rank; the contenders take turns call by call. */
 static void fields_bench(hipreduce_handle h, int rank, int ranks, int gpu, hipreduce_op op, int nfields,
                          const uint64_t* sizes, int count, int reps, const char* csv)
@@ -100,12 +112,7 @@ static void fields_bench(hipreduce_handle h, int rank, int ranks, int gpu, hipre
                         s = hipreduce_mpi_reduce(h, MPI_COMM_WORLD, op, HIPREDUCE_F64, fields[f], n, HIPREDUCE_F64,
                                                  &results[f], HIPREDUCE_RESULT_HOST);
                 }
-                double mine = MPI_Wtime() - start, slowest;
-                MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-                if (s != HIPREDUCE_STATUS_SUCCESS) {
-                    fprintf(stderr, "rank %d: status %s %s\n", rank, hipreduce_status_string(s), hipreduce_mpi_last_error_message());
-                    MPI_Abort(MPI_COMM_WORLD, 4);
-                }
+                const double slowest = slowest_since(start, s, rank);
                 if (rep >= 0) t[k][rep] = slowest;
             }
         double med[3];
@@ -233,12 +240,7 @@ int main(int argc, char** argv)
                     s = HIPREDUCE_STATUS_NOT_SUPPORTED;
 #endif
                 }
-                double mine = MPI_Wtime() - start, slowest;
-                MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-                if (s != HIPREDUCE_STATUS_SUCCESS) {
-                    fprintf(stderr, "rank %d: status %s %s\n", rank, hipreduce_status_string(s), hipreduce_mpi_last_error_message());
-                    MPI_Abort(MPI_COMM_WORLD, 4);
-                }
+                const double slowest = slowest_since(start, s, rank);
                 if (rep >= 0) t[k][rep] = slowest;
             }
         double med[3] = {0, 0, 0};
