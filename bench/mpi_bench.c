@@ -58,6 +58,14 @@ static int compare(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
+/* Host data where the handle reads it: host itself (cpu device), or a device copy (gpu). */
+static void* placed(int gpu, void* host, size_t bytes)
+{
+    void* d = host;
+    if (gpu && ((d = gm_alloc(bytes)) == NULL || gm_to_device(d, host, bytes) != 0)) MPI_Abort(MPI_COMM_WORLD, 3);
+    return d;
+}
+
 /* The slowest rank's time since start (collective); a failed call aborts the run. */
 static double slowest_since(double start, hipreduce_status s, int rank)
 {
@@ -83,14 +91,12 @@ static void fields_bench(hipreduce_handle h, int rank, int ranks, int gpu, hipre
         const uint64_t n = sizes[c];
         const void** fields = (const void**)malloc((size_t)nfields * sizeof *fields);
         double *results = (double*)malloc((size_t)nfields * sizeof(double)), *local = (double*)malloc((size_t)nfields * sizeof(double));
-        double* host = (double*)malloc((size_t)n * sizeof(double) + 1);
+        double** host = (double**)malloc((size_t)nfields * sizeof *host);
         if (!fields || !results || !local || !host) MPI_Abort(MPI_COMM_WORLD, 2);
         for (int f = 0; f < nfields; ++f) {
-            for (uint64_t i = 0; i < n; ++i) host[i] = value_at((uint64_t)rank * n + i + (uint64_t)f * 7919u);
-            void* d = gpu ? gm_alloc(n * sizeof(double)) : malloc((size_t)n * sizeof(double) + 1);
-            if (d == NULL || (gpu ? gm_to_device(d, host, n * sizeof(double)) != 0 : (memcpy(d, host, (size_t)n * sizeof(double)), 0)))
-                MPI_Abort(MPI_COMM_WORLD, 3);
-            fields[f] = d;
+            if ((host[f] = (double*)malloc((size_t)n * sizeof(double) + 1)) == NULL) MPI_Abort(MPI_COMM_WORLD, 2);
+            for (uint64_t i = 0; i < n; ++i) host[f][i] = value_at((uint64_t)rank * n + i + (uint64_t)f * 7919u);
+            fields[f] = placed(gpu, host[f], n * sizeof(double));
         }
         double* t[3];
         for (int k = 0; k < 3; ++k) t[k] = (double*)malloc((size_t)reps * sizeof(double));
@@ -126,7 +132,10 @@ static void fields_bench(hipreduce_handle h, int rank, int ranks, int gpu, hipre
         if (out)
             fprintf(out, "%d,%s,%s,%d,%llu,%.1f,%.1f,%.3f,%.1f,%.2f\n", ranks, gpu ? "gpu" : "cpu", hipreduce_op_name(op),
                     nfields, (unsigned long long)n, med[0], med[1], med[0] / med[1], med[2], med[2] / med[0]);
-        for (int f = 0; f < nfields; ++f) gpu ? gm_free((void*)fields[f]) : free((void*)fields[f]);
+        for (int f = 0; f < nfields; ++f) {
+            if (gpu) gm_free((void*)fields[f]);
+            free(host[f]);
+        }
         free(fields), free(results), free(local), free(host), free(t[0]), free(t[1]), free(t[2]);
     }
     if (out) fclose(out);
@@ -212,9 +221,7 @@ int main(int argc, char** argv)
         float* x = (float*)malloc((size_t)n * sizeof *x + 1);
         if (x == NULL) MPI_Abort(MPI_COMM_WORLD, 2);
         for (uint64_t i = 0; i < n; ++i) x[i] = value_at(first + i);
-        void* dx = x;
-        if (gpu && ((dx = gm_alloc(n * sizeof *x)) == NULL || gm_to_device(dx, x, n * sizeof *x) != 0))
-            MPI_Abort(MPI_COMM_WORLD, 3);
+        void* dx = placed(gpu, x, n * sizeof *x);
         double* t[3];
         for (int k = 0; k < 3; ++k) t[k] = (double*)malloc((size_t)reps * sizeof(double));
         float r0 = 0, r1 = 0, local;

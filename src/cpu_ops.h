@@ -399,8 +399,8 @@ HR_COMPLEX_KIND(C128, hr_c128, c128)
     /* A NaN's key: the best (argmin, argmax: the first NaN wins) or the worst (nan-: skipped). */         \
     HR_ALWAYS_INLINE SK nan_key_##K(int cmb)                                                               \
     {                                                                                                      \
-        const SK top = (SK)((~(uint64_t)0) >> (65 - 8 * sizeof(SK)));                                      \
-        return hr_combine_arg_max(cmb) == hr_combine_nan_last(cmb) ? (SK)(-top - 1) : top;                 \
+        const SK worst = identity_##K(cmb).key; /* the best is its complement: the key type's other end */ \
+        return hr_combine_nan_last(cmb) ? worst : (SK)~worst;                                              \
     }                                                                                                      \
     HR_ALWAYS_INLINE int better_##K(int cmb, SK a, int64_t ia, SK b, int64_t ib)                           \
     {                                                                                                      \

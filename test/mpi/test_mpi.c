@@ -88,6 +88,13 @@ static void put_nan(hipreduce_dtype d, unsigned char* p)
     memcpy(p, &nan, hipreduce_dtype_size(d));
 }
 
+/* hipreduce_argreduce's ops: a value and an index a result. */
+static int is_arg(hipreduce_op op)
+{
+    return op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX || op == HIPREDUCE_OP_NANARGMIN ||
+           op == HIPREDUCE_OP_NANARGMAX;
+}
+
 /* Whether got has want's bits (a NaN result included: the canonical one on every device). */
 static int same_result(hipreduce_dtype out, const unsigned char* want, const unsigned char* got)
 {
@@ -102,8 +109,7 @@ static void full_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     uint64_t nl = 0;
     const uint64_t offset = mpi_slice(n, pattern, seed, tile_of(in), rank, ranks, &nl);
     const int dot = op == HIPREDUCE_OP_DOT || op == HIPREDUCE_OP_DOT_EXACT;
-    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX || op == HIPREDUCE_OP_NANARGMIN ||
-                    op == HIPREDUCE_OP_NANARGMAX;
+    const int arg = is_arg(op);
     unsigned char* x = (unsigned char*)malloc((size_t)(n * es) + 1);
     unsigned char* y = dot ? (unsigned char*)malloc((size_t)(n * es) + 1) : NULL;
     for (uint64_t i = 0; i < n; ++i) {
@@ -268,8 +274,7 @@ static void axis_case(hipreduce_op op, hipreduce_dtype in, hipreduce_dtype out, 
     const size_t es = hipreduce_dtype_size(in), os = hipreduce_dtype_size(out);
     uint64_t e = 0; /* cuts at the order's tiles */
     const uint64_t offset = mpi_slice(extent, pattern, seed, inner > 1 ? 256 : tile_of(in), rank, ranks, &e);
-    const int arg = op == HIPREDUCE_OP_ARGMIN || op == HIPREDUCE_OP_ARGMAX || op == HIPREDUCE_OP_NANARGMIN ||
-                    op == HIPREDUCE_OP_NANARGMAX;
+    const int arg = is_arg(op);
     unsigned char* x = (unsigned char*)malloc((size_t)(outer * extent * inner * es) + 1);
     unsigned char* local = (unsigned char*)malloc((size_t)(outer * e * inner * es) + 1);
     for (uint64_t i = 0; i < outer * extent * inner; ++i) element(in, kind, seed, i, x + i * es);
